@@ -1,0 +1,133 @@
+# vartree: plain Makefile. `make` builds into build/, `make check` runs every test
+# (unit tests under ASan+UBSan), `make bench` the benchmarks, `make fuzz` the fuzzers.
+
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+# dlopen("libvartree.so") searches the linker cache; $(PREFIX)/lib is in it on Debian
+PLUGINDIR ?= $(PREFIX)/lib
+DESTDIR   ?=
+
+CC        ?= cc
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+             -Wno-unused-parameter
+CSTD      := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+OPT       ?= -O2 -g
+CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib $(CFLAGS)
+SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+EXTLIBS   := -libnetdisc -libmad -libumad $(shell pkg-config --libs cairo 2>/dev/null) -lm -lpthread
+EXTINC    := $(shell pkg-config --cflags cairo 2>/dev/null)
+CHECKLIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
+
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+FRONTDIRS := analyzer sim topofiles
+MAIN_SRC  := $(sort $(foreach d,$(FRONTDIRS),$(wildcard $(d)/vartree-*.c)))
+BINS      := $(patsubst %.c,%,$(notdir $(MAIN_SRC)))
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_HELP := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
+PLUG_SRC  := $(sort $(wildcard plugin/*.c))
+SCRIPTS   := $(filter-out %.c %.h %.o,$(wildcard sim/vartree-*))
+
+# Objects of a front-end directory that are not mains are linked into each of its mains.
+side_objs = $(patsubst %.c,$(1)/obj/%.o,$(filter-out $(2)/vartree-%.c,$(wildcard $(2)/*.c)))
+
+B := build
+A := build/asan
+
+.PHONY: all check unit bench fuzz install clean topofiles format tidy
+all: $(B)/lib/libvtcore.a $(addprefix $(B)/bin/,$(BINS)) $(if $(PLUG_SRC),$(B)/lib/libvartree.so) man-build
+
+# ---- objects
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(EXTINC) -MMD -MP -c $< -o $@
+$(A)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O1 -g $(SANFLAGS) -fPIC -Ilib -Itests/unit $(EXTINC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/lib/libvtcore.a: $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(A)/lib/libvtcore.a: $(patsubst %.c,$(A)/obj/%.o,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---- commands
+define bin_rules
+$(B)/bin/$(notdir $(1)): $(B)/obj/$(1).o $(call side_objs,$(B),$(patsubst %/,%,$(dir $(1)))) $(B)/lib/libvtcore.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(CFLAGS_ALL) -o $$@ $$(filter %.o,$$^) $(B)/lib/libvtcore.a $$(EXTLIBS) $$(LDFLAGS)
+$(A)/bin/$(notdir $(1)): $(A)/obj/$(1).o $(call side_objs,$(A),$(patsubst %/,%,$(dir $(1)))) $(A)/lib/libvtcore.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(SANFLAGS) -g -o $$@ $$(filter %.o,$$^) $(A)/lib/libvtcore.a $$(EXTLIBS) $$(LDFLAGS)
+endef
+$(foreach m,$(MAIN_SRC),$(eval $(call bin_rules,$(patsubst %.c,%,$(m)))))
+
+# ---- the OpenSM plugin: PIC objects of the core linked in, so it needs nothing but OpenSM
+$(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtcore.a
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) $(B)/lib/libvtcore.a \
+		-lopensm -losmcomp $(EXTLIBS) $(LDFLAGS)
+
+# ---- unit tests (Check), always under ASan+UBSan
+UNIT_BINS := $(patsubst tests/unit/%.c,$(A)/tests/%,$(UNIT_SRC))
+$(A)/tests/%: $(A)/obj/tests/unit/%.o $(patsubst %.c,$(A)/obj/%.o,$(UNIT_HELP)) $(A)/lib/libvtcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -g -o $@ $(filter %.o,$^) $(A)/lib/libvtcore.a $(EXTLIBS) $(CHECKLIBS)
+
+unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS))
+
+check: deps all unit
+	tests/run-tests
+
+deps:
+	@scripts/install-deps
+
+bench: all
+	tests/run-bench
+
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_SECONDS ?= 60
+fuzz:
+	@mkdir -p $(B)/fuzz
+	@set -e; for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		clang $(CSTD) -g -O1 -Ilib -fsanitize=fuzzer,address,undefined -o $(B)/fuzz/$$n $$f \
+			$(LIB_SRC) $(EXTINC) $(EXTLIBS); \
+		mkdir -p $(B)/fuzz/$$n-corpus; \
+		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=8192 $(B)/fuzz/$$n-corpus tests/fuzz/corpus; \
+	done
+
+topofiles: $(B)/bin/vartree-gen
+	topofiles/regenerate $(B)/bin/vartree-gen
+
+# ---- man pages: troff sources in man/, checked by rendering at build time
+MAN_SRC := $(wildcard man/*.[1-8])
+man-build: $(patsubst man/%,$(B)/man/%,$(MAN_SRC))
+$(B)/man/%: man/%
+	@mkdir -p $(dir $@)
+	@LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l $< 2>&1 >/dev/null | (! grep .) || (echo "$<: man page warnings" >&2; exit 1)
+	cp $< $@
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PLUGINDIR)
+	install -m 755 $(addprefix $(B)/bin/,$(BINS)) $(SCRIPTS) $(DESTDIR)$(BINDIR)
+	install -m 644 $(B)/lib/libvartree.so $(DESTDIR)$(PLUGINDIR)/libvartree.so
+	for m in $(MAN_SRC); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
+format:
+	clang-format -i lib/*.[ch] $(foreach d,$(FRONTDIRS) plugin tests/unit tests/fuzz,$(wildcard $(d)/*.[ch]))
+
+clean:
+	rm -rf build
+
+.PHONY: deps man-build
+.SECONDARY:
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# The README's first command: the main job on the embedded default fabric.
+demo: deps all
+	sim/vartree-demo
+.PHONY: demo

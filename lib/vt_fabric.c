@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_fabric.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PORT_FLAG (1u << 31)
+
+static char *dupstr(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+static uint64_t hash64(uint64_t x)
+{
+	/* splitmix64 finaliser: GUIDs are sequential, so they need mixing */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static uint32_t pow2_above(uint32_t n)
+{
+	uint32_t c = 16;
+
+	while (c < 2 * n)
+		c <<= 1;
+	return c;
+}
+
+vt_fabric *vt_fabric_new(const char *source)
+{
+	vt_fabric *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->source = dupstr(source ? source : "(fabric)");
+	if (!f->source) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void vt_fabric_free(vt_fabric *f)
+{
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < f->nnodes; i++) {
+		if (f->nodes[i].desc != f->nodes[i].id)
+			free(f->nodes[i].desc);
+		free(f->nodes[i].id);
+	}
+	free(f->nodes);
+	free(f->ports);
+	free(f->switches);
+	free(f->lid_port);
+	free(f->guid_keys);
+	free(f->guid_vals);
+	free(f->id_slots);
+	free(f->source);
+	free(f);
+}
+
+static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, (size_t)c * elem);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+int vt_fabric_add_node(vt_fabric *f, enum vt_node_type type, unsigned nports, uint64_t guid,
+		       const char *id, const char *desc, uint32_t *out, vt_err *e)
+{
+	struct vt_node *n;
+
+	if (nports < 1 || nports > VT_MAX_PORTS)
+		return vt_err_set(e, "node \"%s\": port count %u out of range 1..%u", id, nports,
+				  VT_MAX_PORTS);
+	if (grow((void **)&f->nodes, &f->cap_nodes, f->nnodes + 1, sizeof(*f->nodes)) ||
+	    grow((void **)&f->ports, &f->cap_ports, f->nports + nports + 1, sizeof(*f->ports)))
+		return vt_err_set(e, "out of memory");
+	n = &f->nodes[f->nnodes];
+	memset(n, 0, sizeof(*n));
+	n->id = dupstr(id);
+	n->desc = desc && strcmp(desc, id) ? dupstr(desc) : n->id;
+	if (!n->id || !n->desc) {
+		if (n->desc != n->id)
+			free(n->desc);
+		free(n->id);
+		return vt_err_set(e, "out of memory");
+	}
+	n->guid = guid;
+	n->sysguid = guid;
+	n->type = (uint8_t)type;
+	n->nports = (uint8_t)nports;
+	n->first_port = f->nports;
+	n->sw = VT_NONE;
+	for (unsigned p = 0; p <= nports; p++) {
+		struct vt_port *pt = &f->ports[f->nports + p];
+
+		memset(pt, 0, sizeof(*pt));
+		pt->node = f->nnodes;
+		pt->peer = VT_NONE;
+		pt->num = (uint8_t)p;
+		pt->guid = type == VT_SWITCH ? guid : 0;
+	}
+	f->nports += nports + 1;
+	if (out)
+		*out = f->nnodes;
+	f->nnodes++;
+	f->finished = 0;
+	return 0;
+}
+
+int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
+		      unsigned width, enum vt_speed speed, vt_err *e)
+{
+	struct vt_port *x, *y;
+
+	if (a >= f->nnodes || b >= f->nnodes)
+		return vt_err_set(e, "connect: no such node");
+	if (pa < 1 || pa > f->nodes[a].nports)
+		return vt_err_set(e, "\"%s\" has no port %u", f->nodes[a].id, pa);
+	if (pb < 1 || pb > f->nodes[b].nports)
+		return vt_err_set(e, "\"%s\" has no port %u", f->nodes[b].id, pb);
+	x = vt_port(f, a, pa);
+	y = vt_port(f, b, pb);
+	if (x == y)
+		return vt_err_set(e, "\"%s\" port %u is linked to itself", f->nodes[a].id, pa);
+	if (x->peer != VT_NONE || y->peer != VT_NONE) {
+		struct vt_port *busy = x->peer != VT_NONE ? x : y;
+
+		return vt_err_set(e, "\"%s\" port %u is already linked", f->nodes[busy->node].id,
+				  busy->num);
+	}
+	x->peer = vt_port_index(f, b, pb);
+	y->peer = vt_port_index(f, a, pa);
+	x->width = y->width = (uint8_t)width;
+	x->speed = y->speed = (uint8_t)speed;
+	return 0;
+}
+
+static int guid_put(vt_fabric *f, uint64_t key, uint32_t val)
+{
+	uint32_t m = f->guid_cap - 1, i = (uint32_t)hash64(key) & m;
+
+	while (f->guid_vals[i] != VT_NONE) {
+		if (f->guid_keys[i] == key)
+			return -1;
+		i = (i + 1) & m;
+	}
+	f->guid_keys[i] = key;
+	f->guid_vals[i] = val;
+	return 0;
+}
+
+static uint32_t guid_get(const vt_fabric *f, uint64_t key)
+{
+	uint32_t m, i;
+
+	if (!f->guid_cap)
+		return VT_NONE;
+	m = f->guid_cap - 1;
+	i = (uint32_t)hash64(key) & m;
+	while (f->guid_vals[i] != VT_NONE) {
+		if (f->guid_keys[i] == key)
+			return f->guid_vals[i];
+		i = (i + 1) & m;
+	}
+	return VT_NONE;
+}
+
+static int build_guid_map(vt_fabric *f, vt_err *e)
+{
+	free(f->guid_keys);
+	free(f->guid_vals);
+	f->guid_cap = pow2_above(f->nnodes + vt_fabric_count_cas(f) * 2 + 1);
+	f->guid_keys = calloc(f->guid_cap, sizeof(*f->guid_keys));
+	f->guid_vals = malloc(f->guid_cap * sizeof(*f->guid_vals));
+	if (!f->guid_keys || !f->guid_vals)
+		return vt_err_set(e, "out of memory");
+	memset(f->guid_vals, 0xff, f->guid_cap * sizeof(*f->guid_vals));
+	for (uint32_t i = 0; i < f->nnodes; i++) {
+		const struct vt_node *n = &f->nodes[i];
+
+		if (n->guid && guid_put(f, n->guid, i))
+			return vt_err_at(e, f->source, n->line, "node GUID 0x%016llx used twice",
+					 (unsigned long long)n->guid);
+		if (n->type == VT_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= n->nports; p++) {
+			const struct vt_port *pt = vt_port(f, i, p);
+
+			if (pt->guid && pt->guid != n->guid &&
+			    guid_put(f, pt->guid, vt_port_index(f, i, p) | PORT_FLAG))
+				return vt_err_at(e, f->source, n->line,
+						 "port GUID 0x%016llx used twice",
+						 (unsigned long long)pt->guid);
+		}
+	}
+	return 0;
+}
+
+static int build_id_map(vt_fabric *f, vt_err *e)
+{
+	free(f->id_slots);
+	f->id_cap = pow2_above(f->nnodes + 1);
+	f->id_slots = malloc(f->id_cap * sizeof(*f->id_slots));
+	if (!f->id_slots)
+		return vt_err_set(e, "out of memory");
+	memset(f->id_slots, 0xff, f->id_cap * sizeof(*f->id_slots));
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		uint32_t m = f->id_cap - 1, i = (uint32_t)hash_str(f->nodes[n].id) & m;
+
+		while (f->id_slots[i] != VT_NONE) {
+			if (!strcmp(f->nodes[f->id_slots[i]].id, f->nodes[n].id))
+				return vt_err_at(e, f->source, f->nodes[n].line,
+						 "node \"%s\" defined twice", f->nodes[n].id);
+			i = (i + 1) & m;
+		}
+		f->id_slots[i] = n;
+	}
+	return 0;
+}
+
+/* Ports that own LIDs: port 0 of switches, connected ports of other nodes. */
+static int owns_lid(const vt_fabric *f, const struct vt_port *pt)
+{
+	if (f->nodes[pt->node].type == VT_SWITCH)
+		return pt->num == 0;
+	return pt->num > 0 && pt->peer != VT_NONE;
+}
+
+static int assign_lids(vt_fabric *f, unsigned lmc, vt_err *e)
+{
+	uint32_t next = 1, stride = 1u << lmc;
+
+	for (uint32_t i = 0; i < f->nports; i++)
+		if (f->ports[i].lid) {
+			uint32_t top = f->ports[i].lid + (1u << f->ports[i].lmc);
+
+			if (top > next)
+				next = top;
+		}
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		for (unsigned p = 0; p <= f->nodes[n].nports; p++) {
+			struct vt_port *pt = vt_port(f, n, p);
+
+			/* as OpenSM does by default, switch port 0 takes LMC 0 */
+			uint32_t st = f->nodes[n].type == VT_SWITCH ? 1 : stride;
+
+			if (pt->lid || !owns_lid(f, pt))
+				continue;
+			next = (next + st - 1) & ~(st - 1);
+			if (next + st - 1 > VT_MAX_UC_LID)
+				return vt_err_set(e, "%s: more ports than unicast LIDs", f->source);
+			pt->lid = (uint16_t)next;
+			pt->lmc = st > 1 ? (uint8_t)lmc : 0;
+			next += st;
+		}
+	}
+	return 0;
+}
+
+static int build_lid_map(vt_fabric *f, vt_err *e)
+{
+	uint32_t max = 0;
+
+	for (uint32_t i = 0; i < f->nports; i++) {
+		uint32_t top = f->ports[i].lid ? f->ports[i].lid + (1u << f->ports[i].lmc) - 1 : 0;
+
+		if (top > max)
+			max = top;
+	}
+	free(f->lid_port);
+	f->max_lid = max;
+	f->lid_port = malloc((size_t)(max + 1) * sizeof(*f->lid_port));
+	if (!f->lid_port)
+		return vt_err_set(e, "out of memory");
+	memset(f->lid_port, 0xff, (size_t)(max + 1) * sizeof(*f->lid_port));
+	for (uint32_t i = 0; i < f->nports; i++) {
+		const struct vt_port *pt = &f->ports[i];
+
+		if (!pt->lid)
+			continue;
+		/* a switch's other ports carry its LID in dumps; only port 0 owns it */
+		if (f->nodes[pt->node].type == VT_SWITCH && pt->num)
+			continue;
+		for (uint32_t l = pt->lid; l < pt->lid + (1u << pt->lmc); l++) {
+			if (f->lid_port[l] != VT_NONE)
+				return vt_err_at(e, f->source, f->nodes[pt->node].line,
+						 "LID %u of \"%s\" already belongs to \"%s\"", l,
+						 f->nodes[pt->node].id,
+						 f->nodes[f->ports[f->lid_port[l]].node].id);
+			f->lid_port[l] = i;
+		}
+	}
+	return 0;
+}
+
+int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e)
+{
+	if (lmc > 7)
+		return vt_err_set(e, "LMC %u out of range 0..7", lmc);
+	if (!f->nnodes)
+		return vt_err_set(e, "%s: no nodes", f->source);
+	free(f->switches);
+	f->switches = malloc((size_t)f->nnodes * sizeof(*f->switches));
+	if (!f->switches)
+		return vt_err_set(e, "out of memory");
+	f->nswitches = 0;
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		f->nodes[n].sw = VT_NONE;
+		if (f->nodes[n].type == VT_SWITCH) {
+			f->nodes[n].sw = f->nswitches;
+			f->switches[f->nswitches++] = n;
+		}
+	}
+	if (build_id_map(f, e) || build_guid_map(f, e) || assign_lids(f, lmc, e) ||
+	    build_lid_map(f, e))
+		return -1;
+	f->finished = 1;
+	return 0;
+}
+
+uint32_t vt_fabric_node_by_guid(const vt_fabric *f, uint64_t node_guid)
+{
+	uint32_t v = guid_get(f, node_guid);
+
+	return v != VT_NONE && !(v & PORT_FLAG) ? v : VT_NONE;
+}
+
+uint32_t vt_fabric_port_by_guid(const vt_fabric *f, uint64_t port_guid)
+{
+	uint32_t v = guid_get(f, port_guid);
+
+	if (v == VT_NONE)
+		return VT_NONE;
+	if (v & PORT_FLAG)
+		return v & ~PORT_FLAG;
+	/* a node GUID: switches answer with port 0, single-port CAs whose port GUID
+	 * equals the node GUID with port 1 */
+	if (f->nodes[v].type == VT_SWITCH)
+		return vt_port_index(f, v, 0);
+	for (unsigned p = 1; p <= f->nodes[v].nports; p++)
+		if (vt_port(f, v, p)->guid == port_guid)
+			return vt_port_index(f, v, p);
+	return VT_NONE;
+}
+
+uint32_t vt_fabric_node_by_id(const vt_fabric *f, const char *id)
+{
+	uint32_t m, i;
+
+	if (!f->id_cap)
+		return VT_NONE;
+	m = f->id_cap - 1;
+	i = (uint32_t)hash_str(id) & m;
+	while (f->id_slots[i] != VT_NONE) {
+		if (!strcmp(f->nodes[f->id_slots[i]].id, id))
+			return f->id_slots[i];
+		i = (i + 1) & m;
+	}
+	return VT_NONE;
+}
+
+uint32_t vt_fabric_count_cas(const vt_fabric *f)
+{
+	uint32_t c = 0;
+
+	for (uint32_t n = 0; n < f->nnodes; n++)
+		c += f->nodes[n].type == VT_CA;
+	return c;
+}
+
+uint32_t vt_fabric_count_links(const vt_fabric *f)
+{
+	uint32_t c = 0;
+
+	for (uint32_t i = 0; i < f->nports; i++)
+		c += f->ports[i].peer != VT_NONE && f->ports[i].peer > i;
+	return c;
+}
+
+static const struct {
+	const char *name;
+	unsigned mbps;
+} speeds[] = {
+	[VT_SPEED_UNKNOWN] = {"?", 2000}, [VT_SDR] = {"SDR", 2000},   [VT_DDR] = {"DDR", 4000},
+	[VT_QDR] = {"QDR", 8000},	  [VT_FDR10] = {"FDR10", 10000}, [VT_FDR] = {"FDR", 13636},
+	[VT_EDR] = {"EDR", 25000},	  [VT_HDR] = {"HDR", 50000},	 [VT_NDR] = {"NDR", 100000},
+};
+
+const char *vt_speed_name(enum vt_speed s)
+{
+	return (unsigned)s <= VT_NDR ? speeds[s].name : "?";
+}
+
+unsigned vt_speed_lane_mbps(enum vt_speed s)
+{
+	return (unsigned)s <= VT_NDR ? speeds[s].mbps : 2000;
+}
+
+enum vt_speed vt_speed_parse(const char *s, unsigned len)
+{
+	for (unsigned i = VT_SDR; i <= VT_NDR; i++)
+		if (strlen(speeds[i].name) == len && !strncmp(speeds[i].name, s, len))
+			return (enum vt_speed)i;
+	return VT_SPEED_UNKNOWN;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fabric model: arrays of nodes and ports indexed by integers. Every node
+ * owns nports+1 consecutive slots of ports[] (port 0 .. nports), so a port is
+ * found by arithmetic and a link is a pair of port indices.
+ */
+#ifndef VT_FABRIC_H
+#define VT_FABRIC_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+
+#define VT_NONE	      UINT32_MAX
+#define VT_MAX_UC_LID 0xBFFFu /* top unicast LID (IBA) */
+#define VT_MAX_PORTS  254u    /* node port count limit: LFT port 255 means "no path" */
+
+enum vt_node_type { VT_CA = 1, VT_SWITCH = 2, VT_ROUTER = 3 };
+
+/* Lane speed, as ibnetdiscover prints it after the width ("4xQDR"). */
+enum vt_speed {
+	VT_SPEED_UNKNOWN = 0,
+	VT_SDR,
+	VT_DDR,
+	VT_QDR,
+	VT_FDR10,
+	VT_FDR,
+	VT_EDR,
+	VT_HDR,
+	VT_NDR,
+};
+
+struct vt_port {
+	uint32_t node; /* owning node */
+	uint32_t peer; /* ports[] index of the far end, VT_NONE when unconnected */
+	uint64_t guid; /* port GUID; every port of a switch carries the node's port-0 GUID */
+	uint16_t lid;  /* base LID: CA and router ports, and port 0 of a switch; else 0 */
+	uint8_t num;   /* port number */
+	uint8_t lmc;
+	uint8_t width; /* lanes 1, 2, 4, 8 or 12; 0 when unknown */
+	uint8_t speed; /* enum vt_speed */
+};
+
+struct vt_node {
+	uint64_t guid;	 /* node GUID */
+	uint64_t sysguid;
+	char *id;	 /* the record's quoted id ("S-0002c903..." or "Switch1") */
+	char *desc;	 /* node description; equal to id when the input gives none */
+	uint32_t first_port; /* ports[first_port + p] is port p, p = 0 .. nports */
+	uint32_t sw;	 /* ordinal among switches, VT_NONE for other nodes */
+	unsigned line;	 /* line of the record in the source, for messages */
+	uint8_t nports;
+	uint8_t type;	 /* enum vt_node_type */
+};
+
+typedef struct vt_fabric {
+	char *source; /* file name, or a generator's description */
+	struct vt_node *nodes;
+	uint32_t nnodes, cap_nodes;
+	struct vt_port *ports;
+	uint32_t nports, cap_ports;
+	uint32_t *switches; /* node indices of switches, in record order */
+	uint32_t nswitches;
+	uint32_t *lid_port; /* LID -> ports[] index or VT_NONE; max_lid + 1 entries */
+	uint32_t max_lid;
+	/* open-addressing tables, built by vt_fabric_finish() */
+	uint64_t *guid_keys;
+	uint32_t *guid_vals; /* node index; port GUIDs of CA ports map to ports[] index | 1u<<31 */
+	uint32_t guid_cap;
+	uint32_t *id_slots; /* node index by id, probed by a hash of the id */
+	uint32_t id_cap;
+	int finished;
+} vt_fabric;
+
+vt_fabric *vt_fabric_new(const char *source);
+void vt_fabric_free(vt_fabric *f);
+
+/* Adds a node with ports 0..nports, all unconnected. id must be unique. */
+int vt_fabric_add_node(vt_fabric *f, enum vt_node_type type, unsigned nports, uint64_t guid,
+		       const char *id, const char *desc, uint32_t *out, vt_err *e);
+/* Connects port pa of node a to port pb of node b (both must be free). */
+int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigned pb,
+		      unsigned width, enum vt_speed speed, vt_err *e);
+/*
+ * Builds the lookup tables and checks the model. LIDs the input did not give
+ * are assigned deterministically: nodes in record order, each switch's port 0
+ * (LMC 0, as OpenSM gives it) and then each connected CA port in port order get
+ * the next free LID, CA LIDs aligned to 2^lmc, starting above the highest LID
+ * the input gave. Fails on duplicate GUIDs or LIDs.
+ */
+int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e);
+
+/* Lookups (after vt_fabric_finish); VT_NONE when absent. */
+uint32_t vt_fabric_node_by_guid(const vt_fabric *f, uint64_t node_guid);
+uint32_t vt_fabric_port_by_guid(const vt_fabric *f, uint64_t port_guid);
+uint32_t vt_fabric_node_by_id(const vt_fabric *f, const char *id);
+
+static inline struct vt_port *vt_port(const vt_fabric *f, uint32_t node, unsigned p)
+{
+	return &f->ports[f->nodes[node].first_port + p];
+}
+
+static inline uint32_t vt_port_index(const vt_fabric *f, uint32_t node, unsigned p)
+{
+	return f->nodes[node].first_port + p;
+}
+
+/* Port (ports[] index) that owns a LID, VT_NONE when none does. */
+static inline uint32_t vt_fabric_port_by_lid(const vt_fabric *f, uint32_t lid)
+{
+	return lid <= f->max_lid ? f->lid_port[lid] : VT_NONE;
+}
+
+/* The node reached from a port's peer, VT_NONE if unconnected. */
+static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
+{
+	uint32_t q = f->ports[port].peer;
+	return q == VT_NONE ? VT_NONE : f->ports[q].node;
+}
+
+/* Number of CAs / connected CA ports / links (each link counted once). */
+uint32_t vt_fabric_count_cas(const vt_fabric *f);
+uint32_t vt_fabric_count_links(const vt_fabric *f);
+
+const char *vt_speed_name(enum vt_speed s);
+enum vt_speed vt_speed_parse(const char *s, unsigned len);
+/* Data rate of one lane after line coding, in Mb/s (SDR 2000, ..., NDR 100000). */
+unsigned vt_speed_lane_mbps(enum vt_speed s);
+
+#endif

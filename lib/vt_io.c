@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_io.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int vt_out_open(vt_out *o, const char *path, vt_err *e)
+{
+	size_t n;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->fp = stdout;
+		return 0;
+	}
+	n = strlen(path);
+	o->path = malloc(n + 1);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		vt_out_abort(o);
+		return vt_err_set(e, "out of memory");
+	}
+	memcpy(o->path, path, n + 1);
+	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int err = errno;
+
+		free(o->tmp);
+		o->tmp = NULL;
+		vt_out_abort(o);
+		return vt_err_set(e, "%s: cannot create: %s", path, strerror(err));
+	}
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		close(fd);
+		vt_out_abort(o);
+		return vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+int vt_out_commit(vt_out *o, vt_err *e)
+{
+	int bad;
+
+	if (!o->fp)
+		return vt_err_set(e, "output not open");
+	if (!o->path) {
+		bad = fflush(o->fp) != 0 || ferror(o->fp);
+		o->fp = NULL;
+		return bad ? vt_err_set(e, "stdout: write error: %s", strerror(errno)) : 0;
+	}
+	bad = ferror(o->fp);
+	if (fclose(o->fp))
+		bad = 1;
+	o->fp = NULL;
+	if (bad || rename(o->tmp, o->path)) {
+		int err = errno;
+
+		vt_err_set(e, "%s: write error: %s", o->path, strerror(err));
+		vt_out_abort(o);
+		return -1;
+	}
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return 0;
+}
+
+void vt_out_abort(vt_out *o)
+{
+	if (o->fp && o->path)
+		fclose(o->fp);
+	o->fp = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+}
+
+int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e)
+{
+	FILE *fp = fopen(path, "rb");
+	size_t cap = 65536, n = 0;
+	char *b;
+
+	if (!fp)
+		return vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	b = malloc(cap);
+	while (b) {
+		size_t r = fread(b + n, 1, cap - n - 1, fp);
+
+		n += r;
+		if (n + 1 < cap)
+			break;
+		cap *= 2;
+		char *nb = realloc(b, cap);
+
+		if (!nb) {
+			free(b);
+			b = NULL;
+		} else {
+			b = nb;
+		}
+	}
+	if (!b || ferror(fp)) {
+		const char *why = b ? strerror(errno) : "out of memory";
+
+		vt_err_set(e, "%s: read error: %s", path, why);
+		free(b);
+		fclose(fp);
+		return -1;
+	}
+	fclose(fp);
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Output files that appear whole or not at all: written to a temporary name, renamed on commit. */
+#ifndef VT_IO_H
+#define VT_IO_H
+
+#include <stdio.h>
+
+#include "vt_err.h"
+
+typedef struct vt_out {
+	FILE *fp;
+	char *path; /* NULL when writing to stdout */
+	char *tmp;
+} vt_out;
+
+/* path "-" or NULL writes to stdout (no atomicity there). */
+int vt_out_open(vt_out *o, const char *path, vt_err *e);
+/* Flushes, closes and renames into place; on failure removes the temporary file. */
+int vt_out_commit(vt_out *o, vt_err *e);
+/* Drops what was written. Safe to call after a failed open or a commit. */
+void vt_out_abort(vt_out *o);
+
+/* Reads a whole file into a NUL-terminated buffer (*len excludes the NUL). */
+int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e);
+
+#endif

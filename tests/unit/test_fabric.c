@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_fabric.h"
+#include "vt_test.h"
+
+#include <string.h>
+
+/* two switches, two hosts: h0 - s0 = s1 - h1, with a double link between the switches */
+static vt_fabric *small(vt_err *e)
+{
+	vt_fabric *f = vt_fabric_new("small");
+	uint32_t s0, s1, h0, h1;
+
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 8, 0x100, "s0", NULL, &s0, e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 8, 0x200, "s1", "Switch one", &s1, e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x300, "h0", NULL, &h0, e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 2, 0x400, "h1", NULL, &h1, e), 0);
+	vt_port(f, h0, 1)->guid = 0x301;
+	vt_port(f, h1, 2)->guid = 0x402;
+	ck_assert_int_eq(vt_fabric_connect(f, s0, 1, h0, 1, 4, VT_QDR, e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s0, 3, s1, 3, 4, VT_QDR, e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s0, 4, s1, 4, 4, VT_QDR, e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 2, h1, 2, 4, VT_QDR, e), 0);
+	return f;
+}
+
+START_TEST(lids_assigned_in_record_order)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	ck_assert_uint_eq(f->nswitches, 2);
+	ck_assert_uint_eq(vt_port(f, 0, 0)->lid, 1);
+	ck_assert_uint_eq(vt_port(f, 1, 0)->lid, 2);
+	ck_assert_uint_eq(vt_port(f, 2, 1)->lid, 3);
+	ck_assert_uint_eq(vt_port(f, 3, 1)->lid, 0); /* unconnected: no LID */
+	ck_assert_uint_eq(vt_port(f, 3, 2)->lid, 4);
+	ck_assert_uint_eq(f->max_lid, 4);
+	ck_assert_uint_eq(vt_fabric_port_by_lid(f, 4), vt_port_index(f, 3, 2));
+	ck_assert_uint_eq(vt_fabric_port_by_lid(f, 5), VT_NONE);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 4);
+	ck_assert_uint_eq(vt_fabric_count_cas(f), 2);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(lmc_aligns_lids)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+
+	ck_assert_int_eq(vt_fabric_finish(f, 2, &e), 0);
+	ck_assert_uint_eq(vt_port(f, 0, 0)->lid, 1);
+	ck_assert_uint_eq(vt_port(f, 1, 0)->lid, 2);
+	ck_assert_uint_eq(vt_port(f, 2, 1)->lid, 4);
+	ck_assert_uint_eq(vt_port(f, 2, 1)->lmc, 2);
+	ck_assert_uint_eq(vt_port(f, 3, 2)->lid, 8);
+	ck_assert_uint_eq(vt_fabric_port_by_lid(f, 11), vt_port_index(f, 3, 2));
+	ck_assert_uint_eq(vt_fabric_port_by_lid(f, 3), VT_NONE);
+	ck_assert_uint_eq(f->max_lid, 11);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(lookups)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	ck_assert_uint_eq(vt_fabric_node_by_guid(f, 0x200), 1);
+	ck_assert_uint_eq(vt_fabric_node_by_guid(f, 0x999), VT_NONE);
+	ck_assert_uint_eq(vt_fabric_port_by_guid(f, 0x402), vt_port_index(f, 3, 2));
+	ck_assert_uint_eq(vt_fabric_port_by_guid(f, 0x200), vt_port_index(f, 1, 0));
+	ck_assert_uint_eq(vt_fabric_node_by_id(f, "h1"), 3);
+	ck_assert_uint_eq(vt_fabric_node_by_id(f, "nope"), VT_NONE);
+	ck_assert_str_eq(f->nodes[1].desc, "Switch one");
+	ck_assert_str_eq(f->nodes[0].desc, "s0");
+	ck_assert_uint_eq(vt_peer_node(f, vt_port_index(f, 0, 3)), 1);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(errors)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+	uint32_t x;
+
+	ck_assert_int_eq(vt_fabric_connect(f, 0, 1, 1, 5, 4, VT_QDR, &e), -1);
+	ck_assert_str_eq(e.msg, "\"s0\" port 1 is already linked");
+	ck_assert_int_eq(vt_fabric_connect(f, 0, 9, 1, 5, 4, VT_QDR, &e), -1);
+	ck_assert_str_eq(e.msg, "\"s0\" has no port 9");
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x200, "dupguid", NULL, &x, &e), 0);
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), -1);
+	ck_assert_str_eq(e.msg, "small: node GUID 0x0000000000000200 used twice");
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(speeds)
+{
+	ck_assert_int_eq(vt_speed_parse("EDR", 3), VT_EDR);
+	ck_assert_int_eq(vt_speed_parse("FDR10", 5), VT_FDR10);
+	ck_assert_int_eq(vt_speed_parse("XDR", 3), VT_SPEED_UNKNOWN);
+	ck_assert_uint_eq(vt_speed_lane_mbps(VT_DDR), 4000);
+	ck_assert_str_eq(vt_speed_name(VT_HDR), "HDR");
+}
+END_TEST
+
+static Suite *fabric_suite(void)
+{
+	Suite *s = suite_create("fabric");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_test(tc, lids_assigned_in_record_order);
+	tcase_add_test(tc, lmc_aligns_lids);
+	tcase_add_test(tc, lookups);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, speeds);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VT_TEST_MAIN(fabric_suite)

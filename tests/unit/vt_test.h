@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the Check unit tests: each test_*.c defines one suite and uses VT_TEST_MAIN. */
+#ifndef VT_TEST_H
+#define VT_TEST_H
+
+#include <check.h>
+#include <stdlib.h>
+
+#define VT_TEST_MAIN(suite_fn)                                                                     \
+	int main(void)                                                                             \
+	{                                                                                          \
+		SRunner *sr = srunner_create(suite_fn());                                          \
+		int nf;                                                                            \
+		srunner_run_all(sr, CK_NORMAL);                                                    \
+		nf = srunner_ntests_failed(sr);                                                    \
+		srunner_free(sr);                                                                  \
+		return nf ? EXIT_FAILURE : EXIT_SUCCESS;                                           \
+	}
+
+/* Directory of the source tree (set by tests/run-tests), for fixture files. */
+const char *vt_test_top(void);
+/* A path under the source tree; the returned string lives until the next call. */
+const char *vt_test_path(const char *rel);
+
+#endif
