@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vartree routing, the entry point that vartree-route, the analyzer's
+ * --route vartree, the simulator and the OpenSM plugin all call: extract the
+ * var-ary-n-tree (vt_tree) and fill every switch's LFT by usage-balanced
+ * spreading (Zahavi et al., Algorithms 1-4).
+ */
+#ifndef VT_ROUTE_H
+#define VT_ROUTE_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_lft.h"
+#include "vt_order.h"
+
+enum vt_log_level { VT_LOG_ERROR = 0, VT_LOG_INFO = 1, VT_LOG_VERBOSE = 2, VT_LOG_DEBUG = 3 };
+
+/* Where the core reports what it found; the plugin maps it onto OSM_LOG. */
+typedef void (*vt_log_fn)(void *ctx, enum vt_log_level level, const char *msg);
+
+struct vt_route_opts {
+	const uint64_t *root_guids; /* node GUIDs of the top switches (root_guid_file), or NULL */
+	uint32_t nroots;
+	const uint64_t *cn_guids; /* port GUIDs of compute nodes (cn_guid_file); NULL: every CA */
+	uint32_t ncns;
+	const uint64_t *io_guids; /* port GUIDs of I/O nodes (io_guid_file), or NULL */
+	uint32_t nios;
+	vt_log_fn log; /* may be NULL */
+	void *log_ctx;
+	enum vt_log_level log_level;
+};
+
+/*
+ * Routes fabric f (finished, LIDs assigned; LMC taken from the CA ports).
+ * On success fills lfts (initialised here; caller frees) and order (the
+ * compute-node order with place-keepers; caller frees). On refusal returns -1
+ * with e naming the node and the rule it breaks, and leaves nothing allocated.
+ */
+int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+	     vt_err *e);
+
+/*
+ * Reads a GUID file as OpenSM does (one GUID per line, 0x prefix optional,
+ * '#' comments and blank lines ignored). Caller frees *guids.
+ */
+int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e);
+
+#endif
