@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Forwarding-table files: OpenSM's opensm-lfts.dump (which `opensm -R file
+ * -U FILE` loads back), the output of infiniband-diags' ibroute / dump_fts
+ * (the same grammar), and OpenSM's opensm.fdbs.
+ *
+ * Switches are matched by node GUID; every LID entry is mapped into the
+ * vt_lfts of the fabric. Errors are one line "FILE:LINE: cause": a switch
+ * GUID the fabric does not hold, a malformed line, a port beyond the
+ * switch's port count, a LID beyond the fabric's top LID.
+ */
+#ifndef VT_LFTIO_H
+#define VT_LFTIO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_lft.h"
+
+/* Writes t in OpenSM's opensm-lfts.dump format (what `opensm -R file -U FILE` loads back). */
+int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e);
+/*
+ * Reads LFTs for fabric f from OpenSM's opensm-lfts.dump, ibroute / dump_fts
+ * output (same grammar), or OpenSM's opensm.fdbs; format detected from
+ * content. Allocates t (vt_lfts_init); on failure t holds nothing.
+ */
+int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
+/* The same from memory; buf need not be NUL-terminated, name is used in messages. */
+int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
+		     const char *name, vt_err *e);
+
+#endif
