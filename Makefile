@@ -77,13 +77,16 @@ $(A)/tests/%: $(A)/obj/tests/unit/%.o $(patsubst %.c,$(A)/obj/%.o,$(UNIT_HELP)) 
 
 unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS))
 
-check: deps all unit
+# deps first, then a parallel build: a fresh machine has nothing to build with before deps
+check: deps
+	$(MAKE) -j2 all unit
 	tests/run-tests
 
 deps:
 	@scripts/install-deps
 
-bench: all
+bench: deps
+	$(MAKE) -j2 all
 	tests/run-bench
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
@@ -128,6 +131,7 @@ clean:
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # The README's first command: the main job on the embedded default fabric.
-demo: deps all
+demo: deps
+	$(MAKE) -j2 all
 	sim/vartree-demo
 .PHONY: demo
