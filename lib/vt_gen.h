@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Topology generators: k-ary-n-trees and var-ary-n-trees (Zahavi et al.,
+ * Definitions 1-2), thin- and slender-trees (Navaridas et al., Table 1),
+ * pruned 3-level fat-trees (Wolfe et al.), 2-level trees with an
+ * oversubscribed top, multi-rail planes and Matsuoka's clique of small
+ * switches; each optionally degraded by a seeded removal of hosts, links or
+ * switches.
+ *
+ * Spec grammar (words separated by blanks; numbers decimal):
+ *   fat K,N                      k-ary-n-tree: K^N hosts, N*K^(N-1) switches of 2K ports
+ *   thin K:K',N                  k:k',n-thin-tree, switches of K+K' ports
+ *   slender K:K',N               k:k',n-slender-tree (K' < K, K' divides K)
+ *   varary D0,D1,..:U0,U1,..[:P0,P1,..]
+ *                                var-ary-n-tree, levels from the leaves up: Dr children
+ *                                per level-r switch (D0 hosts per leaf), Ur parents per
+ *                                level-r switch (r < n-1), Pr links per parent (port-group
+ *                                width, default 1); all switches get the largest radix needed
+ *   pruned RADIX,PODS            3-level fat-tree of RADIX-port switches cut to PODS of its
+ *                                RADIX pods (Wolfe's pods: RADIX/2 leaves, RADIX/2 middle);
+ *                                the top switches bundle the links of the missing pods
+ *   oversub LEAVES,HPL,UPL,SPINES 2-level tree: HPL hosts and UPL up-links per leaf
+ *   clique N                     N/2+1 switches of N ports, N/2 hosts each, fully connected
+ *   rails R <family ...>         every host has R ports, port r on plane r (R copies)
+ * followed by options (also accepted as separate command-line words):
+ *   hosts-per-leaf=H             populate only the first H host ports of each leaf
+ *   drop-hosts=N                 remove N hosts chosen by seed
+ *   drop-links=N[@LEVEL]         remove N switch-to-switch links (between LEVEL and LEVEL+1)
+ *   drop-switches=N[@LEVEL]      remove N switches (default level: the top)
+ *   seed=S                       seed of the removals (default 1)
+ *   speed=QDR width=4            link rate written on every link (default 4xQDR)
+ */
+#ifndef VT_GEN_H
+#define VT_GEN_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+
+#define VT_GEN_MAX_LEVELS 8
+#define VT_GEN_ANY_LEVEL  UINT32_MAX
+
+enum vt_gen_family {
+	VT_GEN_FAT = 1,
+	VT_GEN_THIN,
+	VT_GEN_SLENDER,
+	VT_GEN_VARARY,
+	VT_GEN_PRUNED,
+	VT_GEN_OVERSUB,
+	VT_GEN_CLIQUE,
+};
+
+struct vt_gen_spec {
+	enum vt_gen_family family;
+	/* fat / thin / slender: k down, kp up, n levels; clique: k ports */
+	unsigned k, kp, n;
+	/* varary (also filled for fat and thin): per switch level, leaves = 0 */
+	unsigned levels;
+	unsigned down[VT_GEN_MAX_LEVELS];
+	unsigned up[VT_GEN_MAX_LEVELS];
+	unsigned par[VT_GEN_MAX_LEVELS];
+	/* pruned */
+	unsigned radix, pods;
+	/* oversub */
+	unsigned leaves, hpl, upl, spines;
+	unsigned rails; /* 1 unless "rails R" */
+	/* degrading */
+	unsigned hosts_per_leaf; /* 0: every host port populated */
+	unsigned drop_hosts, drop_links, drop_switches;
+	uint32_t drop_link_level;   /* VT_GEN_ANY_LEVEL: any level */
+	uint32_t drop_switch_level; /* VT_GEN_ANY_LEVEL: the top level */
+	uint64_t seed;
+	unsigned width;
+	enum vt_speed speed;
+	char text[256]; /* the spec as given, normalised; becomes the fabric's source */
+};
+
+struct vt_gen_stats {
+	uint32_t hosts;	     /* CAs (a multi-rail host counts once) */
+	uint32_t host_ports; /* connected CA ports */
+	uint32_t switches;
+	uint32_t links;	     /* every link, host links included (Navaridas Table 2) */
+	uint32_t radix;	     /* largest switch port count */
+	uint32_t radix_used; /* largest number of connected ports on one switch */
+	uint32_t levels; /* switch levels: 1 + largest switch distance from a host-facing switch */
+	uint32_t bisection; /* min cut (links) between the first and second half of the hosts */
+	double cost;	    /* Navaridas: $150 per link + 5625/16^2 * radix^2 per switch */
+	double cost_per_host;
+};
+
+/* Parses a spec (with options); fills every field, defaults included. */
+int vt_gen_parse(struct vt_gen_spec *s, const char *text, vt_err *e);
+/* Applies one "name=value" option to a parsed spec (the command line's --name=value). */
+int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e);
+/* Builds the fabric, finished with LIDs assigned (LMC 0). Caller frees it. */
+int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e);
+/*
+ * Counts of any finished fabric. Host halves follow the leaf order (switches in
+ * record order, their CA ports in port order), which is the index order of
+ * generated fabrics; the bisection is a max-flow over unit-capacity links.
+ */
+int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st);
+
+#endif
