@@ -1,0 +1,352 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Forwarding-table files. Two grammars:
+ *  - "Unicast lids [...] of switch ... guid 0x<guid> (...):" headers, each
+ *    followed by "0x<lid> <port> <comment>" lines (port in decimal): what
+ *    OpenSM writes to opensm-lfts.dump and what ibroute / dump_fts print;
+ *  - "dump_ucast_routes: Switch 0x<guid>" headers, each followed by
+ *    "0x<LID> : <port>  : ..." or "0x<LID> : UNREACHABLE": opensm.fdbs.
+ */
+#include "vt_lftio.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vt_io.h"
+
+static const char *node_type_str(uint8_t type)
+{
+	/* the words OpenSM's ib_get_node_type_str() gives */
+	switch (type) {
+	case VT_CA:
+		return "Channel Adapter";
+	case VT_SWITCH:
+		return "Switch";
+	case VT_ROUTER:
+		return "Router";
+	}
+	return "UNKNOWN";
+}
+
+/* Insertion sort of switch ordinals by node GUID: OpenSM dumps its GUID-keyed map in that order. */
+static void sort_by_guid(uint32_t *ord, uint32_t n, const vt_fabric *f)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t v = ord[i], j = i;
+
+		while (j > 0 &&
+		       f->nodes[f->switches[ord[j - 1]]].guid > f->nodes[f->switches[v]].guid) {
+			ord[j] = ord[j - 1];
+			j--;
+		}
+		ord[j] = v;
+	}
+}
+
+static void write_switch(const vt_lfts *t, const vt_fabric *f, uint32_t sw, FILE *fp)
+{
+	const struct vt_node *n = &f->nodes[f->switches[sw]];
+	uint32_t max_lid = t->nlid - 1;
+
+	fprintf(fp, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n", max_lid,
+		vt_port(f, f->switches[sw], 0)->lid, n->guid, n->desc);
+	for (uint32_t lid = 0; lid <= max_lid; lid++) {
+		uint8_t port = vt_lft_get(t, sw, lid);
+		uint32_t dst;
+
+		if (port > n->nports)
+			continue;
+		fprintf(fp, "0x%04x %03u # ", lid, port);
+		dst = vt_fabric_port_by_lid(f, lid);
+		if (dst != VT_NONE) {
+			const struct vt_node *d = &f->nodes[f->ports[dst].node];
+
+			fprintf(fp, "%s portguid 0x%016" PRIx64 ": '%s'\n", node_type_str(d->type),
+				f->ports[dst].guid, d->desc);
+		} else {
+			fputs("unknown node and type\n", fp);
+		}
+	}
+	fprintf(fp, "%u lids dumped\n", max_lid);
+}
+
+int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e)
+{
+	uint32_t *ord;
+
+	if (t->nsw != f->nswitches || t->nlid == 0)
+		return vt_err_set(e,
+				  "forwarding tables do not match the fabric (%u of %u switches)",
+				  t->nsw, f->nswitches);
+	ord = malloc(((size_t)t->nsw + 1) * sizeof(*ord));
+	if (!ord)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t i = 0; i < t->nsw; i++)
+		ord[i] = i;
+	sort_by_guid(ord, t->nsw, f);
+	for (uint32_t i = 0; i < t->nsw; i++)
+		write_switch(t, f, ord[i], fp);
+	free(ord);
+	if (ferror(fp))
+		return vt_err_set(e, "write error");
+	return 0;
+}
+
+/* ---- reading */
+
+struct lft_parse {
+	vt_lfts *t;
+	const vt_fabric *f;
+	const char *name;
+	unsigned line;
+	uint32_t sw;   /* current switch ordinal, VT_NONE outside a unicast section */
+	int mcast;     /* inside a multicast section of dump_fts -M: skipped */
+	uint8_t *seen; /* per switch ordinal: a section was read */
+	vt_err *e;
+};
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+static int starts(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) >= n && !memcmp(p, word, n);
+}
+
+/* Parses hex (base 16) or decimal digits; returns the end, or NULL when there are none or too many.
+ */
+static const char *parse_num(const char *p, const char *end, unsigned base, uint64_t *v)
+{
+	const char *s = p;
+	uint64_t x = 0;
+
+	for (; p < end; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			break;
+		if (p - s >= 16)
+			return NULL;
+		x = x * base + d;
+	}
+	if (p == s)
+		return NULL;
+	*v = x;
+	return p;
+}
+
+static int at_end_or_space(const char *p, const char *end)
+{
+	return p == end || *p == ' ' || *p == '\t' || *p == '\r';
+}
+
+static int err(struct lft_parse *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int err(struct lft_parse *s, const char *fmt, ...)
+{
+	char cause[VT_ERR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cause, sizeof(cause), fmt, ap);
+	va_end(ap);
+	return vt_err_at(s->e, s->name, s->line, "%s", cause);
+}
+
+/* Starts the section of the switch with node GUID text at p ("0x..." expected). */
+static int begin_switch(struct lft_parse *s, const char *p, const char *end)
+{
+	uint64_t guid;
+	uint32_t node;
+	const char *q;
+
+	if (!starts(p, end, "0x") || !(q = parse_num(p + 2, end, 16, &guid)) ||
+	    (q < end && !at_end_or_space(q, end)))
+		return err(s, "cannot parse switch GUID");
+	node = vt_fabric_node_by_guid(s->f, guid);
+	if (node == VT_NONE || s->f->nodes[node].type != VT_SWITCH)
+		return err(s, "switch GUID 0x%016" PRIx64 " is not a switch of the fabric", guid);
+	s->sw = s->f->nodes[node].sw;
+	if (s->seen[s->sw])
+		return err(s, "switch GUID 0x%016" PRIx64 " listed twice", guid);
+	s->seen[s->sw] = 1;
+	s->mcast = 0;
+	return 0;
+}
+
+/* One table entry; port 255 is OpenSM's "no path". */
+static int set_entry(struct lft_parse *s, uint64_t lid, uint64_t port)
+{
+	const struct vt_node *n;
+
+	if (s->sw == VT_NONE)
+		return err(s, "LID entry outside a switch section");
+	n = &s->f->nodes[s->f->switches[s->sw]];
+	if (port == VT_LFT_NONE)
+		return 0;
+	if (port > n->nports)
+		return err(s, "port %" PRIu64 " beyond the %u ports of switch '%s'", port,
+			   n->nports, n->desc);
+	if (lid > s->f->max_lid)
+		return err(s, "LID 0x%04" PRIx64 " beyond the fabric's top LID 0x%04x", lid,
+			   s->f->max_lid);
+	vt_lft_set(s->t, s->sw, (uint32_t)lid, (uint8_t)port);
+	return 0;
+}
+
+/* "N lids dumped" (OpenSM) or "N valid lids dumped" (ibroute, dump_fts) */
+static int is_footer(const char *p, const char *end)
+{
+	uint64_t n;
+
+	p = parse_num(p, end, 10, &n);
+	if (!p)
+		return 0;
+	p = skip_space(p, end);
+	if (starts(p, end, "valid "))
+		p += 6;
+	return starts(p, end, "lids dumped") || starts(p, end, "mlids dumped");
+}
+
+static int dump_line(struct lft_parse *s, const char *p, const char *end)
+{
+	uint64_t lid, port;
+	const char *q;
+
+	if (starts(p, end, "Unicast lids")) {
+		const char *g = p;
+
+		/* the GUID follows " guid "; the description after it may hold anything */
+		while (g < end && !starts(g, end, " guid 0x"))
+			g++;
+		if (g == end)
+			return err(s, "cannot parse switch definition");
+		return begin_switch(s, g + 6, end);
+	}
+	if (starts(p, end, "Multicast mlids")) {
+		s->mcast = 1;
+		s->sw = VT_NONE;
+		return 0;
+	}
+	if (s->mcast)
+		return 0;
+	if (starts(p, end, "0x")) {
+		q = parse_num(p + 2, end, 16, &lid);
+		if (!q || !at_end_or_space(q, end))
+			return err(s, "cannot parse LID");
+		q = skip_space(q, end);
+		p = parse_num(q, end, 10, &port);
+		if (!p || !at_end_or_space(p, end))
+			return err(s, "cannot parse port");
+		return set_entry(s, lid, port);
+	}
+	/* ibroute's and dump_fts's column titles, and the closing count */
+	if (starts(p, end, "Lid  Out") || starts(p, end, "Port     Info") || is_footer(p, end))
+		return 0;
+	return err(s, "malformed line");
+}
+
+static int fdbs_line(struct lft_parse *s, const char *p, const char *end)
+{
+	uint64_t lid, port;
+	const char *q;
+
+	if (starts(p, end, "dump_ucast_routes:")) {
+		p = skip_space(p + 18, end);
+		if (!starts(p, end, "Switch"))
+			return err(s, "cannot parse switch definition");
+		return begin_switch(s, skip_space(p + 6, end), end);
+	}
+	if (starts(p, end, "LID ") && s->sw != VT_NONE)
+		return 0;
+	if (!starts(p, end, "0x"))
+		return err(s, "malformed line");
+	q = parse_num(p + 2, end, 16, &lid);
+	if (!q)
+		return err(s, "cannot parse LID");
+	q = skip_space(q, end);
+	if (q == end || *q != ':')
+		return err(s, "cannot parse LID");
+	q = skip_space(q + 1, end);
+	if (starts(q, end, "UNREACHABLE"))
+		port = VT_LFT_NONE;
+	else if (!(p = parse_num(q, end, 10, &port)) || !at_end_or_space(p, end))
+		return err(s, "cannot parse port");
+	return set_entry(s, lid, port);
+}
+
+int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
+		     vt_err *e)
+{
+	struct lft_parse s = {.t = t, .f = f, .name = name, .sw = VT_NONE, .e = e};
+	const char *p = buf, *end = buf + len;
+	int fdbs = -1, rc = 0;
+
+	if (vt_lfts_init(t, f, e))
+		return -1;
+	s.seen = calloc((size_t)f->nswitches + 1, 1);
+	if (!s.seen) {
+		vt_lfts_free(t);
+		return vt_err_set(e, "out of memory");
+	}
+	while (p < end && !rc) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *q;
+
+		s.line++;
+		q = skip_space(p, le);
+		p = nl ? nl + 1 : end;
+		if (q == le || *q == '#')
+			continue;
+		if (memchr(q, '\0', (size_t)(le - q))) {
+			rc = err(&s, "NUL byte in line");
+			break;
+		}
+		if (fdbs < 0) {
+			/* the first line that says something decides the grammar */
+			if (starts(q, le, "dump_ucast_routes:"))
+				fdbs = 1;
+			else if (starts(q, le, "Unicast lids") || starts(q, le, "Multicast mlids"))
+				fdbs = 0;
+			else {
+				rc = err(
+					&s,
+					"not a forwarding-table dump (expected \"Unicast lids\" or "
+					"\"dump_ucast_routes:\")");
+				break;
+			}
+		}
+		rc = fdbs ? fdbs_line(&s, q, le) : dump_line(&s, q, le);
+	}
+	if (!rc && fdbs < 0)
+		rc = vt_err_at(e, name, 0, "no forwarding tables in the file");
+	free(s.seen);
+	if (rc)
+		vt_lfts_free(t);
+	return rc;
+}
+
+int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (vt_read_file(path, &buf, &len, e))
+		return -1;
+	rc = vt_lfts_read_mem(t, f, buf, len, path, e);
+	free(buf);
+	return rc;
+}

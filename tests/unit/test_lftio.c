@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Forwarding-table files against real output: tests/data/lft/ holds what
+ * OpenSM 3.3.23, dump_fts and ibroute (infiniband-diags 44) printed for
+ * ibsim's net.2sw2path4hca (LIDs as OpenSM gave them, LMC 0 and LMC 1).
+ */
+#include "vt_lftio.h"
+#include "vt_io.h"
+#include "vt_test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* net.2sw2path4hca with the LIDs of the fixtures; Switch1 is switch ordinal 0 */
+static vt_fabric *net2sw(unsigned lmc)
+{
+	static const uint16_t ca_lid[4] = {4, 0x38, 0x3a, 0x3c};
+	vt_fabric *f = vt_fabric_new("net.2sw2path4hca");
+	uint32_t s1, s2, h[4];
+	vt_err e;
+
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 8, 0x200000, "Switch1", NULL, &s1, &e),
+			 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 8, 0x200001, "Switch2", NULL, &s2, &e),
+			 0);
+	for (unsigned i = 0; i < 4; i++) {
+		char id[8];
+
+		snprintf(id, sizeof(id), "Hca%u", i + 1);
+		ck_assert_int_eq(
+			vt_fabric_add_node(f, VT_CA, 2, 0x100000 + 3 * i, id, NULL, &h[i], &e), 0);
+		vt_port(f, h[i], 1)->guid = 0x100001 + 3 * i;
+		vt_port(f, h[i], 1)->lid = ca_lid[i];
+		vt_port(f, h[i], 1)->lmc = (uint8_t)lmc;
+	}
+	vt_port(f, s1, 0)->lid = 1;
+	vt_port(f, s2, 0)->lid = 3;
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 1, h[0], 1, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 2, h[2], 1, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 3, s2, 3, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 5, s2, 5, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s2, 1, h[1], 1, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s2, 2, h[3], 1, 4, VT_SDR, &e), 0);
+	ck_assert_msg(vt_fabric_finish(f, lmc, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(f->max_lid, lmc ? 0x3d : 0x3c);
+	return f;
+}
+
+static void read_ok(vt_lfts *t, const vt_fabric *f, const char *rel)
+{
+	vt_err e;
+
+	ck_assert_msg(vt_lfts_read(t, f, vt_test_path(rel), &e) == 0, "%s", e.msg);
+}
+
+/* The LMC 0 tables as OpenSM routed them (opensm-lfts.dump above). */
+START_TEST(reads_opensm_dump)
+{
+	static const uint8_t s1[] = {[1] = 0, [3] = 3, [4] = 1, [0x38] = 3, [0x3a] = 2, [0x3c] = 5};
+	static const uint8_t s2[] = {[1] = 3, [3] = 0, [4] = 3, [0x38] = 1, [0x3a] = 5, [0x3c] = 2};
+	vt_fabric *f = net2sw(0);
+	vt_lfts t;
+
+	read_ok(&t, f, "tests/data/lft/2sw2path4hca.lfts.dump");
+	ck_assert_uint_eq(t.nsw, 2);
+	ck_assert_uint_eq(t.nlid, 0x3d);
+	for (uint32_t lid = 0; lid <= 0x3c; lid++) {
+		int used = lid == 1 || lid == 3 || lid == 4 || lid == 0x38 || lid == 0x3a ||
+			   lid == 0x3c;
+
+		ck_assert_uint_eq(vt_lft_get(&t, 0, lid), used ? s1[lid] : VT_LFT_NONE);
+		ck_assert_uint_eq(vt_lft_get(&t, 1, lid), used ? s2[lid] : VT_LFT_NONE);
+	}
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
+static void same_tables(const vt_lfts *a, const vt_lfts *b)
+{
+	ck_assert_uint_eq(a->nsw, b->nsw);
+	ck_assert_uint_eq(a->nlid, b->nlid);
+	for (uint32_t sw = 0; sw < a->nsw; sw++)
+		for (uint32_t lid = 0; lid < a->nlid; lid++)
+			ck_assert_msg(vt_lft_get(a, sw, lid) == vt_lft_get(b, sw, lid),
+				      "switch %u LID %u: %u vs %u", sw, lid, vt_lft_get(a, sw, lid),
+				      vt_lft_get(b, sw, lid));
+}
+
+/* dump_fts and opensm.fdbs of the same run give the same tables as the dump. */
+START_TEST(formats_agree)
+{
+	vt_fabric *f = net2sw(0);
+	vt_lfts d, x, r;
+
+	read_ok(&d, f, "tests/data/lft/2sw2path4hca.lfts.dump");
+	read_ok(&x, f, "tests/data/lft/2sw2path4hca.dump_fts");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	read_ok(&x, f, "tests/data/lft/2sw2path4hca.fdbs");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	/* ibroute of one switch: that row only */
+	read_ok(&r, f, "tests/data/lft/2sw2path4hca.ibroute");
+	for (uint32_t lid = 0; lid < d.nlid; lid++) {
+		ck_assert_uint_eq(vt_lft_get(&r, 0, lid), vt_lft_get(&d, 0, lid));
+		ck_assert_uint_eq(vt_lft_get(&r, 1, lid), VT_LFT_NONE);
+	}
+	vt_lfts_free(&r);
+	vt_lfts_free(&d);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/* dump_fts -a lists LIDs without a path as port 255 and LMC paths as "path #2 out of 2". */
+START_TEST(lmc1_formats_agree)
+{
+	vt_fabric *f = net2sw(1);
+	vt_lfts d, x;
+
+	read_ok(&d, f, "tests/data/lft/2sw2path4hca-lmc1.lfts.dump");
+	ck_assert_uint_eq(vt_lft_get(&d, 0, 0x3d), 3);
+	ck_assert_uint_eq(vt_lft_get(&d, 0, 0x3c), 5);
+	ck_assert_uint_eq(vt_lft_get(&d, 1, 5), 5);
+	ck_assert_uint_eq(vt_lft_get(&d, 1, 2), VT_LFT_NONE);
+	read_ok(&x, f, "tests/data/lft/2sw2path4hca-lmc1.dump_fts_a");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	read_ok(&x, f, "tests/data/lft/2sw2path4hca-lmc1.fdbs");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	vt_lfts_free(&d);
+	vt_fabric_free(f);
+}
+END_TEST
+
+static char *write_mem(const vt_lfts *t, const vt_fabric *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	vt_err e;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_msg(vt_lfts_write(t, f, fp, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(fclose(fp), 0);
+	return buf;
+}
+
+/* What we write is byte for byte what OpenSM wrote for the same tables. */
+static void writes_like_opensm(unsigned lmc, const char *rel)
+{
+	vt_fabric *f = net2sw(lmc);
+	vt_lfts t;
+	char *want, *got;
+	size_t len;
+	vt_err e;
+
+	read_ok(&t, f, rel);
+	ck_assert_int_eq(vt_read_file(vt_test_path(rel), &want, &len, &e), 0);
+	got = write_mem(&t, f);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+
+START_TEST(writes_like_opensm_lmc0)
+{
+	writes_like_opensm(0, "tests/data/lft/2sw2path4hca.lfts.dump");
+}
+END_TEST
+
+START_TEST(writes_like_opensm_lmc1)
+{
+	writes_like_opensm(1, "tests/data/lft/2sw2path4hca-lmc1.lfts.dump");
+}
+END_TEST
+
+/* Write then read gives identical tables, for tables with every kind of entry. */
+START_TEST(round_trip)
+{
+	vt_fabric *f = net2sw(1);
+	vt_lfts t, u;
+	uint64_t x = 88172645463325252ull;
+	char *buf;
+	vt_err e;
+
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0);
+	for (uint32_t sw = 0; sw < t.nsw; sw++)
+		for (uint32_t lid = 0; lid < t.nlid; lid++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			vt_lft_set(&t, sw, lid, (uint8_t)(x % 10 == 9 ? VT_LFT_NONE : x % 9));
+		}
+	buf = write_mem(&t, f);
+	ck_assert_int_eq(vt_lfts_read_mem(&u, f, buf, strlen(buf), "mem", &e), 0);
+	same_tables(&t, &u);
+	vt_lfts_free(&u);
+	vt_lfts_free(&t);
+	free(buf);
+	vt_fabric_free(f);
+}
+END_TEST
+
+static void read_err(const char *text, const char *msg)
+{
+	vt_fabric *f = net2sw(0);
+	vt_lfts t = {0};
+	vt_err e = {{0}};
+
+	ck_assert_int_eq(vt_lfts_read_mem(&t, f, text, strlen(text), "x.dump", &e), -1);
+	ck_assert_str_eq(e.msg, msg);
+	ck_assert_ptr_null(t.port);
+	vt_fabric_free(f);
+}
+
+#define HDR1 "Unicast lids [0-60] of switch Lid 1 guid 0x0000000000200000 ('Switch1'):\n"
+
+START_TEST(errors)
+{
+	read_err("# c\n\nUnicast lids [0-60] of switch Lid 1 guid 0x0000000000200009 ('X'):\n",
+		 "x.dump:3: switch GUID 0x0000000000200009 is not a switch of the fabric");
+	read_err("Unicast lids [0-60] of switch Lid 1 guid 0x0000000000100000 ('Hca1'):\n",
+		 "x.dump:1: switch GUID 0x0000000000100000 is not a switch of the fabric");
+	read_err(HDR1 "0x0001 000 # x\n0x0004 009 # Hca1\n",
+		 "x.dump:3: port 9 beyond the 8 ports of switch 'Switch1'");
+	read_err(HDR1 "0x003d 001\n", "x.dump:2: LID 0x003d beyond the fabric's top LID 0x003c");
+	read_err(HDR1 "0x0001 zz\n", "x.dump:2: cannot parse port");
+	read_err(HDR1 "0x00g1 001\n", "x.dump:2: cannot parse LID");
+	read_err(HDR1 "junk\n", "x.dump:2: malformed line");
+	read_err(HDR1 HDR1, "x.dump:2: switch GUID 0x0000000000200000 listed twice");
+	read_err("Unicast lids [0-60] of switch Lid 1\n",
+		 "x.dump:1: cannot parse switch definition");
+	read_err("hello\n", "x.dump:1: not a forwarding-table dump (expected \"Unicast lids\" or "
+			    "\"dump_ucast_routes:\")");
+	read_err("", "x.dump: no forwarding tables in the file");
+	read_err("dump_ucast_routes: Switch 0x0000000000200001\n0x0001 : 003  : 01   : yes\n"
+		 "0x0002 : 012  : 01   : yes\n",
+		 "x.dump:3: port 12 beyond the 8 ports of switch 'Switch2'");
+	read_err("dump_ucast_routes: Switch 0x0000000000200001\nLID    : Port : Hops : Optimal\n"
+		 "0x0001 - 003\n",
+		 "x.dump:3: cannot parse LID");
+}
+END_TEST
+
+/* A missing file is reported with the path and the system's reason. */
+START_TEST(missing_file)
+{
+	vt_fabric *f = net2sw(0);
+	vt_lfts t;
+	vt_err e;
+
+	ck_assert_int_eq(vt_lfts_read(&t, f, "/nonexistent/x.dump", &e), -1);
+	ck_assert_str_eq(e.msg, "/nonexistent/x.dump: cannot open: No such file or directory");
+	vt_fabric_free(f);
+}
+END_TEST
+
+static Suite *lftio_suite(void)
+{
+	Suite *s = suite_create("lftio");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, reads_opensm_dump);
+	tcase_add_test(tc, formats_agree);
+	tcase_add_test(tc, lmc1_formats_agree);
+	tcase_add_test(tc, writes_like_opensm_lmc0);
+	tcase_add_test(tc, writes_like_opensm_lmc1);
+	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, errors);
+	tcase_add_test(tc, missing_file);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VT_TEST_MAIN(lftio_suite)
