@@ -40,4 +40,13 @@ int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **
 /* Reads a cache written by `ibnetdiscover --cache` through libibnetdisc. */
 int vt_load_cache(const char *path, vt_fabric **out, vt_err *e);
 
+struct ibnd_fabric;
+/*
+ * Converts a libibnetdisc fabric (from ibnd_discover_fabric or
+ * ibnd_load_fabric) into a finished fabric, nodes in ibnetdiscover's print
+ * order with its ids; source becomes f->source and prefixes messages
+ * (lib/vt_load_ibnd.c, shared by vt_load_cache and vt_live).
+ */
+int vt_load_ibnd(const struct ibnd_fabric *fab, const char *source, vt_fabric **out, vt_err *e);
+
 #endif
