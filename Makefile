@@ -64,6 +64,8 @@ endef
 $(foreach m,$(MAIN_SRC),$(eval $(call bin_rules,$(patsubst %.c,%,$(m)))))
 
 # ---- the OpenSM plugin: PIC objects of the core linked in, so it needs nothing but OpenSM
+# OpenSM's headers include each other as <opensm/...>, <complib/...>, <iba/...>
+$(B)/obj/plugin/%.o: EXTINC += -isystem /usr/include/infiniband
 $(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtcore.a
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) $(B)/lib/libvtcore.a \
