@@ -77,7 +77,13 @@ $(A)/tests/%: $(A)/obj/tests/unit/%.o $(patsubst %.c,$(A)/obj/%.o,$(UNIT_HELP)) 
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -g -o $@ $(filter %.o,$^) $(A)/lib/libvtcore.a $(EXTLIBS) $(CHECKLIBS)
 
-unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS))
+# helper programs of the ibsim integration tests (tests/integration/*.c), normal build
+ITEST_BINS := $(patsubst tests/integration/%.c,$(B)/tests/%,$(wildcard tests/integration/*.c))
+$(B)/tests/%: $(B)/obj/tests/integration/%.o $(B)/lib/libvtcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/lib/libvtcore.a $(EXTLIBS) $(LDFLAGS)
+
+unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS)) $(ITEST_BINS)
 
 # deps first, then a parallel build: a fresh machine has nothing to build with before deps
 check: deps
