@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct ibnd_idx {
 	const ibnd_node_t *node;
@@ -93,13 +94,21 @@ static int add_nodes(vt_fabric *f, const ibnd_node_t *list, struct ibnd_idx *map
 		enum vt_node_type type = nd->type == IB_NODE_SWITCH ? VT_SWITCH
 					 : nd->type == IB_NODE_CA   ? VT_CA
 								    : VT_ROUTER;
-		char id[24];
+		static const char letter[] = {[VT_CA] = 'H', [VT_SWITCH] = 'S', [VT_ROUTER] = 'R'};
+		char id[24], desc[sizeof(nd->nodedesc)];
 		uint32_t idx;
 
-		snprintf(id, sizeof(id), "%c-%016" PRIx64, "?HSR"[type], nd -> guid);
-		if (vt_fabric_add_node(f, type, (unsigned)nd->numports, nd->guid, id, nd->nodedesc,
-				       &idx, e))
+		snprintf(id, sizeof(id), "%c-%016llx", letter[type], (unsigned long long)nd->guid);
+		/* printable, as ibnetdiscover and OpenSM print it */
+		memcpy(desc, nd->nodedesc, sizeof(desc));
+		desc[sizeof(desc) - 1] = '\0';
+		for (char *d = desc; *d; d++)
+			if ((unsigned char)*d < 0x20 || *d == '"')
+				*d = ' ';
+		if (vt_fabric_add_node(f, type, (unsigned)nd->numports, nd->guid, id,
+				       desc[0] ? desc : NULL, &idx, e))
 			return -1;
+		f->nodes[idx].sysguid = mad_get_field64((void *)nd->info, 0, IB_NODE_SYSTEM_GUID_F);
 		if (type == VT_SWITCH) {
 			vt_port(f, idx, 0)->lid = nd->smalid;
 		} else {
