@@ -38,7 +38,7 @@
 #include "vt_err.h"
 #include "vt_fabric.h"
 
-#define VT_GEN_MAX_LEVELS 8
+#define VT_GEN_MAX_LEVELS 16
 #define VT_GEN_ANY_LEVEL  UINT32_MAX
 
 enum vt_gen_family {

@@ -16,8 +16,9 @@
  * the writer's per-node switchguid=/caguid= lines make ibsim take the file's
  * node GUIDs, and CA port GUIDs agree when they are node GUID + port number
  * (the generator's scheme). ibsim also takes the LIDs of the comments.
- * Descriptions must not contain '"', '=' (ibsim reads "x=n" as a port option)
- * or be longer than 63 bytes (ibsim's limit); such fabrics are refused.
+ * Fabrics whose descriptions contain '"', a newline or '=' (ibsim reads "x=n"
+ * on a port line as a port option), or whose ids contain '"', '#' or '@', are
+ * refused. ibsim keeps only the first 63 bytes of a description.
  */
 #ifndef VT_WRITE_H
 #define VT_WRITE_H
