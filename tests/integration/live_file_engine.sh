@@ -16,7 +16,8 @@ LD_PRELOAD=$umad2sim "$cap" - 0 "$tmp/ours.dump" "$tmp/swapped.dump" || { echo "
 same "$tmp/swapped.dump" "$tmp/ours.dump"
 
 run_opensm "$tmp/file" -R file -U "$tmp/ours.dump"
-X
+grep -q "file tables configured on all switches" "$tmp/file/osm.log" ||
+	{ echo "OpenSM did not route with the file engine"; exit 1; }
 same "$tmp/ours.dump" "$tmp/file/opensm-lfts.dump"
 capture "$tmp/live.dump"
 same "$tmp/ours.dump" "$tmp/live.dump"
