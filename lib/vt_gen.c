@@ -271,6 +271,8 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 		s->seed = sd;
 		return 0;
 	}
+	if (!KEY("hosts-per-leaf") && !KEY("drop-hosts") && !KEY("width"))
+		return vt_err_set(e, "unknown option '%.*s'", (int)kl, opt);
 	if (numlist(v, strlen(v), ',', &x, 1) != 1)
 		return vt_err_set(e, "bad option '%s': expected a number", opt);
 	if (KEY("hosts-per-leaf")) {
@@ -283,8 +285,6 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 		if (x != 1 && x != 2 && x != 4 && x != 8 && x != 12)
 			return vt_err_set(e, "bad option '%s': width is 1, 2, 4, 8 or 12", opt);
 		s->width = x;
-	} else {
-		return vt_err_set(e, "unknown option '%.*s'", (int)kl, opt);
 	}
 #undef KEY
 	return 0;
