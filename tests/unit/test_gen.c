@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "vt_gen.h"
+#include "vt_load.h"
 #include "vt_test.h"
 #include "vt_write.h"
 
@@ -419,6 +420,65 @@ START_TEST(writer_form)
 }
 END_TEST
 
+/* generate -> write -> load gives the same fabric: nodes, ports, GUIDs, LIDs, links, rates */
+static void same_fabric(const vt_fabric *a, const vt_fabric *b)
+{
+	ck_assert_uint_eq(a->nnodes, b->nnodes);
+	ck_assert_uint_eq(a->nswitches, b->nswitches);
+	for (uint32_t n = 0; n < a->nnodes; n++) {
+		const struct vt_node *x = &a->nodes[n];
+		uint32_t m = vt_fabric_node_by_id(b, x->id);
+		const struct vt_node *y;
+
+		ck_assert_uint_ne(m, VT_NONE);
+		y = &b->nodes[m];
+		ck_assert_str_eq(x->desc, y->desc);
+		ck_assert_uint_eq(x->guid, y->guid);
+		ck_assert_uint_eq(x->type, y->type);
+		ck_assert_uint_eq(x->nports, y->nports);
+		for (unsigned p = 0; p <= x->nports; p++) {
+			const struct vt_port *pa = vt_port(a, n, p), *pb = vt_port(b, m, p);
+
+			ck_assert_uint_eq(pa->guid, pb->guid);
+			ck_assert_uint_eq(pa->lid, pb->lid);
+			ck_assert_uint_eq(pa->peer == VT_NONE, pb->peer == VT_NONE);
+			if (pa->peer == VT_NONE)
+				continue;
+			ck_assert_str_eq(a->nodes[a->ports[pa->peer].node].id,
+					 b->nodes[b->ports[pb->peer].node].id);
+			ck_assert_uint_eq(a->ports[pa->peer].num, b->ports[pb->peer].num);
+			ck_assert_uint_eq(pa->width, pb->width);
+			ck_assert_uint_eq(pa->speed, pb->speed);
+		}
+	}
+}
+
+START_TEST(round_trip_through_loader)
+{
+	static const char *const specs[] = {
+		"fat 4,3 drop-links=1@0 drop-hosts=2",
+		"rails 2 thin 4:2,3 speed=EDR",
+		"varary 4,4:2:2 width=12",
+		"clique 8",
+		"pruned 8,3",
+		"slender 4:2,4 drop-switches=1@1",
+	};
+	const char *spec = specs[_i];
+	vt_fabric *a = gen(spec), *b = NULL;
+	size_t len;
+	char *t = write_mem(a, &len);
+	vt_err e;
+
+	if (vt_load_text_mem(t, len, spec, &b, &e))
+		ck_abort_msg("%s: %s", spec, e.msg);
+	same_fabric(a, b);
+	same_fabric(b, a);
+	free(t);
+	vt_fabric_free(a);
+	vt_fabric_free(b);
+}
+END_TEST
+
 static Suite *gen_suite(void)
 {
 	Suite *s = suite_create("gen");
@@ -437,6 +497,7 @@ static Suite *gen_suite(void)
 	tcase_add_test(tc, removals_exact_and_seeded);
 	tcase_add_test(tc, bad_specs);
 	tcase_add_test(tc, writer_form);
+	tcase_add_loop_test(tc, round_trip_through_loader, 0, 6);
 	suite_add_tcase(s, tc);
 	return s;
 }
