@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Audits of forwarding tables against the fabric, for every switch and every
+ * LID of a CA port: unreachable destinations (no entry, or a port that is
+ * down), forwarding loops, wrong deliveries (the path ends at another CA),
+ * non-minimal hops (a switch forwards to a neighbour that is not one hop
+ * closer to the destination's switch), and credit loops (a cycle in the
+ * channel dependency graph of the switch-to-switch channels that routes
+ * between CA LIDs use). Each kind reports its count and the first offence:
+ * the switch and the LID, in LID order then switch order.
+ */
+#ifndef VT_AUDIT_H
+#define VT_AUDIT_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_lft.h"
+
+enum vt_audit_kind {
+	VT_AUDIT_UNREACHABLE,
+	VT_AUDIT_LOOP,
+	VT_AUDIT_MISDELIVERY,
+	VT_AUDIT_NONMINIMAL,
+	VT_AUDIT_CREDIT_LOOP,
+	VT_AUDIT_NKINDS
+};
+
+struct vt_audit_item {
+	uint64_t count; /* (switch, LID) entries; credit loops: cycles found (0 or 1) */
+	uint32_t sw;	/* first offending switch ordinal, VT_NONE when count is 0 */
+	uint32_t lid;
+	char detail[384]; /* one line saying what is wrong there */
+};
+
+typedef struct vt_audit {
+	struct vt_audit_item item[VT_AUDIT_NKINDS];
+} vt_audit;
+
+int vt_audit_run(const vt_fabric *f, const vt_lfts *t, vt_audit *a, vt_err *e);
+/* "unreachable", "loop", "misdelivery", "non-minimal", "credit-loop". */
+const char *vt_audit_name(enum vt_audit_kind k);
+/* Number of kinds with a nonzero count. */
+unsigned vt_audit_failed(const vt_audit *a);
+
+#endif
