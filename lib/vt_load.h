@@ -5,24 +5,37 @@
  *
  * Rules of the text loader:
  * - A record starts with `Switch N "id"`, `Hca N "id"`, `Ca N "id"` or
- *   `Rt N "id"`; port lines `[p] "rid"[rp]` follow, each bracket optionally
- *   followed by `(portguid)` or `[ext n]`, then an optional `# comment`.
- *   vendid=, devid=, sysimgguid=, switchguid=, caguid=, rtguid= lines, -g
- *   chassis lines and ibsim `do` lines are accepted (do lines are ignored).
- * - `include` lines are rejected ("include is not supported"): concatenate
- *   the files instead, so one source name and line number locates every error.
- * - The node description is the quoted string of the record's comment when
- *   there is one, else the id. LIDs come from "lid L lmc M" in comments;
- *   width and speed from a "4xQDR" token in the port comment or ibsim's
- *   w=/s= suffixes.
- * - Without GUIDs (ibsim net files) GUIDs are assigned the way ibsim does,
- *   so an offline load and a live ibnetdiscover of the same net file agree.
- * - Without LIDs, LIDs stay 0 and vt_fabric_finish() assigns them (see
- *   vt_fabric.h for the order).
- * - A link may be listed from one end only or from both; both ends must agree.
+ *   `Rt N "id"` (N ports, 1..254); port lines `[p] "rid"[rp]` follow, each
+ *   bracket optionally followed by `[ext n]` and `(portguid)`, then ibsim
+ *   options and an optional `# comment`. A blank or other line ends the record;
+ *   `#` lines inside it do not. `"rid"` without `[rp]` means remote port 1.
+ * - vendid=, devid=, -g chassis lines, -s progress lines and ibsim `do` lines
+ *   are ignored. `include`, `module` and `@` port aliases are rejected:
+ *   concatenate the files, so one source name and line locate every error.
+ * - The node description is the quoted string of the header's comment, or
+ *   ibsim's unquoted form, else the id. LIDs come from "lid L lmc M" in the
+ *   switch header's comment and in CA/router port comments.
+ * - Width and speed: a "4xQDR" token in the port comment, else ibsim's enables:
+ *   `w=` (LinkWidthEnabled bits), `s=` (speed bits, 0 = QDR), `e=` (extended
+ *   speed bits) on the port line, or the `width=`, `speed=`, `extspeed=`
+ *   defaults in force when the node was defined (default 4x SDR). When both
+ *   ends list a link it runs at the best width and speed both enable, as in
+ *   ibsim; listed from one end only, at what that end enables.
+ * - GUIDs as ibsim assigns them, so an offline load of a net file and a live
+ *   ibnetdiscover of the same file agree: switches from 0x200000, one GUID
+ *   each; CAs from 0x100000 and routers from 0, each taking nports + 1 GUIDs
+ *   (node GUID G, port p G + p); `switchguid=`, `caguid=`/`hcaguids=`,
+ *   `rtguid=` set the next GUID (`+` relative to the last `=`), `sysimgguid=`
+ *   the next node's system GUID. A `(portguid)` on the local bracket wins.
+ *   Ports left unconnected carry no GUID (dumps do not list them).
+ * - Without LIDs (net files, or "lid 0") LIDs stay 0 and vt_fabric_finish()
+ *   assigns them in the order vt_fabric.h describes.
+ * - A link may be listed from one end or both (ibsim itself needs both); both
+ *   ends must then agree.
  *
  * On success *out is a finished fabric (LMC 0, LIDs of the file kept); on
- * failure *out is NULL and e->msg is one line "FILE:LINE: cause".
+ * failure *out is NULL and e->msg is one line "FILE:LINE: cause" (or
+ * "FILE: cause" when no line applies: missing file, bad cache).
  */
 #ifndef VT_LOAD_H
 #define VT_LOAD_H

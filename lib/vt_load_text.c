@@ -230,7 +230,7 @@ static const char *parse_dec(const char *s, const char *e, unsigned long *v)
 	const char *start = s;
 
 	for (; s < e && is_digit(*s); s++)
-		x = x >= 1000000 ? x : x * 10 + (unsigned long)(*s - '0');
+		x = x >= 100000 ? 1000000 : x * 10 + (unsigned long)(*s - '0');
 	if (s == start)
 		return NULL;
 	*v = x;
@@ -513,7 +513,7 @@ static const char *port_ref(const char *s, const char *e, unsigned long *num, ui
 		return NULL;
 	c = parse_dec(s + 1, e, num);
 	if (!c || c >= e || *c != ']') {
-		*bad = 1;
+		*bad = s + 1 < e; /* else the line just ends: truncated */
 		return NULL;
 	}
 	s = c + 1;
@@ -842,6 +842,11 @@ static int link_all(struct parser *ps)
 	for (uint32_t i = 0; i < ps->nent; i++)
 		if (link_entry(ps, &ps->ent[i]))
 			return -1;
+	/* dumps do not list down ports, so their GUIDs would be guesses: drop them */
+	for (uint32_t i = 0; i < ps->f->nports; i++)
+		if (ps->f->ports[i].peer == VT_NONE &&
+		    ps->f->nodes[ps->f->ports[i].node].type != VT_SWITCH)
+			ps->f->ports[i].guid = 0;
 	return 0;
 }
 

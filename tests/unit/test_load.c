@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The loaders against fabrics captured from ibsim (tests/data/load-*, made by
+ * tests/data/load-capture.sh): the net files offline, ibnetdiscover's text in
+ * its plain, -g, -f and -s forms, and the libibnetdisc cache of the same sweep.
+ */
+#include "vt_load.h"
+#include "vt_test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static vt_fabric *load_ok(const char *rel)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = NULL;
+
+	if (vt_load(vt_test_path(rel), &f, &e))
+		ck_abort_msg("%s: %s", rel, e.msg);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(f->finished, 1);
+	return f;
+}
+
+static vt_fabric *mem_ok(const char *text)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = NULL;
+
+	if (vt_load_text_mem(text, strlen(text), "t", &f, &e))
+		ck_abort_msg("%s", e.msg);
+	return f;
+}
+
+/* Loads text (len bytes) that must fail and checks the whole message. */
+static void mem_fails_n(const char *text, size_t len, const char *msg)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = (vt_fabric *)&e; /* must come back NULL */
+
+	ck_assert_int_eq(vt_load_text_mem(text, len, "t", &f, &e), -1);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, msg);
+}
+
+static void mem_fails(const char *text, const char *msg)
+{
+	mem_fails_n(text, strlen(text), msg);
+}
+
+static uint32_t node(const vt_fabric *f, uint64_t guid)
+{
+	uint32_t n = vt_fabric_node_by_guid(f, guid);
+
+	ck_assert_msg(n != VT_NONE, "no node 0x%llx", (unsigned long long)guid);
+	return n;
+}
+
+static const struct vt_port *peer(const vt_fabric *f, uint32_t n, unsigned p)
+{
+	const struct vt_port *pt = vt_port(f, n, p);
+
+	ck_assert_msg(pt->peer != VT_NONE, "%s port %u unconnected", f->nodes[n].id, p);
+	return &f->ports[pt->peer];
+}
+
+/*
+ * Same nodes (by GUID), descriptions, port GUIDs, links, widths and speeds;
+ * LIDs too when with_lids.
+ */
+static void assert_same(const vt_fabric *a, const vt_fabric *b, int with_lids)
+{
+	ck_assert_uint_eq(a->nnodes, b->nnodes);
+	ck_assert_uint_eq(a->nswitches, b->nswitches);
+	ck_assert_uint_eq(vt_fabric_count_links(a), vt_fabric_count_links(b));
+	for (uint32_t i = 0; i < a->nnodes; i++) {
+		const struct vt_node *x = &a->nodes[i];
+		uint32_t j = node(b, x->guid);
+		const struct vt_node *y = &b->nodes[j];
+
+		ck_assert_str_eq(x->desc, y->desc);
+		ck_assert_uint_eq(x->type, y->type);
+		ck_assert_uint_eq(x->nports, y->nports);
+		ck_assert_uint_eq(x->sysguid, y->sysguid);
+		for (unsigned p = 0; p <= x->nports; p++) {
+			const struct vt_port *px = vt_port(a, i, p), *py = vt_port(b, j, p);
+
+			ck_assert_uint_eq(px->guid, py->guid);
+			if (with_lids) {
+				ck_assert_uint_eq(px->lid, py->lid);
+				ck_assert_uint_eq(px->lmc, py->lmc);
+			}
+			ck_assert_uint_eq(px->peer == VT_NONE, py->peer == VT_NONE);
+			if (px->peer == VT_NONE)
+				continue;
+			ck_assert_uint_eq(a->nodes[a->ports[px->peer].node].guid,
+					  b->nodes[b->ports[py->peer].node].guid);
+			ck_assert_uint_eq(a->ports[px->peer].num, b->ports[py->peer].num);
+			ck_assert_uint_eq(px->width, py->width);
+			ck_assert_uint_eq(px->speed, py->speed);
+		}
+	}
+}
+
+START_TEST(net_file_gets_ibsim_guids)
+{
+	vt_fabric *f = load_ok("tests/data/load-2sw.net");
+	uint32_t a, b, h1, h2, h3, h4;
+
+	ck_assert_uint_eq(f->nnodes, 6);
+	ck_assert_uint_eq(f->nswitches, 2);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 6);
+	/* the GUIDs ibsim gave these nodes (tests/data/load-2sw.ibnd) */
+	a = node(f, 0x200000);
+	b = node(f, 0x200001);
+	h1 = node(f, 0x100000);
+	h2 = node(f, 0x100003);
+	h3 = node(f, 0x100006);
+	h4 = node(f, 0x100009);
+	ck_assert_str_eq(f->nodes[a].id, "sw-a");
+	ck_assert_str_eq(f->nodes[b].desc, "sw-b");
+	ck_assert_str_eq(f->nodes[h4].id, "hca-4");
+	ck_assert_uint_eq(vt_port(f, h1, 1)->guid, 0x100001);
+	ck_assert_uint_eq(vt_port(f, h2, 2)->guid, 0); /* down ports carry no GUID */
+	ck_assert_uint_eq(vt_port(f, h3, 1)->guid, 0x100007);
+	ck_assert_uint_eq(vt_fabric_port_by_guid(f, 0x10000a), vt_port_index(f, h4, 1));
+	/* no LIDs in a net file: vt_fabric_finish numbers them in record order */
+	ck_assert_uint_eq(vt_port(f, a, 0)->lid, 1);
+	ck_assert_uint_eq(vt_port(f, b, 0)->lid, 2);
+	ck_assert_uint_eq(vt_port(f, h1, 1)->lid, 3);
+	ck_assert_uint_eq(vt_port(f, h4, 1)->lid, 6);
+	ck_assert_uint_eq(vt_port(f, h4, 2)->lid, 0);
+	ck_assert_uint_eq(peer(f, a, 5)->node, b);
+	ck_assert_uint_eq(peer(f, a, 5)->num, 5);
+	ck_assert_uint_eq(vt_port(f, a, 5)->width, 4);
+	ck_assert_uint_eq(vt_port(f, a, 5)->speed, VT_SDR);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(dump_keeps_lids_and_descriptions)
+{
+	vt_fabric *f = load_ok("tests/data/load-2sw.ibnd");
+	uint32_t a = node(f, 0x200000), b = node(f, 0x200001), h2 = node(f, 0x100003);
+
+	ck_assert_str_eq(f->nodes[a].id, "S-0000000000200000");
+	ck_assert_str_eq(f->nodes[a].desc, "sw-a");
+	ck_assert_str_eq(f->nodes[h2].desc, "hca-2");
+	ck_assert_uint_eq(f->nodes[b].line, 10);
+	ck_assert_uint_eq(vt_port(f, a, 0)->lid, 1);
+	ck_assert_uint_eq(vt_port(f, b, 0)->lid, 3);
+	ck_assert_uint_eq(vt_port(f, h2, 1)->lid, 56);
+	ck_assert_uint_eq(vt_port(f, h2, 1)->guid, 0x100004);
+	ck_assert_uint_eq(vt_fabric_port_by_lid(f, 60), vt_port_index(f, node(f, 0x100009), 1));
+	ck_assert_uint_eq(f->max_lid, 60);
+	ck_assert_uint_eq(peer(f, b, 2)->node, node(f, 0x100009));
+	vt_fabric_free(f);
+}
+END_TEST
+
+/* The offline load of a net file and ibsim's live view of it agree. */
+START_TEST(net_file_matches_live_ibsim)
+{
+	vt_fabric *net = load_ok("tests/data/load-2sw.net");
+	vt_fabric *live = load_ok("tests/data/load-2sw-nosm.ibnd");
+
+	assert_same(net, live, 0);
+	vt_fabric_free(net);
+	vt_fabric_free(live);
+	net = load_ok("tests/data/load-2lvl.net");
+	live = load_ok("tests/data/load-2lvl-nosm.ibnd");
+	assert_same(net, live, 0);
+	vt_fabric_free(net);
+	vt_fabric_free(live);
+}
+END_TEST
+
+START_TEST(net_options_set_width_speed_and_guids)
+{
+	vt_fabric *f = load_ok("tests/data/load-2lvl.net");
+	uint32_t leaf1 = vt_fabric_node_by_id(f, "leaf1"), leaf2 = vt_fabric_node_by_id(f, "leaf2");
+	uint32_t spine1 = vt_fabric_node_by_id(f, "spine1"),
+		 h15 = vt_fabric_node_by_id(f, "host15");
+
+	ck_assert_uint_eq(f->nnodes, 21);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 28);
+	ck_assert_uint_eq(f->nodes[spine1].guid, 0x2c90000000100);
+	ck_assert_uint_eq(f->nodes[spine1].sysguid, 0x2c900000001ff);
+	ck_assert_str_eq(f->nodes[spine1].desc, "spine 1 of the core");
+	ck_assert_uint_eq(f->nodes[vt_fabric_node_by_id(f, "spine2")].sysguid, 0x2c90000000101);
+	ck_assert_uint_eq(f->nodes[h15].guid, 0x2c9000010001c);
+	ck_assert_uint_eq(vt_port(f, h15, 2)->guid, 0x2c9000010001e);
+	/* w=1 against w=3: 1x; s=3 on both ends: DDR; defaults 4x SDR */
+	ck_assert_uint_eq(vt_port(f, leaf1, 5)->width, 1);
+	ck_assert_uint_eq(vt_port(f, leaf1, 5)->speed, VT_SDR);
+	ck_assert_uint_eq(vt_port(f, leaf2, 5)->width, 4);
+	ck_assert_uint_eq(vt_port(f, leaf2, 5)->speed, VT_DDR);
+	ck_assert_uint_eq(vt_port(f, spine1, 2)->speed, VT_DDR);
+	ck_assert_uint_eq(vt_port(f, h15, 1)->speed, VT_SDR);
+	ck_assert_uint_eq(vt_port(f, h15, 1)->width, 4);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(cache_equals_text_of_same_sweep)
+{
+	static const char *const names[] = {"load-2sw", "load-2lvl"};
+
+	for (unsigned i = 0; i < 2; i++) {
+		char p1[64], p2[64];
+		vt_fabric *t, *c;
+		vt_err e;
+
+		snprintf(p1, sizeof(p1), "tests/data/%s.ibnd", names[i]);
+		snprintf(p2, sizeof(p2), "tests/data/%s.cache", names[i]);
+		t = load_ok(p1);
+		c = NULL;
+		ck_assert_int_eq(vt_load_cache(vt_test_path(p2), &c, &e), 0);
+		assert_same(t, c, 1);
+		/* ids as ibnetdiscover prints them */
+		ck_assert_str_eq(c->nodes[node(c, 0x200000)].id, "S-0000000000200000");
+		vt_fabric_free(t);
+		vt_fabric_free(c);
+	}
+}
+END_TEST
+
+START_TEST(cache_lids_widths_speeds)
+{
+	vt_fabric *f = load_ok("tests/data/load-2lvl.cache"); /* vt_load detects the cache */
+	uint32_t leaf1 = node(f, 0x200000), leaf2 = node(f, 0x200001);
+	uint32_t h15 = node(f, 0x2c9000010001c);
+
+	ck_assert_uint_eq(f->nnodes, 21);
+	ck_assert_uint_eq(f->nswitches, 6);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 28);
+	ck_assert_str_eq(f->nodes[leaf1].desc, "leaf1");
+	ck_assert_uint_eq(vt_port(f, node(f, 0x2c90000000100), 0)->lid, 2);
+	ck_assert_uint_eq(vt_port(f, node(f, 0x200003), 0)->lid, 9);
+	ck_assert_uint_eq(vt_port(f, h15, 1)->lid, 71);
+	ck_assert_uint_eq(vt_port(f, h15, 2)->lid, 72);
+	/* OpenSM's sweep raised the host links to QDR and the 1x link to 4x */
+	ck_assert_uint_eq(vt_port(f, leaf1, 5)->width, 4);
+	ck_assert_uint_eq(vt_port(f, leaf2, 5)->speed, VT_DDR);
+	ck_assert_uint_eq(vt_port(f, h15, 1)->speed, VT_QDR);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(dump_variants_give_one_fabric)
+{
+	vt_fabric *plain = load_ok("tests/data/load-2lvl.ibnd");
+	static const char *const v[] = {"tests/data/load-2lvl-g.ibnd",
+					"tests/data/load-2lvl-f.ibnd",
+					"tests/data/load-2lvl-s.ibnd"};
+
+	for (unsigned i = 0; i < 3; i++) {
+		vt_fabric *f = load_ok(v[i]);
+
+		assert_same(plain, f, 1);
+		vt_fabric_free(f);
+	}
+	vt_fabric_free(plain);
+}
+END_TEST
+
+START_TEST(one_sided_links_and_ibsim_forms)
+{
+	/* links listed once, default remote port 1, [ext n], (guid), comments, do lines */
+	vt_fabric *f = mem_ok("# hand-written\n"
+			      "do something ibsim would run\n"
+			      "Switch 4 \"s\" # \"top\" enhanced port 0 lid 7 lmc 0\n"
+			      "[1][ext 3] \"h\" # to h 12xEDR\n"
+			      "# a comment inside the record\n"
+			      "[2] \"g\"[2] w=8 s=4\n"
+			      "\n"
+			      "caguid=0x5000\n"
+			      "Ca 2 \"h\"\n"
+			      "Hca 2 \"g\" # g's description lid 9\n"
+			      "[1](abc) \"s\"[3] # lid 20 lmc 1 \"s\" lid 7 1xFDR10\n"
+			      "Rt 1 \"r\"\n"
+			      "[1] \"s\"[4]\r\n");
+	uint32_t s = vt_fabric_node_by_id(f, "s"), h = vt_fabric_node_by_id(f, "h");
+	uint32_t g = vt_fabric_node_by_id(f, "g"), r = vt_fabric_node_by_id(f, "r");
+
+	ck_assert_uint_eq(vt_fabric_count_links(f), 4);
+	ck_assert_str_eq(f->nodes[s].desc, "top");
+	ck_assert_str_eq(f->nodes[g].desc, "g's description");
+	ck_assert_uint_eq(f->nodes[r].type, VT_ROUTER);
+	ck_assert_uint_eq(vt_port(f, s, 0)->lid, 7);
+	ck_assert_uint_eq(peer(f, s, 1)->node, h);
+	ck_assert_uint_eq(peer(f, s, 1)->num, 1);
+	ck_assert_uint_eq(vt_port(f, s, 1)->width, 12);
+	ck_assert_uint_eq(vt_port(f, s, 1)->speed, VT_EDR);
+	ck_assert_uint_eq(peer(f, s, 2)->node, g);
+	ck_assert_uint_eq(vt_port(f, s, 2)->width, 12); /* w=8: 12x */
+	ck_assert_uint_eq(vt_port(f, s, 2)->speed, VT_QDR);
+	ck_assert_uint_eq(peer(f, s, 3)->node, g);
+	ck_assert_uint_eq(vt_port(f, s, 3)->width, 1);
+	ck_assert_uint_eq(vt_port(f, s, 3)->speed, VT_FDR10);
+	ck_assert_uint_eq(peer(f, s, 4)->node, r);
+	/* ibsim's GUIDs: caguid base, then 3 per 2-port CA */
+	ck_assert_uint_eq(f->nodes[h].guid, 0x5000);
+	ck_assert_uint_eq(f->nodes[g].guid, 0x5003);
+	ck_assert_uint_eq(vt_port(f, g, 1)->guid, 0xabc);
+	ck_assert_uint_eq(vt_port(f, g, 2)->guid, 0x5005);
+	ck_assert_uint_eq(vt_port(f, g, 1)->lid, 20);
+	ck_assert_uint_eq(vt_port(f, g, 1)->lmc, 1);
+	ck_assert_uint_eq(f->nodes[r].line, 12);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(guid_bases_relative)
+{
+	vt_fabric *f = mem_ok("switchguid=0x1000\nswitchguid+0x10\nSwitch 2 \"a\"\n"
+			      "[1] \"b\"[1]\n\nSwitch 2 \"b\"\n");
+
+	ck_assert_uint_eq(f->nodes[0].guid, 0x1010);
+	ck_assert_uint_eq(f->nodes[1].guid, 0x1011);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(error_missing_and_empty)
+{
+	vt_err e;
+	vt_fabric *f = NULL;
+	char want[4200];
+	const char *p = vt_test_path("tests/data/load-no-such-file.net");
+
+	snprintf(want, sizeof(want), "%s: cannot open: No such file or directory", p);
+	ck_assert_int_eq(vt_load(p, &f, &e), -1);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(vt_load_text_file(p, &f, &e), -1);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(vt_load_cache(p, &f, &e), -1);
+	ck_assert_str_eq(e.msg, want);
+	mem_fails("", "t:1: no node records (Switch, Ca, Hca or Rt)");
+	mem_fails("# only\n\n# comments\n", "t:3: no node records (Switch, Ca, Hca or Rt)");
+}
+END_TEST
+
+START_TEST(error_truncated)
+{
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[",
+		  "t:2: \"a\" port 1: truncated port line (remote port)");
+	mem_fails("Switch 4 \"a\"\n[1] \"b",
+		  "t:2: \"a\" port 1: unterminated quote in remote node id");
+	mem_fails("Switch 4 \"a\"\n[1]", "t:2: \"a\" port 1: truncated port line (no remote node)");
+	mem_fails("Switch 4 \"a\"\n[1", "t:2: \"a\": bad port number \"1\"");
+	mem_fails("Switch 4 \"a", "t:1: node header: unterminated quote in node id");
+	mem_fails("Switch 4", "t:1: node header: missing quoted node id");
+	mem_fails("Switch 4 \"a\" # \"desc", "t:1: node \"a\": unterminated quote in description");
+	mem_fails("Switch 4 \"a\"\n[1](12 \"b\"[1]", "t:2: \"a\": truncated port line");
+}
+END_TEST
+
+START_TEST(error_port_twice)
+{
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[1]\n[1] \"b\"[2]\n",
+		  "t:3: \"a\" port 1 listed twice (first at line 2)");
+}
+END_TEST
+
+START_TEST(error_ends_disagree)
+{
+	mem_fails("Switch 4 \"A\"\n[1] \"B\"[1]\n\nSwitch 4 \"B\"\n[1] \"A\"[2]\n",
+		  "t:2: \"A\" port 1 links to \"B\" port 1, but line 5 links \"B\" port 1 to "
+		  "\"A\" port 2");
+	/* two one-sided lines claiming one port */
+	mem_fails("Switch 4 \"A\"\n[1] \"B\"[1]\n[2] \"B\"[1]\n\nSwitch 4 \"B\"\n",
+		  "t:3: \"A\" port 2 links to \"B\" port 1, but line 2 links it to \"A\" port 1");
+	mem_fails("Switch 4 \"A\"\n[1] \"A\"[1]\n", "t:2: \"A\" port 1 is linked to itself");
+	mem_fails("Switch 4 \"A\"\n[1] \"B\"[1] w=1\n\nSwitch 4 \"B\"\n[1] \"A\"[1] w=2\n",
+		  "t:2: \"A\" port 1 and \"B\" port 1 enable no common width");
+}
+END_TEST
+
+START_TEST(error_bad_port_numbers)
+{
+	mem_fails("Switch 4 \"a\"\n[x] \"b\"[1]\n", "t:2: \"a\": bad port number \"x\"");
+	mem_fails("Switch 4 \"a\"\n[-1] \"b\"[1]\n", "t:2: \"a\": bad port number \"-1\"");
+	mem_fails("Switch 4 \"a\"\n[9] \"b\"[1]\n", "t:2: \"a\": port 9 out of range 1..4");
+	mem_fails("Switch 4 \"a\"\n[0] \"b\"[1]\n", "t:2: \"a\": port 0 out of range 1..4");
+	mem_fails("Switch 4 \"a\"\n[99999999999999999999] \"b\"[1]\n",
+		  "t:2: \"a\": port 1000000 out of range 1..4");
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[x]\n", "t:2: \"a\" port 1: bad remote port number");
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[300]\n",
+		  "t:2: \"a\" port 1: remote port 300 out of range 1..254");
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[7]\n\nSwitch 4 \"b\"\n",
+		  "t:2: \"a\" port 1: \"b\" has no port 7 (it has 4)");
+}
+END_TEST
+
+START_TEST(error_undefined_node)
+{
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[1]\n\nHca 1 \"h\"\n[1] \"zz\"[3]\n",
+		  "t:2: \"a\" port 1: node \"b\" is never defined");
+}
+END_TEST
+
+START_TEST(error_port_count)
+{
+	mem_fails("Switch 300 \"a\"\n", "t:1: node \"a\": port count 300 out of range 1..254");
+	mem_fails("\nHca 0 \"h\"\n", "t:2: node \"h\": port count 0 out of range 1..254");
+	mem_fails("Ca x \"h\"\n", "t:1: node header: bad port count (expected TYPE N \"id\")");
+}
+END_TEST
+
+START_TEST(error_duplicate_node)
+{
+	mem_fails("Switch 4 \"a\"\n\nHca 1 \"b\"\n\nHca 1 \"a\"\n",
+		  "t:5: node \"a\" defined twice (first at line 1)");
+}
+END_TEST
+
+START_TEST(error_other_input)
+{
+	mem_fails("include \"more.net\"\n",
+		  "t:1: include is not supported (concatenate the files)");
+	mem_fails("Switch 4 \"a\"\n@1 \"x\"\n", "t:2: \"a\": port aliases ('@') are not supported");
+	mem_fails("Switch 4 \"a\"\n\n[1] \"b\"[1]\n", "t:3: port line outside a node record");
+	mem_fails("Hca 1 \"a\"\n[1] \"b\"[1] # lid 70000\n",
+		  "t:2: \"a\" port 1: LID 70000 out of range 0..49151");
+	mem_fails("Switch 4 \"a\" # \"a\" lid 1\n\nSwitch 4 \"b\" # \"b\" lid 1\n",
+		  "t:3: LID 1 of \"b\" already belongs to \"a\"");
+	mem_fails("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n",
+		  "t:5: node GUID 0x0000000000000010 used twice");
+	mem_fails("switchguid=zz\n", "t:1: GUID assignment: bad number");
+	mem_fails("Switch 4 \"a\"\n[1] \"b\"[1] w=40\n",
+		  "t:2: \"a\" port 1: bad width option (expected w=1..31)");
+	static const char nul[] = "Switch 4 \"a\"\n[1] \"b\0\"[1]\n";
+
+	mem_fails_n(nul, sizeof(nul) - 1, "t:2: NUL byte in text");
+}
+END_TEST
+
+START_TEST(error_cache)
+{
+	vt_err e;
+	vt_fabric *f = NULL;
+	char want[8400], path[4200];
+	const char *p;
+	FILE *in, *out;
+	char buf[2048];
+	size_t n;
+
+	p = vt_test_path("tests/data/load-2sw.net");
+	snprintf(want, sizeof(want), "%s: not a libibnetdisc cache file", p);
+	ck_assert_int_eq(vt_load_cache(p, &f, &e), -1);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, want);
+	/* a cache cut short: the library refuses it, we name the file */
+	in = fopen(vt_test_path("tests/data/load-2sw.cache"), "rb");
+	ck_assert_ptr_nonnull(in);
+	n = fread(buf, 1, sizeof(buf), in);
+	fclose(in);
+	ck_assert_uint_eq(n, sizeof(buf));
+	snprintf(path, sizeof(path), "%s", vt_test_path("build/test-load-cut.cache"));
+	out = fopen(path, "wb");
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(fwrite(buf, 1, 1000, out), 1000);
+	fclose(out);
+	snprintf(want, sizeof(want), "%s: corrupt or truncated libibnetdisc cache file", path);
+	ck_assert_int_eq(vt_load(path, &f, &e), -1);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, want);
+	remove(path);
+}
+END_TEST
+
+static Suite *load_suite(void)
+{
+	Suite *s = suite_create("load");
+	TCase *t = tcase_create("load");
+
+	tcase_add_test(t, net_file_gets_ibsim_guids);
+	tcase_add_test(t, dump_keeps_lids_and_descriptions);
+	tcase_add_test(t, net_file_matches_live_ibsim);
+	tcase_add_test(t, net_options_set_width_speed_and_guids);
+	tcase_add_test(t, cache_equals_text_of_same_sweep);
+	tcase_add_test(t, cache_lids_widths_speeds);
+	tcase_add_test(t, dump_variants_give_one_fabric);
+	tcase_add_test(t, one_sided_links_and_ibsim_forms);
+	tcase_add_test(t, guid_bases_relative);
+	tcase_add_test(t, error_missing_and_empty);
+	tcase_add_test(t, error_truncated);
+	tcase_add_test(t, error_port_twice);
+	tcase_add_test(t, error_ends_disagree);
+	tcase_add_test(t, error_bad_port_numbers);
+	tcase_add_test(t, error_undefined_node);
+	tcase_add_test(t, error_port_count);
+	tcase_add_test(t, error_duplicate_node);
+	tcase_add_test(t, error_other_input);
+	tcase_add_test(t, error_cache);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+VT_TEST_MAIN(load_suite)
