@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_plot.h"
+
+#include <cairo-svg.h>
+#include <cairo.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vt_io.h"
+
+#define FONT "sans-serif"
+
+/* ---- colours */
+
+void vt_plot_series_color(uint32_t i, double rgb[3])
+{
+	/* distinguishable on white and in print (the usual ten-colour palette) */
+	static const uint32_t pal[] = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd,
+				       0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf};
+	uint32_t c = pal[i % (sizeof(pal) / sizeof(pal[0]))];
+
+	rgb[0] = (double)(c >> 16) / 255.0;
+	rgb[1] = (double)((c >> 8) & 0xff) / 255.0;
+	rgb[2] = (double)(c & 0xff) / 255.0;
+}
+
+void vt_plot_heat_color(double t, double rgb[3])
+{
+	/* five stops of a perceptually even dark-to-bright map, so load reads as brightness */
+	static const double stop[5][3] = {{0.267, 0.005, 0.329},
+					  {0.229, 0.322, 0.546},
+					  {0.128, 0.567, 0.551},
+					  {0.369, 0.789, 0.383},
+					  {0.993, 0.906, 0.144}};
+	double x;
+	int k;
+
+	if (!(t > 0))
+		t = 0;
+	if (t > 1)
+		t = 1;
+	x = t * 4;
+	k = x >= 4 ? 3 : (int)x;
+	x -= k;
+	for (int c = 0; c < 3; c++)
+		rgb[c] = stop[k][c] + (stop[k + 1][c] - stop[k][c]) * x;
+}
+
+/* ---- output */
+
+static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigned int len)
+{
+	return fwrite(data, 1, len, closure) == len ? CAIRO_STATUS_SUCCESS
+						    : CAIRO_STATUS_WRITE_ERROR;
+}
+
+static int is_svg(const char *path, int *svg, vt_err *e)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && !strcasecmp(dot, ".svg"))
+		*svg = 1;
+	else if (dot && !strcasecmp(dot, ".png"))
+		*svg = 0;
+	else
+		return vt_err_set(e, "%s: plot file name must end in .png or .svg", path);
+	return 0;
+}
+
+typedef void (*draw_fn)(cairo_t *cr, const void *arg, double w, double h);
+
+static int render(const char *path, int w, int h, draw_fn draw, const void *arg, vt_err *e)
+{
+	cairo_surface_t *s;
+	cairo_status_t st;
+	cairo_t *cr;
+	vt_out o;
+	int svg = 0;
+
+	if (is_svg(path, &svg, e) || vt_out_open(&o, path, e))
+		return -1;
+	s = svg ? cairo_svg_surface_create_for_stream(write_fp, o.fp, w, h)
+		: cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	cr = cairo_create(s);
+	draw(cr, arg, w, h);
+	st = cairo_status(cr);
+	cairo_destroy(cr);
+	if (st == CAIRO_STATUS_SUCCESS && !svg)
+		st = cairo_surface_write_to_png_stream(s, write_fp, o.fp);
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	if (st != CAIRO_STATUS_SUCCESS) {
+		vt_out_abort(&o);
+		return vt_err_set(e, "%s: cairo: %s", path, cairo_status_to_string(st));
+	}
+	return vt_out_commit(&o, e);
+}
+
+/* ---- drawing helpers */
+
+static void set_rgb(cairo_t *cr, const double rgb[3])
+{
+	cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+}
+
+/* Text anchored at (x, y): ax 0 left, 0.5 centre, 1 right; ay likewise top to bottom. */
+static void text(cairo_t *cr, double x, double y, double ax, double ay, const char *s)
+{
+	cairo_text_extents_t te;
+
+	cairo_text_extents(cr, s, &te);
+	cairo_move_to(cr, x - te.x_advance * ax, y - te.y_bearing - te.height * ay);
+	cairo_show_text(cr, s);
+}
+
+static void font(cairo_t *cr, double size, int bold)
+{
+	cairo_select_font_face(cr, FONT, CAIRO_FONT_SLANT_NORMAL,
+			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+	cairo_set_font_size(cr, size);
+}
+
+/* A round step (1, 2 or 5 times a power of ten) giving about n ticks over [0, range]. */
+static double nice_step(double range, double n)
+{
+	double raw = range / n, mag = pow(10, floor(log10(raw))), r = raw / mag;
+
+	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+static void fmt_num(char *buf, size_t n, double v)
+{
+	if (fabs(v - round(v)) < 1e-9)
+		snprintf(buf, n, "%.0f", v);
+	else
+		snprintf(buf, n, "%g", v);
+}
+
+static void background(cairo_t *cr, double w, double h)
+{
+	cairo_set_source_rgb(cr, 1, 1, 1);
+	cairo_rectangle(cr, 0, 0, w, h);
+	cairo_fill(cr);
+}
+
+/* ---- line / step chart */
+
+#define L_LEFT	 80.0
+#define L_RIGHT	 30.0
+#define L_TOP	 50.0
+#define L_BOTTOM 60.0
+
+static void draw_lines(cairo_t *cr, const void *arg, double w, double h)
+{
+	const struct vt_plot_lines *p = arg;
+	double pw = w - L_LEFT - L_RIGHT, ph = h - L_TOP - L_BOTTOM, ymax = 0, ystep, xstep;
+	double xspan = p->step ? p->npoints : (p->npoints > 1 ? p->npoints - 1 : 1);
+	char buf[64];
+
+	for (uint32_t s = 0; s < p->nseries; s++)
+		for (uint32_t i = 0; i < p->npoints; i++)
+			ymax = fmax(ymax, p->series[s].y[i]);
+	ystep = nice_step(ymax > 0 ? ymax : 1, 5);
+	ymax = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
+	xstep = fmax(1, round(nice_step(xspan, 8)));
+#define X(v) (L_LEFT + (v) / xspan * pw)
+#define Y(v) (L_TOP + ph - (v) / ymax * ph)
+
+	background(cr, w, h);
+	/* grid and y ticks */
+	font(cr, 12, 0);
+	cairo_set_line_width(cr, 1);
+	for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
+		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
+		cairo_move_to(cr, L_LEFT, round(Y(v)) + 0.5);
+		cairo_line_to(cr, L_LEFT + pw, round(Y(v)) + 0.5);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		fmt_num(buf, sizeof(buf), v);
+		text(cr, L_LEFT - 6, Y(v), 1, 0.5, buf);
+	}
+	for (double v = 0; v <= xspan + 1e-9; v += xstep) {
+		fmt_num(buf, sizeof(buf), v);
+		text(cr, X(v), L_TOP + ph + 6, 0.5, 0, buf);
+	}
+	/* axes */
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_move_to(cr, L_LEFT + 0.5, L_TOP);
+	cairo_line_to(cr, L_LEFT + 0.5, L_TOP + ph + 0.5);
+	cairo_line_to(cr, L_LEFT + pw, L_TOP + ph + 0.5);
+	cairo_stroke(cr);
+	font(cr, 13, 0);
+	if (p->xlabel)
+		text(cr, L_LEFT + pw / 2, h - 22, 0.5, 0, p->xlabel);
+	if (p->ylabel) {
+		cairo_save(cr);
+		cairo_translate(cr, 18, L_TOP + ph / 2);
+		cairo_rotate(cr, -M_PI / 2);
+		text(cr, 0, 0, 0.5, 0.5, p->ylabel);
+		cairo_restore(cr);
+	}
+	font(cr, 16, 1);
+	if (p->title)
+		text(cr, w / 2, 16, 0.5, 0, p->title);
+
+	/* series */
+	cairo_set_line_width(cr, 2.5);
+	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+	for (uint32_t s = 0; s < p->nseries; s++) {
+		const double *y = p->series[s].y;
+		double rgb[3];
+
+		vt_plot_series_color(s, rgb);
+		set_rgb(cr, rgb);
+		for (uint32_t i = 0; i < p->npoints; i++) {
+			if (i == 0)
+				cairo_move_to(cr, X(0), Y(y[0]));
+			else if (p->step)
+				cairo_line_to(cr, X(i), Y(y[i - 1]));
+			if (i > 0 || p->step)
+				cairo_line_to(cr, X(i), Y(y[i]));
+			if (p->step)
+				cairo_line_to(cr, X(i + 1.0), Y(y[i]));
+		}
+		cairo_stroke(cr);
+	}
+
+	/* legend, top right inside the plot */
+	font(cr, 12, 0);
+	if (p->nseries) {
+		double lw = 0, lx, ly = L_TOP + 10;
+		cairo_text_extents_t te;
+
+		for (uint32_t s = 0; s < p->nseries; s++) {
+			cairo_text_extents(cr, p->series[s].name ? p->series[s].name : "", &te);
+			lw = fmax(lw, te.x_advance);
+		}
+		lx = L_LEFT + pw - lw - 48;
+		cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+		cairo_rectangle(cr, lx - 8, ly - 6, lw + 48, 18.0 * p->nseries + 10);
+		cairo_fill_preserve(cr);
+		cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+		cairo_set_line_width(cr, 1);
+		cairo_stroke(cr);
+		for (uint32_t s = 0; s < p->nseries; s++) {
+			double rgb[3], yy = ly + 18.0 * s + 6;
+
+			vt_plot_series_color(s, rgb);
+			set_rgb(cr, rgb);
+			cairo_set_line_width(cr, 2.5);
+			cairo_move_to(cr, lx, yy);
+			cairo_line_to(cr, lx + 24, yy);
+			cairo_stroke(cr);
+			cairo_set_source_rgb(cr, 0, 0, 0);
+			text(cr, lx + 30, yy, 0, 0.5, p->series[s].name ? p->series[s].name : "");
+		}
+	}
+#undef X
+#undef Y
+}
+
+static int check_values(const double *v, uint32_t n, const char *what, const char *name, vt_err *e)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!isfinite(v[i]) || v[i] < 0)
+			return vt_err_set(e, "%s '%s': value %u is not a finite number >= 0", what,
+					  name ? name : "", i);
+	return 0;
+}
+
+int vt_plot_lines(const struct vt_plot_lines *p, const char *path, vt_err *e)
+{
+	int svg;
+
+	if (is_svg(path, &svg, e))
+		return -1;
+	if (!p->npoints)
+		return vt_err_set(e, "%s: nothing to plot (no points)", path);
+	for (uint32_t s = 0; s < p->nseries; s++)
+		if (check_values(p->series[s].y, p->npoints, "series", p->series[s].name, e))
+			return -1;
+	return render(path, 900, 540, draw_lines, p, e);
+}
+
+/* ---- heat map */
+
+#define H_LEFT	 110.0
+#define H_RIGHT	 120.0
+#define H_TOP	 50.0
+#define H_BOTTOM 30.0
+#define H_ROW	 44.0
+#define H_GAP	 8.0
+
+static double heat_vmax(const struct vt_plot_heat *h)
+{
+	double m = 0;
+
+	if (h->vmax > 0)
+		return h->vmax;
+	for (uint32_t r = 0; r < h->nrows; r++)
+		for (uint32_t i = 0; i < h->rows[r].n; i++)
+			m = fmax(m, h->rows[r].v[i]);
+	return m > 0 ? m : 1;
+}
+
+static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
+{
+	const struct vt_plot_heat *h = arg;
+	double pw = w - H_LEFT - H_RIGHT, vmax = heat_vmax(h), rgb[3], step;
+	double bx = w - H_RIGHT + 30, by = H_TOP, bh = hgt - H_TOP - H_BOTTOM, bw = 20;
+	char buf[64];
+
+	background(cr, w, hgt);
+	font(cr, 16, 1);
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	if (h->title)
+		text(cr, w / 2, 16, 0.5, 0, h->title);
+	for (uint32_t r = 0; r < h->nrows; r++) {
+		const struct vt_plot_heat_row *row = &h->rows[r];
+		double y = H_TOP + r * (H_ROW + H_GAP), cw = row->n ? pw / row->n : pw;
+
+		for (uint32_t i = 0; i < row->n; i++) {
+			vt_plot_heat_color(row->v[i] / vmax, rgb);
+			set_rgb(cr, rgb);
+			/* whole pixels, so neighbouring cells do not blend into a third colour */
+			cairo_rectangle(cr, round(H_LEFT + i * cw), y,
+					round(H_LEFT + (i + 1) * cw) - round(H_LEFT + i * cw),
+					H_ROW);
+			cairo_fill(cr);
+		}
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		font(cr, 13, 0);
+		text(cr, H_LEFT - 8, y + H_ROW / 2 - 7, 1, 0.5, row->label ? row->label : "");
+		font(cr, 10, 0);
+		snprintf(buf, sizeof(buf), "%u links", row->n);
+		text(cr, H_LEFT - 8, y + H_ROW / 2 + 8, 1, 0.5, buf);
+	}
+	/* colour bar: vmax at the top */
+	for (int i = 0; i < (int)bh; i++) {
+		vt_plot_heat_color(1.0 - (i + 0.5) / bh, rgb);
+		set_rgb(cr, rgb);
+		cairo_rectangle(cr, bx, by + i, bw, 1);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, bx - 0.5, by - 0.5, bw + 1, bh + 1);
+	cairo_stroke(cr);
+	font(cr, 11, 0);
+	step = nice_step(vmax, 4);
+	for (double v = 0; v <= vmax * (1 + 1e-9); v += step) {
+		double y = by + bh - v / vmax * bh;
+
+		cairo_move_to(cr, bx + bw, round(y) + 0.5);
+		cairo_line_to(cr, bx + bw + 4, round(y) + 0.5);
+		cairo_stroke(cr);
+		fmt_num(buf, sizeof(buf), v);
+		text(cr, bx + bw + 6, y, 0, 0.5, buf);
+	}
+	if (h->unit) {
+		cairo_save(cr);
+		cairo_translate(cr, bx - 10, by + bh / 2);
+		cairo_rotate(cr, -M_PI / 2);
+		text(cr, 0, 0, 0.5, 0.5, h->unit);
+		cairo_restore(cr);
+	}
+}
+
+int vt_plot_heatmap(const struct vt_plot_heat *h, const char *path, vt_err *e)
+{
+	int height = (int)(H_TOP + H_BOTTOM + h->nrows * (H_ROW + H_GAP)), svg;
+
+	if (is_svg(path, &svg, e))
+		return -1;
+	if (!h->nrows)
+		return vt_err_set(e, "%s: nothing to plot (no rows)", path);
+	for (uint32_t r = 0; r < h->nrows; r++)
+		if (check_values(h->rows[r].v, h->rows[r].n, "row", h->rows[r].label, e))
+			return -1;
+	return render(path, 1000, height < 200 ? 200 : height, draw_heat, h, e);
+}

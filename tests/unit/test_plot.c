@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_plot.h"
+#include "vt_test.h"
+
+#include <cairo.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/vt-plot-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+	void (*fc_fini)(void);
+
+	/* cairo and fontconfig keep font caches for the process: drop them for LeakSanitizer */
+	cairo_debug_reset_static_data();
+	*(void **)&fc_fini = dlsym(RTLD_DEFAULT, "FcFini");
+	if (fc_fini)
+		fc_fini();
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *in_dir(const char *name)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static void head(const char *path, char *buf, size_t n)
+{
+	FILE *fp = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fread(buf, 1, n, fp), n);
+	fclose(fp);
+}
+
+static cairo_surface_t *load_png(const char *path, int w, int h)
+{
+	cairo_surface_t *s = cairo_image_surface_create_from_png(path);
+	char magic[8];
+
+	head(path, magic, 8);
+	ck_assert_int_eq(memcmp(magic, "\x89PNG\r\n\x1a\n", 8), 0);
+	ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+	ck_assert_int_eq(cairo_image_surface_get_width(s), w);
+	ck_assert_int_eq(cairo_image_surface_get_height(s), h);
+	return s;
+}
+
+static uint32_t pixel(cairo_surface_t *s, int x, int y)
+{
+	const unsigned char *d = cairo_image_surface_get_data(s);
+	uint32_t v;
+
+	memcpy(&v, d + y * cairo_image_surface_get_stride(s) + x * 4, 4);
+	return v & 0xffffff;
+}
+
+static uint32_t rgb24(const double c[3])
+{
+	return (uint32_t)lround(c[0] * 255) << 16 | (uint32_t)lround(c[1] * 255) << 8 |
+	       (uint32_t)lround(c[2] * 255);
+}
+
+static int near(uint32_t a, uint32_t b, int tol)
+{
+	for (int sh = 0; sh < 24; sh += 8)
+		if (abs((int)((a >> sh) & 0xff) - (int)((b >> sh) & 0xff)) > tol)
+			return 0;
+	return 1;
+}
+
+static int close_to(uint32_t a, uint32_t b)
+{
+	return near(a, b, 2);
+}
+
+static uint32_t series_rgb(uint32_t i)
+{
+	double c[3];
+
+	vt_plot_series_color(i, c);
+	return rgb24(c);
+}
+
+/* Topmost row holding colour c among columns x0..x1, -1 when none. */
+static int top_of(cairo_surface_t *s, uint32_t c, int x0, int x1)
+{
+	int h = cairo_image_surface_get_height(s);
+
+	for (int y = 0; y < h; y++)
+		for (int x = x0; x <= x1; x++)
+			if (pixel(s, x, y) == c)
+				return y;
+	return -1;
+}
+
+START_TEST(line_chart_png)
+{
+	const double a[] = {10, 8, 6, 4, 2, 0}, b[] = {1, 1, 1, 1, 1, 1};
+	const struct vt_plot_series ser[] = {{"falling", a}, {"flat", b}};
+	const struct vt_plot_lines p = {
+		"max link load per stage", "stage", "max link load", 6, ser, 2, 0};
+	cairo_surface_t *s;
+	vt_err e;
+
+	ck_assert_msg(vt_plot_lines(&p, in_dir("l.png"), &e) == 0, "%s", e.msg);
+	cairo_surface_flush(s = load_png(in_dir("l.png"), 900, 540));
+	ck_assert_uint_eq(pixel(s, 2, 2), 0xffffff);
+	/* the falling series starts high on the left and ends low on the right */
+	int left = top_of(s, series_rgb(0), 85, 120), right = top_of(s, series_rgb(0), 820, 860);
+	ck_assert_int_ge(left, 0);
+	ck_assert_int_gt(right, left + 300);
+	/* the flat one stays at y = 1 of 10 across the plot: Y(1) = 50 + 430 * 0.9 = 437 */
+	ck_assert_int_ge(top_of(s, series_rgb(1), 400, 420), 434);
+	ck_assert_int_le(top_of(s, series_rgb(1), 400, 420), 437);
+	cairo_surface_destroy(s);
+}
+END_TEST
+
+/* Step chart: y holds over [x, x+1). Geometry: plot 80..870 x 50..480, y axis 0..3. */
+START_TEST(step_chart_pixels)
+{
+	const double a[] = {1, 3};
+	const struct vt_plot_series ser[] = {{"r", a}};
+	const struct vt_plot_lines p = {"t", "stage", "load", 2, ser, 1, 1};
+	cairo_surface_t *s;
+	vt_err e;
+
+	ck_assert_msg(vt_plot_lines(&p, in_dir("s.png"), &e) == 0, "%s", e.msg);
+	s = load_png(in_dir("s.png"), 900, 540);
+	/* stage 0 at load 1 (y 336.7, line 2.5 wide), stage 1 at load 3 (y 50) */
+	ck_assert_uint_eq(pixel(s, 277, 336), series_rgb(0));
+	ck_assert_uint_ne(pixel(s, 277, 50), series_rgb(0));
+	ck_assert_uint_eq(pixel(s, 672, 50), series_rgb(0));
+	ck_assert_uint_ne(pixel(s, 672, 336), series_rgb(0));
+	cairo_surface_destroy(s);
+}
+END_TEST
+
+START_TEST(svg_by_extension)
+{
+	const double a[] = {2, 1};
+	const struct vt_plot_series ser[] = {{"r", a}};
+	const struct vt_plot_lines p = {"t", "stage", "load", 2, ser, 1, 0};
+	const double v[] = {1, 2};
+	const struct vt_plot_heat_row rows[] = {{"L1", v, 2}};
+	const struct vt_plot_heat h = {"heat", "load", rows, 1, 0};
+	char buf[6] = {0};
+	vt_err e;
+
+	ck_assert_msg(vt_plot_lines(&p, in_dir("l.SVG"), &e) == 0, "%s", e.msg);
+	head(in_dir("l.SVG"), buf, 5);
+	ck_assert_str_eq(buf, "<?xml");
+	ck_assert_msg(vt_plot_heatmap(&h, in_dir("h.svg"), &e) == 0, "%s", e.msg);
+	head(in_dir("h.svg"), buf, 5);
+	ck_assert_str_eq(buf, "<?xml");
+}
+END_TEST
+
+/* Rows at y 50..94 and 102..146, cells over x 110..880; colours from 0 to the largest value. */
+START_TEST(heatmap_pixels)
+{
+	const double r0[] = {0, 10}, r1[] = {5};
+	const struct vt_plot_heat_row rows[] = {{"L1 up", r0, 2}, {"L2 up", r1, 1}};
+	const struct vt_plot_heat h = {"link load per level", "load", rows, 2, 0};
+	double c0[3], c1[3], ch[3];
+	cairo_surface_t *s;
+	vt_err e;
+
+	vt_plot_heat_color(0, c0);
+	vt_plot_heat_color(1, c1);
+	vt_plot_heat_color(0.5, ch);
+	ck_assert_msg(vt_plot_heatmap(&h, in_dir("h.png"), &e) == 0, "%s", e.msg);
+	s = load_png(in_dir("h.png"), 1000, 200);
+	ck_assert(close_to(pixel(s, 300, 72), rgb24(c0)));
+	ck_assert(close_to(pixel(s, 690, 72), rgb24(c1)));
+	ck_assert(close_to(pixel(s, 495, 124), rgb24(ch)));
+	ck_assert(!close_to(rgb24(c0), rgb24(c1)));
+	/* colour bar at x 910..930, y 50..170: the largest value's colour on top */
+	ck_assert(near(pixel(s, 920, 50), rgb24(c1), 6));
+	ck_assert(near(pixel(s, 920, 169), rgb24(c0), 6));
+	cairo_surface_destroy(s);
+}
+END_TEST
+
+START_TEST(errors_write_nothing)
+{
+	const double bad[] = {1, NAN};
+	const struct vt_plot_series ser[] = {{"a", bad}};
+	const struct vt_plot_lines p = {"t", "x", "y", 2, ser, 1, 0};
+	const struct vt_plot_heat h = {"t", "u", NULL, 0, 0};
+	vt_err e;
+
+	ck_assert_int_eq(vt_plot_lines(&p, in_dir("x.png"), &e), -1);
+	ck_assert_str_eq(e.msg, "series 'a': value 1 is not a finite number >= 0");
+	ck_assert_int_ne(access(in_dir("x.png"), F_OK), 0);
+	ck_assert_int_eq(vt_plot_lines(&p, "out.jpg", &e), -1);
+	ck_assert_str_eq(e.msg, "out.jpg: plot file name must end in .png or .svg");
+	ck_assert_int_eq(vt_plot_heatmap(&h, "h.png", &e), -1);
+	ck_assert_str_eq(e.msg, "h.png: nothing to plot (no rows)");
+	const double ok[] = {1, 2};
+	const struct vt_plot_series s2[] = {{"a", ok}};
+	const struct vt_plot_lines p2 = {"t", "x", "y", 2, s2, 1, 0};
+
+	ck_assert_int_eq(vt_plot_lines(&p2, "/nonexistent/dir/x.png", &e), -1);
+	ck_assert_str_eq(e.msg, "/nonexistent/dir/x.png: cannot create: No such file or directory");
+}
+END_TEST
+
+static Suite *plot_suite(void)
+{
+	Suite *s = suite_create("plot");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, line_chart_png);
+	tcase_add_test(tc, step_chart_pixels);
+	tcase_add_test(tc, svg_by_extension);
+	tcase_add_test(tc, heatmap_pixels);
+	tcase_add_test(tc, errors_write_nothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VT_TEST_MAIN(plot_suite)
