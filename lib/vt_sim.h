@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Credit-based flow-control simulator: discrete events, virtual cut-through,
+ * input-buffered switches with one FIFO per (input port, VL), credits counted
+ * in 64-byte units as the IBA specifies, output arbitration round-robin or
+ * random, HCAs with an injection queue per rail and a sink. One event per
+ * packet hop plus one per output release, input release and credit update
+ * (credits are returned per packet, or merged per update period); the flit
+ * mode adds one event per 64-byte credit for validation runs.
+ *
+ * Times are integer picoseconds. Ranks are the hosts of a vt_order; a host
+ * with several connected CA ports (one per plane) is multi-rail.
+ */
+#ifndef VT_SIM_H
+#define VT_SIM_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_lft.h"
+#include "vt_order.h"
+#include "vt_simwork.h"
+
+#define VT_SIM_CREDIT	64u /* bytes per flow-control credit (IBA) */
+#define VT_SIM_MAX_VL	15u
+#define VT_SIM_LAT_HIST 512u /* latency histogram buckets, 2^(1/16) apart, from 1 ns */
+
+enum vt_sim_arb { VT_ARB_RR = 0, VT_ARB_RANDOM = 1 };
+enum vt_sim_rail { VT_RAIL_FIXED = 0, VT_RAIL_RANDOM = 1, VT_RAIL_LEAST = 2 };
+
+struct vt_sim_params {
+	uint64_t link_mbps;   /* data rate of every link after line coding; 0: from the fabric */
+	enum vt_speed speed;  /* when link_mbps is 0 and not VT_SPEED_UNKNOWN: 4x of it */
+	unsigned mtu;	      /* payload bytes per packet, 256 .. 4096 */
+	unsigned header;      /* bytes added per packet: LRH+BTH+ICRC+VCRC = 26 */
+	unsigned nvl;	      /* data VLs, 1 .. 15; message VL = (src + dst) mod nvl */
+	unsigned buf_credits; /* input buffer per VL, in 64-byte credits */
+	unsigned speedup;     /* crossbar speed-up: an input releases a packet this much faster */
+	uint64_t sw_lat_ps;   /* forwarding latency of a switch, head in to head out */
+	uint64_t cable_ps;    /* propagation delay of every link */
+	uint64_t credit_period_ps; /* credit updates every period; 0: per packet at once */
+	uint64_t gen_mbps;	   /* HCA packet generator rate (0: no limit) */
+	uint64_t sink_mbps;	   /* HCA sink rate (0: no limit) */
+	unsigned inj_pkts; /* injection queue per rail, packets (least-occupied rail choice) */
+	enum vt_sim_arb arb;
+	enum vt_sim_rail rail;
+	int flit; /* flit-exact mode */
+	uint64_t seed;
+	uint64_t max_hops; /* a packet beyond this many switch hops is a routing loop */
+	/* progress: called about every 2^20 events with the simulated time */
+	void (*progress)(void *ctx, uint64_t now_ps, uint64_t events, uint64_t delivered,
+			 uint64_t total);
+	void *progress_ctx;
+};
+
+/* Defaults: QDR-class switch, 2 KB MTU, 1 VL of 256 credits, 100 ns, 5 ns cable. */
+void vt_sim_defaults(struct vt_sim_params *p);
+/* The reference model of Zahavi et al. Fig. 6 (fixtures/fig6/README.md). */
+void vt_sim_preset_fig6(struct vt_sim_params *p);
+
+struct vt_sim_link {
+	uint32_t port;	     /* output port (ports[] index) */
+	uint64_t busy_ps;    /* time spent transmitting */
+	uint64_t blocked_ps; /* time a packet waited for this output with too few credits */
+	uint64_t bytes;	     /* payload bytes */
+	uint64_t pkts;
+};
+
+typedef struct vt_sim_result {
+	uint64_t end_ps; /* last packet consumed */
+	uint32_t nstages;
+	uint64_t *stage_end_ps; /* per stage: last packet of the stage consumed */
+	uint64_t msgs, msgs_done;
+	uint64_t bytes_injected, bytes_delivered; /* payload */
+	uint64_t pkts_injected, pkts_delivered;
+	uint64_t events, hops;		    /* all events; packet hops (arrivals) */
+	uint64_t lat_hist[VT_SIM_LAT_HIST]; /* message latency, post to last byte consumed */
+	uint64_t lat_min_ps, lat_max_ps, lat_sum_ps;
+	struct vt_sim_link *links; /* every connected output port with traffic or not */
+	uint32_t nlinks;
+	/* open loop: bytes offered and accepted within the window, per host per second */
+	double offered_frac, accepted_frac; /* fractions of the injection link rate */
+	int deadlock;			    /* no progress while packets were pending */
+	uint64_t stuck_pkts;
+	uint64_t credit_violations; /* credits below 0 or above the buffer; must stay 0 */
+	uint64_t max_occupancy;	    /* largest input buffer fill seen, credits */
+} vt_sim_result;
+
+void vt_sim_result_free(vt_sim_result *r);
+/* Latency at quantile q (0..1) from the histogram, ps (bucket upper edge). */
+uint64_t vt_sim_lat_quantile(const vt_sim_result *r, double q);
+
+/*
+ * Runs workload w over fabric f with tables t; order maps ranks to CA ports
+ * (the rails of a rank are the connected ports of its CA, the order's port
+ * first). Fails on a missing route ("switch "X" has no route to LID L") or
+ * a routing loop; a credit deadlock is a result (r->deadlock), not an error.
+ */
+int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, const vt_simwork *w,
+	       const struct vt_sim_params *p, vt_sim_result *r, vt_err *e);
+
+#endif
