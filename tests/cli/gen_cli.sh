@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# vartree-gen's command line: help, figures, error messages, exit codes, output files.
+set -u
+gen=$VT_BIN/vartree-gen
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$gen" --help | grep -q '^usage: vartree-gen SPEC' || fail "--help"
+
+# Navaridas Table 2: 8:4,4-thin-tree, 960 switches and 7680 links for 4096 nodes
+out=$("$gen" thin 8:4,4 --stats) || fail "stats rc"
+grep -qx 'hosts          4096' <<<"$out" || fail "hosts: $out"
+grep -qx 'switches       960' <<<"$out" || fail "switches: $out"
+grep -qx 'links          7680' <<<"$out" || fail "links: $out"
+grep -qx 'radix          12' <<<"$out" || fail "radix: $out"
+grep -qx 'bisection      256' <<<"$out" || fail "bisection: $out"
+# Table 3: $4189500 in all, $1023 per node
+grep -qx 'cost           4189500.00' <<<"$out" || fail "cost: $out"
+grep -qx 'cost per host  1022.83' <<<"$out" || fail "cost per host: $out"
+
+# spec as one argument or as words, options as --name value or --name=value
+a=$("$gen" "fat 4,3" --drop-links 1@0 --seed 5) || fail "one-word spec"
+b=$("$gen" fat 4,3 drop-links=1@0 seed=5) || fail "words spec"
+b2=$("$gen" fat 4,3 --drop-links=1@0 --seed=5) || fail "--name=value"
+[ "$a" = "$b2" ] || fail "option forms differ"
+[ "$a" = "$b" ] || fail "spec forms differ"
+c=$("$gen" fat 4,3 --drop-links=1@0 --seed=6)
+[ "$a" != "$c" ] || fail "seed has no effect"
+[ "$(grep -c '^\[' <<<"$a")" -eq $((2 * 191)) ] || fail "port lines of 191 links"
+grep -q '^# Topology file: written by vartree from fat 4,3 drop-links=1@0 seed=5$' <<<"$a" ||
+	fail "header: $(head -3 <<<"$a")"
+
+# errors: one line, non-zero exit, no output file
+check_err() { # expected-message args...
+	local want=$1 got rc
+	shift
+	got=$("$gen" "$@" -o "$tmp/x.topo" 2>&1)
+	rc=$?
+	[ $rc -ne 0 ] || fail "$*: exit 0"
+	[ "$got" = "$want" ] || fail "$*: got '$got', want '$want'"
+	[ ! -e "$tmp/x.topo" ] || fail "$*: output written"
+}
+check_err "vartree-gen: bad spec 'fat 4': expected K,N" fat 4
+check_err "vartree-gen: bad spec 'fat 200,2': switch radix 400 exceeds 254" fat 200,2
+check_err "vartree-gen: bad spec 'fat 8,6': too big (more nodes than the 49151 unicast LIDs)" fat 8,6
+check_err "vartree-gen: bad spec 'clique 7': N must be even and at least 4" clique 7
+check_err "vartree-gen: unknown option '--frobnicate' (see --help)" fat 2,2 --frobnicate
+check_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
+ls "$tmp" | grep -q . && fail "temporary files left: $(ls "$tmp")"
+
+# -o writes the file whole
+"$gen" clique 8 -o "$tmp/c.topo" || fail "-o"
+[ "$(grep -c '^Switch' "$tmp/c.topo")" -eq 5 ] || fail "clique switches"
+[ "$(grep -c '^Ca' "$tmp/c.topo")" -eq 20 ] || fail "clique hosts"
+echo ok
