@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * var-ary-n-tree extraction (Zahavi et al., Algorithm 1): levels, port groups,
+ * tuples, the compute-node index order with place-keepers (§3.2), nested
+ * subtrees, and the departures of the fabric from a regular tree.
+ *
+ * Levels: switches with compute nodes are leaves (level 0) and every switch is
+ * ranked by its hop distance from them; with root GUIDs the ranks are counted
+ * from the roots instead (top = level nlevels-1) and every leaf must then land
+ * on level 0. Compute nodes follow OpenSM's ftree: every CA port when no list
+ * is given; only cn_guids when given; every CA port not in io_guids when only
+ * io_guids is given. Other CAs (I/O, service nodes) may hang off any level.
+ *
+ * Subtrees: the level-l subtree of a switch S (level(S) <= l) is the connected
+ * component holding S of the fabric cut to the switches of levels 0..l. Its
+ * hosts are the compute ranks [first_rank, first_rank + nranks) of the order
+ * (the order keeps every subtree contiguous), and its up-links are the links
+ * from its level-l switches to level l+1: every flow leaving the subtree's
+ * hosts crosses one of them, so ceil(flows / nup) bounds a link's load. The
+ * subtree of each switch S itself is sub[level(S) * nsw + S].
+ */
+#ifndef VT_TREE_H
+#define VT_TREE_H
+
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_order.h"
+
+#define VT_TREE_MAX_LEVELS 16
+
+struct vt_tree_opts {
+	const uint64_t *root_guids; /* node GUIDs of the top switches, or NULL */
+	uint32_t nroots;
+	const uint64_t *cn_guids; /* port (or node) GUIDs of compute nodes, or NULL */
+	uint32_t ncns;
+	const uint64_t *io_guids; /* port (or node) GUIDs of I/O nodes, or NULL */
+	uint32_t nios;
+};
+
+struct vt_subtree {
+	uint32_t level;
+	uint32_t first_rank, nranks; /* ranks of its hosts in tree->order, place-keepers included */
+	uint32_t hosts;		     /* real compute nodes among them */
+	uint32_t nsw;		     /* switches */
+	uint32_t nup;		     /* links from its level-l switches up to level l+1 */
+};
+
+/* Per-level summary: what a regular var-ary-n-tree would have everywhere. */
+struct vt_tree_level {
+	uint32_t nsw;
+	uint32_t up_groups, down_groups; /* most common count of port groups */
+	uint32_t up_links, down_links;	 /* most common count of links */
+	uint32_t group_width;		 /* most common number of links per up group */
+	uint32_t max_hosts;		 /* leaves: compute nodes of the fullest switch */
+};
+
+typedef struct vt_tree {
+	const vt_fabric *f;
+	uint32_t nsw;	    /* f->nswitches; arrays below are per switch ordinal */
+	uint32_t nlevels;   /* switch levels, leaves = 0 */
+	uint8_t *level;	    /* per switch; 0xFF for a switch outside the tree (unreachable) */
+	uint32_t *by_level; /* switch ordinals in tree order, level by level */
+	uint32_t lvl_start[VT_TREE_MAX_LEVELS + 1]; /* by_level[lvl_start[l] .. lvl_start[l+1]) */
+	uint32_t *pos; /* per switch: position within its level in tree order */
+	/* switch-to-switch ports, grouped by remote switch (a port group), groups in tree order */
+	uint32_t *up_start, *dn_start; /* CSR offsets, nsw + 1 */
+	uint8_t *up_port, *dn_port;    /* local port numbers */
+	uint32_t *up_peer, *dn_peer;   /* remote switch ordinal of each entry */
+	uint16_t *tuple;	       /* Algorithm 1 digits, nsw * (nlevels - 1), S_0 first */
+	uint8_t *is_cn;		       /* per ports[] index: 1 for a compute node's CA port */
+	uint32_t ncn;		       /* compute nodes (CA ports) */
+	vt_order order;		       /* compute ranks, place-keepers included */
+	uint32_t *rank_leaf;	       /* per rank: leaf switch ordinal */
+	uint32_t hosts_per_leaf;       /* ranks per leaf (hosts of the fullest leaf) */
+	struct vt_tree_level lv[VT_TREE_MAX_LEVELS];
+	/* subtrees */
+	uint32_t *sub; /* sub[l * nsw + s]: subtree id at level l, VT_NONE when level(s) > l */
+	struct vt_subtree *subs;
+	uint32_t nsubs;
+	/*
+	 * Reachability, one bit per switch ordinal, rows of bw 64-bit words:
+	 * desc[s] = switches reachable from s going down only (s included),
+	 * ureach[s] = switches reachable from s by an up*-then-down* path.
+	 */
+	uint32_t bw;
+	uint64_t *desc, *ureach;
+	/* departures from a regular var-ary-n-tree, one line each */
+	char **dep;
+	uint32_t ndep, ndep_total; /* ndep_total counts lines not kept past the cap */
+} vt_tree;
+
+/* Extracts the tree; on refusal returns -1, e names the node and the broken rule. */
+int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, vt_err *e);
+void vt_tree_free(vt_tree *t);
+
+/* Is port (ports[] index) a CA port that is a compute node? */
+static inline int vt_tree_is_cn(const vt_tree *t, uint32_t port)
+{
+	return t->is_cn[port];
+}
+
+static inline int vt_tree_bit(const vt_tree *t, const uint64_t *rows, uint32_t row, uint32_t s)
+{
+	return (int)((rows[(uint64_t)row * t->bw + (s >> 6)] >> (s & 63)) & 1);
+}
+
+/* Writes the structure found (levels, arities, departures) as text lines. */
+void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), void *ctx);
+
+#endif

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_route.h"
+#include "vt_test.h"
+#include "vt_trace.h"
+#include "vt_tree.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/*
+ * k-ary-n-tree of Petrini's Definition 1, built here so the test does not
+ * depend on the generator: level-r switch S links to level r+1 switch S' iff
+ * their digits agree except digit r. Down ports 1..k, up ports k+1..2k.
+ * skip_top: a top switch index left out (or -1); cut_leaf/cut_up: a leaf
+ * up-port left unconnected (or -1); hosts: hosts per leaf.
+ */
+struct fat_opts {
+	int skip_top, cut_leaf, cut_up;
+	unsigned hosts;
+};
+
+static vt_fabric *fat(unsigned k, unsigned n, const struct fat_opts *o)
+{
+	unsigned per = 1, hosts = o && o->hosts ? o->hosts : k;
+	vt_fabric *f = vt_fabric_new("fat");
+	uint32_t id[8][4096];
+	char name[64];
+	vt_err e;
+
+	for (unsigned i = 0; i + 1 < n; i++)
+		per *= k;
+	for (unsigned r = 0; r < n; r++)
+		for (unsigned s = 0; s < per; s++) {
+			id[r][s] = VT_NONE;
+			if (o && r == n - 1 && (int)s == o->skip_top)
+				continue;
+			snprintf(name, sizeof(name), "S-%u-%u", r, s);
+			ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 2 * k,
+							    0x1000 + r * 4096 + s, name, NULL,
+							    &id[r][s], &e),
+					 0);
+		}
+	for (unsigned s = 0; s < per; s++)
+		for (unsigned p = 0; p < hosts; p++) {
+			uint32_t h;
+
+			snprintf(name, sizeof(name), "H-%u", s * k + p);
+			ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x100000 + s * k + p, name,
+							    NULL, &h, &e),
+					 0);
+			vt_port(f, h, 1)->guid = 0x200000 + s * k + p;
+			ck_assert_int_eq(vt_fabric_connect(f, id[0][s], p + 1, h, 1, 4, VT_QDR, &e),
+					 0);
+		}
+	for (unsigned r = 0; r + 1 < n; r++) {
+		unsigned w = 1;
+
+		for (unsigned i = 0; i < r; i++)
+			w *= k;
+		for (unsigned s = 0; s < per; s++)
+			for (unsigned x = 0; x < k; x++) {
+				unsigned dr = (s / w) % k, up = s - dr * w + x * w;
+
+				if (id[r + 1][up] == VT_NONE)
+					continue;
+				if (o && r == 0 && (int)s == o->cut_leaf && (int)x == o->cut_up)
+					continue;
+				ck_assert_int_eq(vt_fabric_connect(f, id[r][s], k + 1 + x,
+								   id[r + 1][up], dr + 1, 4, VT_QDR,
+								   &e),
+						 0);
+			}
+	}
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	return f;
+}
+
+static void route_trace(vt_fabric *f, struct vt_trace_shift *tr)
+{
+	vt_lfts l;
+	vt_order o;
+	vt_err e;
+	int rc = vt_route(f, NULL, &l, &o, &e);
+
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_trace_shift(f, &l, &o, tr), 0);
+	ck_assert(vt_trace_cdg_acyclic(f, &l));
+	vt_lfts_free(&l);
+	vt_order_free(&o);
+}
+
+static void expect_fat(unsigned k, unsigned n)
+{
+	struct vt_trace_shift tr;
+	vt_fabric *f = fat(k, n, NULL);
+
+	route_trace(f, &tr);
+	ck_assert_uint_eq(tr.worst, 1);
+	ck_assert_double_eq(tr.avg, 1.0);
+	vt_trace_shift_free(&tr);
+	vt_fabric_free(f);
+}
+
+START_TEST(fat_4_3_congestion_free)
+{
+	expect_fat(4, 3);
+}
+END_TEST
+
+START_TEST(fat_4_4_congestion_free)
+{
+	expect_fat(4, 4);
+}
+END_TEST
+
+START_TEST(fat_8_3_congestion_free)
+{
+	expect_fat(8, 3);
+}
+END_TEST
+
+START_TEST(fat_4_3_one_uplink_missing)
+{
+	struct fat_opts o = {.skip_top = -1, .cut_leaf = 5, .cut_up = 2};
+	struct vt_trace_shift tr;
+	vt_fabric *f = fat(4, 3, &o);
+
+	route_trace(f, &tr);
+	printf("4-ary-3 one up-link missing: %u/%.3f bound %u/%.3f over %u\n", tr.worst, tr.avg,
+	       tr.bound_worst, tr.bound_avg, tr.over_bound);
+	vt_trace_shift_free(&tr);
+	vt_fabric_free(f);
+}
+END_TEST
+
+START_TEST(fat_8_3_one_top_missing)
+{
+	struct fat_opts o = {.skip_top = 13, .cut_leaf = -1, .cut_up = -1};
+	struct vt_trace_shift tr;
+	vt_fabric *f = fat(8, 3, &o);
+
+	route_trace(f, &tr);
+	printf("8-ary-3 one top missing: %u/%.3f bound %u/%.3f over %u\n", tr.worst, tr.avg,
+	       tr.bound_worst, tr.bound_avg, tr.over_bound);
+	vt_trace_shift_free(&tr);
+	vt_fabric_free(f);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("route");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, fat_4_3_congestion_free);
+	tcase_add_test(tc, fat_4_4_congestion_free);
+	tcase_add_test(tc, fat_8_3_congestion_free);
+	tcase_add_test(tc, fat_4_3_one_uplink_missing);
+	tcase_add_test(tc, fat_8_3_one_top_missing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VT_TEST_MAIN(suite)
