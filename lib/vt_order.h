@@ -21,8 +21,14 @@ typedef struct vt_order {
 } vt_order;
 
 void vt_order_free(vt_order *o);
-/* Leaf-then-port order: switches in record order, their CA-facing ports in port order. */
+/*
+ * Leaf-then-port order: switches with at least one CA in natural order of node
+ * description (digit runs compared as numbers, ties by GUID), their CA-facing
+ * ports in port order.
+ */
 int vt_order_leaf(vt_order *o, const vt_fabric *f, vt_err *e);
+/* Sorts node indices into that natural order of descriptions. */
+int vt_order_sort_nodes(const vt_fabric *f, uint32_t *nodes, uint32_t n, vt_err *e);
 /* Writes the ca-order dump form. */
 int vt_order_write(const vt_order *o, const vt_fabric *f, FILE *fp, vt_err *e);
 /*
