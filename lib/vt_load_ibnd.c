@@ -84,6 +84,10 @@ static enum vt_speed port_speed(const ibnd_port_t *p)
 		return VT_NDR;
 	}
 	mad_decode_field((uint8_t *)p->info, IB_PORT_LINK_SPEED_ACTIVE_F, &s);
+	/* FDR10 shows as QDR, with Mellanox's extended PortInfo telling them apart */
+	if (s == 4 &&
+	    (mad_get_field((uint8_t *)p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) & 1u))
+		return VT_FDR10;
 	return s == 1 ? VT_SDR : s == 2 ? VT_DDR : s == 4 ? VT_QDR : VT_SPEED_UNKNOWN;
 }
 
