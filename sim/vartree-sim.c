@@ -1,0 +1,754 @@
+/* SPDX-License-Identifier: MIT */
+/* vartree-sim: credit-based flow-control simulation of a pattern over one or more routings. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vt_fabric.h"
+#include "vt_gen.h"
+#include "vt_lft.h"
+#include "vt_lftio.h"
+#include "vt_load.h"
+#include "vt_order.h"
+#include "vt_pattern.h"
+#include "vt_plot.h"
+#include "vt_route.h"
+#include "vt_sim.h"
+#include "vt_simwork.h"
+
+#define MAX_ROUTINGS 4
+
+static const char usage[] =
+	"usage: vartree-sim [options] FABRIC | --gen SPEC\n"
+	"Simulates InfiniBand credit-based flow control for a communication pattern.\n"
+	"  FABRIC             ibnetdiscover output or ibsim net file\n"
+	"  --gen SPEC         generate the fabric (vartree-gen spec)\n"
+	"  --lfts FILE        forwarding tables (OpenSM lfts dump, dump_fts, fdbs); repeatable\n"
+	"  --route vartree    route with vartree (the default without --lfts); repeatable\n"
+	"  --order FILE       host order (ca-order dump or node list)\n"
+	"  --pattern SPEC     analyzer pattern (default shift)\n"
+	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
+	"  --open uniform|perm  open-loop traffic; --load L (0..1], --duration US\n"
+	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
+	"  --size BYTES       message size (K and M suffixes; default 4096)\n"
+	"  --reps N           repeat the pattern N times\n"
+	"  --preset default|fig6  parameter set (fig6: Zahavi et al. reference model)\n"
+	"  --speed SDR..NDR   4x link speed for every link; --rate-gbps G data rate\n"
+	"  --mtu B --header B --vls N --buffer CREDITS --speedup S\n"
+	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
+	"  --arb rr|random    output arbitration; --rail fixed|random|least\n"
+	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
+	"  --seed S           seed (arbitration, rails, open loop)\n"
+	"  --json             machine-readable output; --links prints every link\n"
+	"  --plot DIR         stage-times.png and link-util.png into DIR\n"
+	"  --quiet            no progress on stderr\n"
+	"  --help\n";
+
+struct routing {
+	const char *name; /* "vartree" or the file */
+	vt_lfts t;
+	vt_order o;
+	int have_order;
+	vt_sim_result r;
+	double wall_s;
+};
+
+struct opts {
+	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
+	const char *rspec[MAX_ROUTINGS];
+	unsigned nr;
+	enum vt_simwork_mode mode;
+	int mode_set, json, quiet, links;
+	uint32_t size;
+	unsigned reps;
+	double load, duration_us;
+	struct vt_sim_params p;
+	int fig6;
+};
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "vartree-sim: %s\n", msg);
+	exit(1);
+}
+
+static double num(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strchr("kKmM", *end) == NULL) || (*end && end[1]))
+		goto bad;
+	if (*end == 'k' || *end == 'K')
+		v *= 1024;
+	else if (*end == 'm' || *end == 'M')
+		v *= 1024 * 1024;
+	if (!(v >= lo && v <= hi))
+		goto bad;
+	return v;
+bad:
+	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%g, %g]\n", opt, s, lo, hi);
+	exit(2);
+}
+
+static enum vt_speed speed_arg(const char *s)
+{
+	enum vt_speed sp = vt_speed_parse(s, (unsigned)strlen(s));
+
+	if (sp == VT_SPEED_UNKNOWN) {
+		fprintf(stderr, "vartree-sim: --speed: unknown speed '%s'\n", s);
+		exit(2);
+	}
+	return sp;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{"gen", 1, 0, 'g'},
+		{"lfts", 1, 0, 'l'},
+		{"route", 1, 0, 'r'},
+		{"order", 1, 0, 'o'},
+		{"pattern", 1, 0, 'p'},
+		{"causal", 1, 0, 'c'},
+		{"open", 1, 0, 'O'},
+		{"load", 1, 0, 'L'},
+		{"duration", 1, 0, 'D'},
+		{"mode", 1, 0, 'm'},
+		{"size", 1, 0, 's'},
+		{"reps", 1, 0, 'R'},
+		{"preset", 1, 0, 'P'},
+		{"speed", 1, 0, 1},
+		{"rate-gbps", 1, 0, 2},
+		{"mtu", 1, 0, 3},
+		{"header", 1, 0, 4},
+		{"vls", 1, 0, 5},
+		{"buffer", 1, 0, 6},
+		{"speedup", 1, 0, 7},
+		{"switch-ns", 1, 0, 8},
+		{"cable-ns", 1, 0, 9},
+		{"credit-period-ns", 1, 0, 10},
+		{"gen-gbps", 1, 0, 11},
+		{"sink-gbps", 1, 0, 12},
+		{"arb", 1, 0, 13},
+		{"rail", 1, 0, 14},
+		{"flit", 0, 0, 15},
+		{"seed", 1, 0, 16},
+		{"json", 0, 0, 'j'},
+		{"plot", 1, 0, 17},
+		{"quiet", 0, 0, 'q'},
+		{"links", 0, 0, 18},
+		{"help", 0, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	int c;
+	/* parameters given on the command line override the preset, so apply them after it */
+	struct {
+		int id;
+		const char *v;
+	} later[64];
+	int nl = 0;
+
+	memset(o, 0, sizeof(*o));
+	vt_sim_defaults(&o->p);
+	o->size = 4096;
+	o->reps = 1;
+	o->load = 0.5;
+	o->duration_us = 100;
+	while ((c = getopt_long(argc, argv, "hjq", lo, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			o->gen = optarg;
+			break;
+		case 'l':
+		case 'r':
+			if (o->nr == MAX_ROUTINGS)
+				die("at most 4 routings");
+			if (c == 'r' && strcmp(optarg, "vartree"))
+				die("--route: only 'vartree' (give other engines' tables with "
+				    "--lfts)");
+			o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
+			break;
+		case 'o':
+			o->order = optarg;
+			break;
+		case 'p':
+			o->pattern = optarg;
+			break;
+		case 'c':
+			o->causal = optarg;
+			break;
+		case 'O':
+			if (strcmp(optarg, "uniform") && strcmp(optarg, "perm"))
+				die("--open: 'uniform' or 'perm'");
+			o->open = optarg;
+			break;
+		case 'L':
+			o->load = num("load", optarg, 1e-6, 4);
+			break;
+		case 'D':
+			o->duration_us = num("duration", optarg, 1e-3, 1e7);
+			break;
+		case 'm':
+			o->mode_set = 1;
+			if (!strcmp(optarg, "b2b"))
+				o->mode = VT_WORK_B2B;
+			else if (!strcmp(optarg, "barrier"))
+				o->mode = VT_WORK_BARRIER;
+			else if (!strcmp(optarg, "causal"))
+				o->mode = VT_WORK_CAUSAL;
+			else if (!strcmp(optarg, "burst"))
+				o->mode = VT_WORK_BURST;
+			else
+				die("--mode: b2b, barrier, causal or burst");
+			break;
+		case 's':
+			o->size = (uint32_t)num("size", optarg, 1, 1 << 30);
+			break;
+		case 'R':
+			o->reps = (unsigned)num("reps", optarg, 1, 1e6);
+			break;
+		case 'P':
+			if (!strcmp(optarg, "fig6"))
+				o->fig6 = 1;
+			else if (strcmp(optarg, "default"))
+				die("--preset: 'default' or 'fig6'");
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 15:
+			o->p.flit = 1;
+			break;
+		case 17:
+			o->plot = optarg;
+			break;
+		case 18:
+			o->links = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		case '?':
+			fputs(usage, stderr);
+			exit(2);
+		default:
+			if (nl < 64) {
+				later[nl].id = c;
+				later[nl++].v = optarg;
+			}
+		}
+	}
+	if (o->fig6) {
+		int flit = o->p.flit;
+
+		vt_sim_preset_fig6(&o->p);
+		o->p.flit = flit;
+		if (o->size <= 1024)
+			o->p.mtu = 1024; /* as the reference run did for 1 KB messages */
+	}
+	for (int i = 0; i < nl; i++) {
+		const char *v = later[i].v;
+
+		switch (later[i].id) {
+		case 1:
+			o->p.speed = speed_arg(v);
+			break;
+		case 2:
+			o->p.link_mbps = (uint64_t)(num("rate-gbps", v, 0.001, 1e4) * 1000);
+			break;
+		case 3:
+			o->p.mtu = (unsigned)num("mtu", v, 256, 4096);
+			break;
+		case 4:
+			o->p.header = (unsigned)num("header", v, 0, 512);
+			break;
+		case 5:
+			o->p.nvl = (unsigned)num("vls", v, 1, 15);
+			break;
+		case 6:
+			o->p.buf_credits = (unsigned)num("buffer", v, 1, 1 << 20);
+			break;
+		case 7:
+			o->p.speedup = (unsigned)num("speedup", v, 1, 64);
+			break;
+		case 8:
+			o->p.sw_lat_ps = (uint64_t)(num("switch-ns", v, 0, 1e6) * 1000);
+			break;
+		case 9:
+			o->p.cable_ps = (uint64_t)(num("cable-ns", v, 0, 1e6) * 1000);
+			break;
+		case 10:
+			o->p.credit_period_ps =
+				(uint64_t)(num("credit-period-ns", v, 0, 1e6) * 1000);
+			break;
+		case 11:
+			o->p.gen_mbps = (uint64_t)(num("gen-gbps", v, 0, 1e5) * 1000);
+			break;
+		case 12:
+			o->p.sink_mbps = (uint64_t)(num("sink-gbps", v, 0, 1e5) * 1000);
+			break;
+		case 13:
+			if (!strcmp(v, "rr"))
+				o->p.arb = VT_ARB_RR;
+			else if (!strcmp(v, "random"))
+				o->p.arb = VT_ARB_RANDOM;
+			else
+				die("--arb: 'rr' or 'random'");
+			break;
+		case 14:
+			if (!strcmp(v, "fixed"))
+				o->p.rail = VT_RAIL_FIXED;
+			else if (!strcmp(v, "random"))
+				o->p.rail = VT_RAIL_RANDOM;
+			else if (!strcmp(v, "least"))
+				o->p.rail = VT_RAIL_LEAST;
+			else
+				die("--rail: 'fixed', 'random' or 'least'");
+			break;
+		case 16:
+			o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
+			break;
+		}
+	}
+	if (optind < argc)
+		o->fabric = argv[optind++];
+	if (optind < argc)
+		die("one fabric only (see --help)");
+	if (!o->fabric == !o->gen)
+		die("give a FABRIC file or --gen SPEC (see --help)");
+	if (!!o->pattern + !!o->causal + !!o->open > 1)
+		die("--pattern, --causal and --open exclude each other");
+	if (!o->nr)
+		o->rspec[o->nr++] = NULL;
+}
+
+struct progress {
+	struct timespec last;
+	int on;
+};
+
+static void progress(void *ctx, uint64_t now, uint64_t events, uint64_t done, uint64_t total)
+{
+	struct progress *pr = ctx;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (!pr->on || t.tv_sec - pr->last.tv_sec < 2)
+		return;
+	pr->last = t;
+	fprintf(stderr, "vartree-sim: %.1f us simulated, %llu events, %llu/%llu messages\n",
+		(double)now / 1e6, (unsigned long long)events, (unsigned long long)done,
+		(unsigned long long)total);
+}
+
+static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
+{
+	const struct vt_port *a = &f->ports[port], *b = &f->ports[a->peer];
+
+	snprintf(buf, n, "%s/%u->%s/%u", f->nodes[a->node].desc, a->num, f->nodes[b->node].desc,
+		 b->num);
+	return buf;
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)
+{
+	double s = 0;
+	uint32_t n = 0;
+
+	*umax = *umean = *bmax = 0;
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		double u = r->end_ps ? (double)r->links[i].busy_ps / (double)r->end_ps : 0;
+		double b = r->end_ps ? (double)r->links[i].blocked_ps / (double)r->end_ps : 0;
+
+		if (u > *umax)
+			*umax = u;
+		if (b > *bmax)
+			*bmax = b;
+		s += u;
+		n++;
+	}
+	*umean = n ? s / n : 0;
+}
+
+static void print_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
+		       struct routing *rt, unsigned nr)
+{
+	printf("{\"fabric\": ");
+	json_str(stdout, f->source);
+	printf(", \"workload\": ");
+	json_str(stdout, w->name);
+	printf(", \"message_bytes\": %u, \"mtu\": %u, \"flit\": %d, \"seed\": %llu,\n \"runs\": [",
+	       w->msg_bytes, o->p.mtu, o->p.flit, (unsigned long long)o->p.seed);
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+		double umax, umean, bmax;
+
+		util_stats(r, &umax, &umean, &bmax);
+		printf("%s\n  {\"routing\": ", k ? "," : "");
+		json_str(stdout, rt[k].name);
+		printf(", \"total_us\": %.4f, \"deadlock\": %s, \"stuck_packets\": %llu, "
+		       "\"messages\": %llu, \"messages_done\": %llu, \"bytes_injected\": %llu, "
+		       "\"bytes_delivered\": %llu, \"credit_violations\": %llu, \"events\": %llu, "
+		       "\"hops\": %llu, \"events_per_s\": %.0f,\n   \"latency_us\": {\"min\": "
+		       "%.4f, "
+		       "\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f},\n   "
+		       "\"link_util_max\": %.4f, \"link_util_mean\": %.4f, \"blocked_max\": %.4f, "
+		       "\"offered\": %.4f, \"accepted\": %.4f,\n   \"stage_end_us\": [",
+		       (double)r->end_ps / 1e6, r->deadlock ? "true" : "false",
+		       (unsigned long long)r->stuck_pkts, (unsigned long long)r->msgs,
+		       (unsigned long long)r->msgs_done, (unsigned long long)r->bytes_injected,
+		       (unsigned long long)r->bytes_delivered,
+		       (unsigned long long)r->credit_violations, (unsigned long long)r->events,
+		       (unsigned long long)r->hops, rt[k].wall_s > 0 ? r->events / rt[k].wall_s : 0,
+		       (double)r->lat_min_ps / 1e6,
+		       r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done / 1e6 : 0,
+		       (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
+		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
+		       umax, umean, bmax, r->offered_frac, r->accepted_frac);
+		for (uint32_t s = 0; s < r->nstages; s++)
+			printf("%s%.4f", s ? ", " : "", (double)r->stage_end_ps[s] / 1e6);
+		printf("]");
+		if (o->links) {
+			char buf[256];
+
+			printf(",\n   \"links\": [");
+			for (uint32_t i = 0; i < r->nlinks; i++) {
+				const struct vt_sim_link *l = &r->links[i];
+
+				printf("%s\n    {\"link\": ", i ? "," : "");
+				json_str(stdout, link_name(f, l->port, buf, sizeof(buf)));
+				printf(", \"util\": %.4f, \"blocked\": %.4f, \"bytes\": %llu}",
+				       r->end_ps ? (double)l->busy_ps / (double)r->end_ps : 0,
+				       r->end_ps ? (double)l->blocked_ps / (double)r->end_ps : 0,
+				       (unsigned long long)l->bytes);
+			}
+			printf("]");
+		}
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+static void print_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
+			struct routing *rt, unsigned nr)
+{
+	printf("fabric     %s\nworkload   %s, %u-byte messages, MTU %u%s\n", f->source, w->name,
+	       w->msg_bytes, o->p.mtu, o->p.flit ? ", flit-exact" : "");
+	printf("%-28s %12s %10s %10s %10s %8s %8s %9s\n", "routing", "total us", "lat p50",
+	       "lat p99", "lat max", "util max", "blk max", "ratio");
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+		double umax, umean, bmax;
+
+		util_stats(r, &umax, &umean, &bmax);
+		printf("%-28.28s %12.3f %10.3f %10.3f %10.3f %8.3f %8.3f %9.3f%s\n", rt[k].name,
+		       (double)r->end_ps / 1e6, (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
+		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
+		       umax, bmax, rt[0].r.end_ps ? (double)r->end_ps / (double)rt[0].r.end_ps : 0,
+		       r->deadlock ? "  DEADLOCK" : "");
+	}
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+
+		printf("%s: %llu/%llu messages, %llu bytes delivered of %llu, %llu events "
+		       "(%llu hops), %.0f events/s",
+		       rt[k].name, (unsigned long long)r->msgs_done, (unsigned long long)r->msgs,
+		       (unsigned long long)r->bytes_delivered,
+		       (unsigned long long)r->bytes_injected, (unsigned long long)r->events,
+		       (unsigned long long)r->hops,
+		       rt[k].wall_s > 0 ? r->events / rt[k].wall_s : 0);
+		if (w->mode == VT_WORK_OPEN)
+			printf(", offered %.3f accepted %.3f", r->offered_frac, r->accepted_frac);
+		if (r->deadlock)
+			printf(", deadlock with %llu packets stuck",
+			       (unsigned long long)r->stuck_pkts);
+		printf("\n");
+	}
+	if (o->links) {
+		char buf[256];
+
+		printf("%-40s %8s %8s %12s\n", "link", "util", "blocked", "bytes");
+		for (uint32_t i = 0; i < rt[0].r.nlinks; i++) {
+			const struct vt_sim_link *l = &rt[0].r.links[i];
+			double end = (double)rt[0].r.end_ps;
+
+			printf("%-40.40s %8.3f %8.3f %12llu\n",
+			       link_name(f, l->port, buf, sizeof(buf)),
+			       end ? (double)l->busy_ps / end : 0,
+			       end ? (double)l->blocked_ps / end : 0, (unsigned long long)l->bytes);
+		}
+	}
+}
+
+/* Switch level: hop distance from the nearest CA (leaves are 1). */
+static uint32_t *levels(const vt_fabric *f)
+{
+	uint32_t *lv = malloc(f->nnodes * sizeof(uint32_t)),
+		 *qu = malloc(f->nnodes * sizeof(uint32_t));
+	uint32_t h = 0, t = 0;
+
+	if (!lv || !qu) {
+		free(lv);
+		free(qu);
+		return NULL;
+	}
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		lv[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
+		if (!lv[n])
+			qu[t++] = n;
+	}
+	while (h < t) {
+		uint32_t n = qu[h++];
+
+		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
+
+			if (m != VT_NONE && lv[m] == UINT32_MAX) {
+				lv[m] = lv[n] + 1;
+				qu[t++] = m;
+			}
+		}
+	}
+	free(qu);
+	return lv;
+}
+
+static int plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
+		vt_err *e)
+{
+	char path[4096];
+	uint32_t ns = rt[0].r.nstages;
+	double *y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
+	struct vt_plot_series ser[MAX_ROUTINGS];
+	int rc;
+
+	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
+		return vt_err_set(e, "%s: cannot create directory", o->plot);
+	if (!y)
+		return vt_err_set(e, "out of memory");
+	for (unsigned k = 0; k < nr; k++) {
+		uint64_t prev = 0;
+
+		for (uint32_t s = 0; s < ns && s < rt[k].r.nstages; s++) {
+			/* a stage's time: from the previous stage's end to its own */
+			uint64_t end = rt[k].r.stage_end_ps[s];
+
+			y[k * ns + s] = end > prev ? (double)(end - prev) / 1e6 : 0;
+			if (end > prev)
+				prev = end;
+		}
+		ser[k].name = rt[k].name;
+		ser[k].y = y + k * ns;
+	}
+	struct vt_plot_lines pl = {
+		.title = "per-stage completion time",
+		.xlabel = "stage",
+		.ylabel = "us",
+		.npoints = ns,
+		.series = ser,
+		.nseries = nr,
+		.step = 1,
+	};
+	snprintf(path, sizeof(path), "%s/stage-times.png", o->plot);
+	rc = vt_plot_lines(&pl, path, e);
+	free(y);
+	if (rc)
+		return -1;
+	/* heat map of the first routing: one row per (level, direction) */
+	uint32_t *lv = levels(f), maxl = 0;
+	const vt_sim_result *r = &rt[0].r;
+
+	if (!lv)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t n = 0; n < f->nnodes; n++)
+		if (lv[n] != UINT32_MAX && lv[n] > maxl)
+			maxl = lv[n];
+	uint32_t nrow = 2 * (maxl + 1);
+	struct vt_plot_heat_row *rows = calloc(nrow, sizeof(*rows));
+	double *v = calloc(r->nlinks ? r->nlinks : 1, sizeof(double));
+	char(*labels)[32] = calloc(nrow, 32);
+	uint32_t used = 0, off = 0;
+
+	if (!rows || !v || !labels) {
+		free(lv);
+		free(rows);
+		free(v);
+		free(labels);
+		return vt_err_set(e, "out of memory");
+	}
+	for (uint32_t row = 0; row < nrow; row++) {
+		uint32_t from = row / 2, up = row % 2 == 0, start = off;
+
+		for (uint32_t i = 0; i < r->nlinks; i++) {
+			uint32_t a = f->ports[r->links[i].port].node;
+			uint32_t b = f->ports[f->ports[r->links[i].port].peer].node;
+
+			if (lv[a] == from && ((up && lv[b] > lv[a]) || (!up && lv[b] < lv[a])))
+				v[off++] = r->end_ps
+						   ? (double)r->links[i].busy_ps / (double)r->end_ps
+						   : 0;
+		}
+		if (off == start)
+			continue;
+		snprintf(labels[used], 32, "L%u %s", from, up ? "up" : "down");
+		rows[used].label = labels[used];
+		rows[used].v = v + start;
+		rows[used].n = off - start;
+		used++;
+	}
+	struct vt_plot_heat hm = {
+		.title = "link utilisation",
+		.unit = "busy fraction",
+		.rows = rows,
+		.nrows = used,
+		.vmax = 1,
+	};
+	snprintf(path, sizeof(path), "%s/link-util.png", o->plot);
+	rc = used ? vt_plot_heatmap(&hm, path, e) : 0;
+	free(lv);
+	free(rows);
+	free(v);
+	free(labels);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
+	vt_err e;
+	vt_fabric *f = NULL;
+	vt_simwork w;
+	struct routing rt[MAX_ROUTINGS];
+	struct progress pr = {.on = 0};
+	int rc = 0;
+
+	parse(argc, argv, &o);
+	memset(rt, 0, sizeof(rt));
+	if (o.gen) {
+		struct vt_gen_spec gs;
+
+		if (vt_gen_parse(&gs, o.gen, &e) || vt_gen_build(&gs, &f, &e))
+			die(e.msg);
+	} else if (vt_load(o.fabric, &f, &e)) {
+		die(e.msg);
+	}
+	for (unsigned k = 0; k < o.nr; k++) {
+		rt[k].name = o.rspec[k] ? o.rspec[k] : "vartree";
+		if (!o.rspec[k]) {
+			struct vt_route_opts ro = {0};
+
+			if (vt_route(f, &ro, &rt[k].t, &rt[k].o, &e))
+				die(e.msg);
+			rt[k].have_order = 1;
+		} else if (vt_lfts_read(&rt[k].t, f, o.rspec[k], &e)) {
+			die(e.msg);
+		}
+	}
+	/* one host order for every routing: the file's, else vartree's, else leaf order */
+	vt_order ord = {0};
+
+	if (o.order) {
+		if (vt_order_read(&ord, f, o.order, &e))
+			die(e.msg);
+	} else {
+		int found = 0;
+
+		for (unsigned k = 0; k < o.nr && !found; k++)
+			if (rt[k].have_order) {
+				ord.n = rt[k].o.n;
+				ord.port = malloc(ord.n * sizeof(uint32_t));
+				if (!ord.port)
+					die("out of memory");
+				memcpy(ord.port, rt[k].o.port, ord.n * sizeof(uint32_t));
+				found = 1;
+			}
+		if (!found && vt_order_leaf(&ord, f, &e))
+			die(e.msg);
+	}
+	if (ord.n < 2)
+		die("fewer than 2 hosts");
+	if (o.causal) {
+		if (vt_simwork_navaridas(&w, o.causal, ord.n, o.size, &e))
+			die(e.msg);
+	} else if (o.open) {
+		if (vt_simwork_open(&w, ord.n, o.load, (uint64_t)(o.duration_us * 1e6), o.size,
+				    !strcmp(o.open, "perm"), o.p.seed, &e))
+			die(e.msg);
+	} else {
+		vt_pattern pat;
+
+		if (vt_pattern_parse(&pat, o.pattern ? o.pattern : "shift", ord.n, &e))
+			die(e.msg);
+		if (vt_simwork_pattern(&w, &pat, o.size, o.reps, o.mode_set ? o.mode : VT_WORK_B2B,
+				       &e))
+			die(e.msg);
+		vt_pattern_free(&pat);
+	}
+	if (o.causal && o.mode_set)
+		w.mode = o.mode;
+	pr.on = !o.quiet;
+	clock_gettime(CLOCK_MONOTONIC, &pr.last);
+	o.p.progress = progress;
+	o.p.progress_ctx = &pr;
+	for (unsigned k = 0; k < o.nr; k++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (vt_sim_run(f, &rt[k].t, &ord, &w, &o.p, &rt[k].r, &e)) {
+			fprintf(stderr, "vartree-sim: %s: %s\n", rt[k].name, e.msg);
+			exit(1);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		rt[k].wall_s =
+			(double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		if (!o.quiet)
+			fprintf(stderr, "vartree-sim: %s: %llu events in %.2f s, %.2f M events/s\n",
+				rt[k].name, (unsigned long long)rt[k].r.events, rt[k].wall_s,
+				rt[k].wall_s > 0 ? rt[k].r.events / rt[k].wall_s / 1e6 : 0);
+		if (rt[k].r.deadlock)
+			rc = 3;
+	}
+	if (o.json)
+		print_json(&o, f, &w, rt, o.nr);
+	else
+		print_table(&o, f, &w, rt, o.nr);
+	if (o.plot && plot(&o, f, rt, o.nr, &e)) {
+		fprintf(stderr, "vartree-sim: %s\n", e.msg);
+		rc = 1;
+	}
+	for (unsigned k = 0; k < o.nr; k++) {
+		vt_sim_result_free(&rt[k].r);
+		vt_lfts_free(&rt[k].t);
+		if (rt[k].have_order)
+			vt_order_free(&rt[k].o);
+	}
+	vt_order_free(&ord);
+	vt_simwork_free(&w);
+	vt_fabric_free(f);
+	if (fflush(stdout) || ferror(stdout))
+		die("stdout: write error");
+	return rc;
+}
