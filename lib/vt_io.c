@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int vt_out_open(vt_out *o, const char *path, vt_err *e)
@@ -34,6 +35,8 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e)
 		vt_out_abort(o);
 		return vt_err_set(e, "%s: cannot create: %s", path, strerror(err));
 	}
+	/* mkstemp makes 0600; dumps and plots are for others to read too */
+	fchmod(fd, 0644);
 	o->fp = fdopen(fd, "w");
 	if (!o->fp) {
 		close(fd);
