@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# A fabric vartree refuses (a clique: switches linked within one level) makes
+# OpenSM fall back to the next engine of routing_engine; the SM reaches
+# SUBNET UP and the log names the cause with ERR VT01. A bad plugin option is
+# reported with ERR VT02 and does not stop routing.
+set -u
+. "$VT_TOP/tests/integration/plugin_lib.bash"
+
+"$gen" clique 8 -o "$tmp/clique.topo" || fail "vartree-gen clique 8"
+run_harness "$tmp/c" "$tmp/clique.topo" -e vartree,dfsssp -O "vartree.bogus=1"
+s=$tmp/c/summary.txt
+grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp, fallbacks vartree,' "$s" || { cat "$s"; fail "no fallback to dfsssp"; }
+grep -q 'ERR VT01: fabric refused: switches .* are linked but both at level 0' "$tmp/c/opensm.log" ||
+	fail "ERR VT01 with the cause is not in the log"
+grep -q "ERR VT02: event_plugin_options: cannot use 'vartree.bogus=1'" "$tmp/c/opensm.log" ||
+	fail "ERR VT02 for the bad option is not in the log"
+grep -q 'vartree: routing engine .vartree. registered' "$tmp/c/opensm.log" || fail "plugin not registered"
+[ ! -e "$tmp/c/opensm-vartree-ca-order.dump" ] || fail "an order dump was written for a refused fabric"
+# the fallback's tables are real: every switch has an entry for every CA LID
+[ "$(grep -c '^Unicast lids' "$tmp/c/opensm-lfts.dump")" = 5 ] || fail "expected 5 switch tables"
+
+# a root_guid_file that does not exist: ERR VT03, fall back
+run_harness "$tmp/g" "$tmp/clique.topo" -e vartree,dfsssp -C "root_guid_file $tmp/none"
+grep -q "ERR VT03: cannot use root_guid_file '$tmp/none'" "$tmp/g/opensm.log" || fail "no ERR VT03"
+grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/g/summary.txt" || fail "no fallback after VT03"
+echo "fallback ok"
