@@ -412,7 +412,7 @@ static void print_json(const struct opts *o, const vt_fabric *f, const vt_simwor
 		printf(", \"total_us\": %.4f, \"deadlock\": %s, \"stuck_packets\": %llu, "
 		       "\"messages\": %llu, \"messages_done\": %llu, \"bytes_injected\": %llu, "
 		       "\"bytes_delivered\": %llu, \"credit_violations\": %llu, \"events\": %llu, "
-		       "\"hops\": %llu, \"events_per_s\": %.0f,\n   \"latency_us\": {\"min\": "
+		       "\"hops\": %llu,\n   \"latency_us\": {\"min\": "
 		       "%.4f, "
 		       "\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f},\n   "
 		       "\"link_util_max\": %.4f, \"link_util_mean\": %.4f, \"blocked_max\": %.4f, "
@@ -422,8 +422,7 @@ static void print_json(const struct opts *o, const vt_fabric *f, const vt_simwor
 		       (unsigned long long)r->msgs_done, (unsigned long long)r->bytes_injected,
 		       (unsigned long long)r->bytes_delivered,
 		       (unsigned long long)r->credit_violations, (unsigned long long)r->events,
-		       (unsigned long long)r->hops, rt[k].wall_s > 0 ? r->events / rt[k].wall_s : 0,
-		       (double)r->lat_min_ps / 1e6,
+		       (unsigned long long)r->hops, (double)r->lat_min_ps / 1e6,
 		       r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done / 1e6 : 0,
 		       (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
 		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
@@ -474,12 +473,11 @@ static void print_table(const struct opts *o, const vt_fabric *f, const vt_simwo
 		const vt_sim_result *r = &rt[k].r;
 
 		printf("%s: %llu/%llu messages, %llu bytes delivered of %llu, %llu events "
-		       "(%llu hops), %.0f events/s",
+		       "(%llu hops)",
 		       rt[k].name, (unsigned long long)r->msgs_done, (unsigned long long)r->msgs,
 		       (unsigned long long)r->bytes_delivered,
 		       (unsigned long long)r->bytes_injected, (unsigned long long)r->events,
-		       (unsigned long long)r->hops,
-		       rt[k].wall_s > 0 ? r->events / rt[k].wall_s : 0);
+		       (unsigned long long)r->hops);
 		if (w->mode == VT_WORK_OPEN)
 			printf(", offered %.3f accepted %.3f", r->offered_frac, r->accepted_frac);
 		if (r->deadlock)
