@@ -1,0 +1,635 @@
+/* SPDX-License-Identifier: MIT */
+/* vartree-analyze: static congestion of communication patterns under forwarding tables. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "vt_audit.h"
+#include "vt_bound.h"
+#include "vt_congest.h"
+#include "vt_fabric.h"
+#include "vt_io.h"
+#include "vt_lft.h"
+#include "vt_lftio.h"
+#include "vt_live.h"
+#include "vt_load.h"
+#include "vt_order.h"
+#include "vt_pattern.h"
+#include "vt_plot.h"
+#include "vt_route.h"
+#include "vt_tree.h"
+
+#define PROG	     "vartree-analyze"
+#define MAX_PATTERNS 64
+#define MAX_THRESH   64
+
+static const char usage[] =
+	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [--pattern SPEC]...\n"
+	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
+	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M] [-q] [--help]\n"
+	"Counts the per-link congestion of communication patterns under forwarding tables\n"
+	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
+	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
+	"randperm[:seed=S,count=C], all2all, file:PATH (default: shift).\n"
+	"Exit status: 0 ok, 1 a threshold missed or an audit failed, 2 usage or input error.\n"
+	"See vartree-analyze(1).\n";
+
+struct opts {
+	const char *topo, *lfts, *route, *order, *plot, *cmp[2];
+	int live, json, quiet, have_seed;
+	uint64_t order_seed;
+	const char *patterns[MAX_PATTERNS];
+	unsigned npatterns;
+	const char *th_name[MAX_THRESH];
+	uint32_t th_val[MAX_THRESH];
+	unsigned nth;
+	unsigned top, threads;
+	enum vt_congest_method method;
+};
+
+/* One routing under analysis: its tables, order and results per pattern. */
+struct routing {
+	const char *name;
+	vt_lfts lfts;
+	vt_order order;
+	vt_routes routes;
+	vt_cuts cuts;
+	vt_audit audit;
+	vt_pattern pat[MAX_PATTERNS];
+	vt_congest res[MAX_PATTERNS];
+	unsigned npat;
+};
+
+struct progress {
+	int quiet, shown;
+	struct timespec start;
+	const char *what;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+
+	if (p->quiet || since(&p->start) < 1.0)
+		return;
+	fprintf(stderr, "\r" PROG ": %s: %3u%%", p->what,
+		(unsigned)(total ? done * 100 / total : 100));
+	p->shown = 1;
+}
+
+static int die(const char *msg)
+{
+	fprintf(stderr, PROG ": %s\n", msg);
+	return 2;
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || x > UINT32_MAX || *s == '-')
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{"lfts", required_argument, 0, 'l'},	{"route", required_argument, 0, 'r'},
+		{"live", no_argument, 0, 'L'},		{"pattern", required_argument, 0, 'p'},
+		{"order", required_argument, 0, 'o'},	{"order-random", required_argument, 0, 'R'},
+		{"json", no_argument, 0, 'j'},		{"plot", required_argument, 0, 'P'},
+		{"compare", required_argument, 0, 'c'}, {"max-worst", required_argument, 0, 'm'},
+		{"top", required_argument, 0, 't'},	{"threads", required_argument, 0, 'T'},
+		{"method", required_argument, 0, 'M'},	{"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},		{0, 0, 0, 0},
+	};
+	int c;
+	char buf[256];
+	uint32_t v;
+
+	o->top = 5;
+	o->threads = 2;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "qhp:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			o->lfts = optarg;
+			break;
+		case 'r':
+			if (strcmp(optarg, "vartree"))
+				return die("--route: only 'vartree' is built in");
+			o->route = optarg;
+			break;
+		case 'L':
+			o->live = 1;
+			break;
+		case 'p':
+			if (o->npatterns == MAX_PATTERNS)
+				return die("too many --pattern options");
+			o->patterns[o->npatterns++] = optarg;
+			break;
+		case 'o':
+			o->order = optarg;
+			break;
+		case 'R': {
+			char *end;
+			errno = 0;
+			o->order_seed = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end)
+				return die("--order-random: expected an unsigned seed");
+			o->have_seed = 1;
+			break;
+		}
+		case 'j':
+			o->json = 1;
+			break;
+		case 'P':
+			o->plot = optarg;
+			break;
+		case 'c':
+			if (optind >= argc)
+				return die("--compare needs two LFT files: --compare A B");
+			o->cmp[0] = optarg;
+			o->cmp[1] = argv[optind++];
+			break;
+		case 'm': {
+			const char *eq = strrchr(optarg, '=');
+			if (!eq || eq == optarg || parse_u32(eq + 1, &v))
+				return die("--max-worst: expected PATTERN=N");
+			if (o->nth == MAX_THRESH)
+				return die("too many --max-worst options");
+			size_t len = (size_t)(eq - optarg);
+			char *name = malloc(len + 1);
+			if (!name)
+				return die("out of memory");
+			memcpy(name, optarg, len);
+			name[len] = 0;
+			o->th_name[o->nth] = name;
+			o->th_val[o->nth++] = v;
+			break;
+		}
+		case 't':
+			if (parse_u32(optarg, &v))
+				return die("--top: expected a count");
+			o->top = v;
+			break;
+		case 'T':
+			if (parse_u32(optarg, &v) || v < 1 || v > 64)
+				return die("--threads: expected 1 .. 64");
+			o->threads = v;
+			break;
+		case 'M':
+			if (!strcmp(optarg, "auto"))
+				o->method = VT_CONGEST_AUTO;
+			else if (!strcmp(optarg, "walk"))
+				o->method = VT_CONGEST_WALK;
+			else if (!strcmp(optarg, "interval"))
+				o->method = VT_CONGEST_INTERVAL;
+			else if (!strcmp(optarg, "naive"))
+				o->method = VT_CONGEST_NAIVE;
+			else
+				return die("--method: expected auto, walk, interval or naive");
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			snprintf(buf, sizeof(buf), "unknown or incomplete option '%s' (try --help)",
+				 argv[optind - 1]);
+			return die(buf);
+		}
+	}
+	if (optind < argc)
+		o->topo = argv[optind++];
+	if (optind < argc) {
+		snprintf(buf, sizeof(buf), "unexpected argument '%s' (try --help)", argv[optind]);
+		return die(buf);
+	}
+	if (!o->topo && !o->live)
+		return die("no topology given (try --help)");
+	if (!!o->lfts + !!o->route + !!o->live + !!o->cmp[0] != 1)
+		return die(
+			"give exactly one of --lfts FILE, --route vartree, --live, --compare A B");
+	if (o->order && o->have_seed)
+		return die("--order and --order-random exclude each other");
+	if (!o->npatterns)
+		o->patterns[o->npatterns++] = "shift";
+	return 0;
+}
+
+static void progress_start(struct progress *p, const char *what)
+{
+	p->what = what;
+	p->shown = 0;
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+}
+
+static void progress_end(struct progress *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r" PROG ": %s: done in %.1f s\n", p->what, since(&p->start));
+}
+
+static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree, struct routing *r,
+		   vt_err *e)
+{
+	struct progress pr = {.quiet = o->quiet};
+	struct vt_congest_opts co = {.threads = o->threads,
+				     .method = o->method,
+				     .progress = on_progress,
+				     .progress_ctx = &pr};
+
+	if (vt_audit_run(f, &r->lfts, &r->audit, e))
+		return -1;
+	if (vt_routes_build(&r->routes, f, &r->lfts, &r->order, e))
+		return -1;
+	if (tree ? vt_cuts_tree(&r->cuts, &r->routes, tree, e)
+		 : vt_cuts_leaf(&r->cuts, &r->routes, e))
+		return -1;
+	co.cuts = &r->cuts;
+	for (unsigned i = 0; i < o->npatterns; i++) {
+		if (vt_pattern_parse(&r->pat[i], o->patterns[i], r->order.n, e))
+			return -1;
+		r->npat = i + 1;
+		progress_start(&pr, r->pat[i].name);
+		if (vt_congest_run(&r->routes, &r->pat[i], &co, &r->res[i], e))
+			return -1;
+		progress_end(&pr);
+	}
+	return 0;
+}
+
+static void routing_free(struct routing *r)
+{
+	for (unsigned i = 0; i < r->npat; i++) {
+		vt_pattern_free(&r->pat[i]);
+		vt_congest_free(&r->res[i]);
+	}
+	vt_cuts_free(&r->cuts);
+	vt_routes_free(&r->routes);
+	vt_order_free(&r->order);
+	vt_lfts_free(&r->lfts);
+}
+
+static uint32_t active_ranks(const vt_order *o)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < o->n; i++)
+		n += o->port[i] != VT_NONE;
+	return n;
+}
+
+/* ---- people's output */
+
+static void print_audit(FILE *fp, const struct routing *r)
+{
+	if (!vt_audit_failed(&r->audit)) {
+		fprintf(fp, "audit: ok (no unreachable destination, loop, misdelivery, "
+			    "non-minimal hop or credit loop)\n");
+		return;
+	}
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++) {
+		const struct vt_audit_item *it = &r->audit.item[k];
+		if (it->count)
+			fprintf(fp, "audit: %s: %" PRIu64 " (first: %s)\n",
+				vt_audit_name((enum vt_audit_kind)k), it->count, it->detail);
+	}
+}
+
+static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
+			unsigned nr)
+{
+	fprintf(fp, "fabric: %s: %u CA ports, %u switches\n", f->source, vt_fabric_count_cas(f),
+		f->nswitches);
+	for (unsigned k = 0; k < nr; k++) {
+		fprintf(fp, "routing%s%s: %s, %u ranks (%u hosts)\n", nr > 1 ? " " : "",
+			nr > 1 ? (k ? "B" : "A") : "", rs[k].name, rs[k].order.n,
+			active_ranks(&rs[k].order));
+		print_audit(fp, &rs[k]);
+	}
+	if (nr == 1) {
+		fprintf(fp, "%-28s %7s %12s %6s %8s %6s %8s %8s\n", "pattern", "stages", "flows",
+			"worst", "avg", "bound", "bnd-avg", "ebb");
+		for (unsigned i = 0; i < rs[0].npat; i++) {
+			const vt_congest *c = &rs[0].res[i];
+			char ebb[32] = "-";
+			if (c->has_ebb)
+				snprintf(ebb, sizeof(ebb), "%.4f", c->ebb);
+			fprintf(fp, "%-28s %7u %12" PRIu64 " %6u %8.2f %6u %8.2f %8s\n", c->pattern,
+				c->nstages, c->nflows, c->worst, c->avg, c->bound_worst,
+				c->bound_avg, ebb);
+			if (c->unrouted)
+				fprintf(fp, "  %" PRIu64 " flows unrouted (not counted)\n",
+					c->unrouted);
+		}
+	} else {
+		fprintf(fp, "%-28s %7s %9s %9s %9s %9s %6s\n", "pattern", "stages", "A-worst",
+			"A-avg", "B-worst", "B-avg", "bound");
+		for (unsigned i = 0; i < rs[0].npat; i++) {
+			const vt_congest *a = &rs[0].res[i], *b = &rs[1].res[i];
+			fprintf(fp, "%-28s %7u %9u %9.2f %9u %9.2f %6u\n", a->pattern, a->nstages,
+				a->worst, a->avg, b->worst, b->avg, a->bound_worst);
+		}
+	}
+	for (unsigned k = 0; k < nr; k++)
+		for (unsigned i = 0; i < rs[k].npat; i++) {
+			const vt_congest *c = &rs[k].res[i];
+			const char *tag = nr > 1 ? (k ? "B " : "A ") : "";
+			fprintf(fp, "\n%s%s: link loads (link-stages per load):", tag, c->pattern);
+			for (uint32_t l = 0; l <= c->worst; l++)
+				fprintf(fp, " %u:%" PRIu64, l, c->hist[l]);
+			fputc('\n', fp);
+			if (!o->top)
+				continue;
+			uint32_t *top = malloc((size_t)o->top * sizeof(*top));
+			if (!top)
+				continue;
+			uint32_t m = vt_congest_top(&rs[k].routes, c, o->top, top);
+			fprintf(fp,
+				"%s%s: most loaded links (max load, load summed over stages):\n",
+				tag, c->pattern);
+			for (uint32_t j = 0; j < m; j++) {
+				char name[600];
+				vt_chan_name(f, top[j], name, sizeof(name));
+				fprintf(fp, "  %6u %10" PRIu64 "  %s\n", c->chan_max[top[j]],
+					c->chan_sum[top[j]], name);
+			}
+			free(top);
+		}
+}
+
+/* ---- JSON */
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(fp, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(fp, "\\u%04x", ch);
+		else
+			fputc(ch, fp);
+	}
+	fputc('"', fp);
+}
+
+static void print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
+		       unsigned nr)
+{
+	fprintf(fp, "{\"fabric\": ");
+	json_str(fp, f->source);
+	fprintf(fp, ", \"ca_ports\": %u, \"switches\": %u, \"routings\": [", vt_fabric_count_cas(f),
+		f->nswitches);
+	for (unsigned k = 0; k < nr; k++) {
+		struct routing *r = &rs[k];
+		fprintf(fp, "%s\n {\"name\": ", k ? "," : "");
+		json_str(fp, r->name);
+		fprintf(fp, ", \"ranks\": %u, \"hosts\": %u, \"audit\": {", r->order.n,
+			active_ranks(&r->order));
+		for (int a = 0; a < VT_AUDIT_NKINDS; a++) {
+			const struct vt_audit_item *it = &r->audit.item[a];
+			fprintf(fp, "%s\"%s\": {\"count\": %" PRIu64, a ? ", " : "",
+				vt_audit_name((enum vt_audit_kind)a), it->count);
+			if (it->count) {
+				fprintf(fp, ", \"switch\": ");
+				json_str(fp, f->nodes[f->switches[it->sw]].desc);
+				fprintf(fp, ", \"lid\": %u, \"detail\": ", it->lid);
+				json_str(fp, it->detail);
+			}
+			fputc('}', fp);
+		}
+		fprintf(fp, "},\n  \"patterns\": [");
+		for (unsigned i = 0; i < r->npat; i++) {
+			const vt_congest *c = &r->res[i];
+			fprintf(fp, "%s\n   {\"pattern\": ", i ? "," : "");
+			json_str(fp, c->pattern);
+			fprintf(fp,
+				", \"stages\": %u, \"flows\": %" PRIu64 ", \"unrouted\": %" PRIu64
+				", \"worst\": %u, \"avg\": %.6f, \"bound_worst\": %u, "
+				"\"bound_avg\": %.6f, \"ebb\": ",
+				c->nstages, c->nflows, c->unrouted, c->worst, c->avg,
+				c->bound_worst, c->bound_avg);
+			if (c->has_ebb)
+				fprintf(fp, "%.6f", c->ebb);
+			else
+				fprintf(fp, "null");
+			fprintf(fp, ",\n    \"stage_max\": [");
+			for (uint32_t s = 0; s < c->nstages; s++)
+				fprintf(fp, "%s%u", s ? "," : "", c->stage_max[s]);
+			fprintf(fp, "],\n    \"stage_bound\": [");
+			for (uint32_t s = 0; s < c->nstages; s++)
+				fprintf(fp, "%s%u", s ? "," : "", c->stage_bound[s]);
+			fprintf(fp, "],\n    \"histogram\": [");
+			for (uint32_t l = 0; l <= c->worst; l++)
+				fprintf(fp, "%s%" PRIu64, l ? "," : "", c->hist[l]);
+			fprintf(fp, "],\n    \"top_links\": [");
+			uint32_t *top = o->top ? malloc((size_t)o->top * sizeof(*top)) : NULL;
+			uint32_t m = top ? vt_congest_top(&r->routes, c, o->top, top) : 0;
+			for (uint32_t j = 0; j < m; j++) {
+				const struct vt_port *p = &f->ports[top[j]],
+						     *q = &f->ports[p->peer];
+				fprintf(fp, "%s{\"from\": ", j ? ", " : "");
+				json_str(fp, f->nodes[p->node].desc);
+				fprintf(fp, ", \"port\": %u, \"to\": ", p->num);
+				json_str(fp, f->nodes[q->node].desc);
+				fprintf(fp,
+					", \"peer_port\": %u, \"max\": %u, \"sum\": %" PRIu64 "}",
+					q->num, c->chan_max[top[j]], c->chan_sum[top[j]]);
+			}
+			free(top);
+			fprintf(fp, "]}");
+		}
+		fprintf(fp, "]}");
+	}
+	fprintf(fp, "]}\n");
+}
+
+/* ---- plots */
+
+static int plot_all(const struct opts *o, struct routing *rs, unsigned nr, vt_err *e)
+{
+	if (mkdir(o->plot, 0777) && errno != EEXIST)
+		return vt_err_set(e, "%s: %s", o->plot, strerror(errno));
+	for (unsigned i = 0; i < rs[0].npat; i++) {
+		const vt_congest *c0 = &rs[0].res[i];
+		struct vt_plot_series ser[3];
+		double *y[3] = {0};
+		char path[4096], file[160], title[300];
+		unsigned ns = 0;
+		int rc = 0;
+		for (unsigned k = 0; k < nr + 1; k++) {
+			const vt_congest *c = &rs[k < nr ? k : 0].res[i];
+			y[k] = malloc(((size_t)c->nstages + 1) * sizeof(double));
+			if (!y[k]) {
+				rc = vt_err_set(e, "out of memory");
+				break;
+			}
+			for (uint32_t s = 0; s < c->nstages; s++)
+				y[k][s] = k < nr ? c->stage_max[s] : c->stage_bound[s];
+			ser[ns].name = k < nr ? rs[k].name : "cut lower bound";
+			ser[ns++].y = y[k];
+		}
+		size_t l = 0;
+		for (const char *s = c0->pattern; *s && l < sizeof(file) - 20; s++)
+			file[l++] = (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ? *s : '_';
+		file[l] = 0;
+		snprintf(path, sizeof(path), "%s/%s-stages.png", o->plot, file);
+		snprintf(title, sizeof(title), "%s: max link load per stage", c0->pattern);
+		struct vt_plot_lines pl = {.title = title,
+					   .xlabel = "stage",
+					   .ylabel = "max link load",
+					   .npoints = c0->nstages,
+					   .series = ser,
+					   .nseries = ns,
+					   .step = 1};
+		if (!rc)
+			rc = vt_plot_lines(&pl, path, e);
+		for (unsigned k = 0; k < 3; k++)
+			free(y[k]);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- main */
+
+static int load_routing(const struct opts *o, vt_fabric *f, const char *lftfile, struct routing *r,
+			vt_err *e)
+{
+	if (lftfile) {
+		r->name = lftfile;
+		if (vt_lfts_read(&r->lfts, f, lftfile, e))
+			return -1;
+	} else {
+		struct vt_route_opts ro = {0};
+		r->name = "vartree";
+		if (vt_route(f, &ro, &r->lfts, &r->order, e))
+			return -1;
+		if (!o->order && !o->have_seed)
+			return 0; /* the routing's own compute-node order */
+		vt_order_free(&r->order);
+	}
+	if (o->order) {
+		if (vt_order_read(&r->order, f, o->order, e))
+			return -1;
+	} else if (vt_order_leaf(&r->order, f, e)) {
+		return -1;
+	}
+	if (o->have_seed)
+		vt_order_shuffle(&r->order, o->order_seed);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	vt_fabric *f = NULL;
+	vt_err e = {{0}};
+	struct routing *rs = calloc(2, sizeof(*rs));
+	vt_tree tree;
+	int have_tree = 0, rc = 2;
+	unsigned nr = 1;
+
+	if (!rs)
+		return die("out of memory");
+	if (parse_args(argc, argv, &o))
+		goto out;
+	if (o.live) {
+		if (vt_live_capture(NULL, 0, &f, &rs[0].lfts, &e))
+			goto fail;
+		rs[0].name = "live";
+		if (o.order ? vt_order_read(&rs[0].order, f, o.order, &e)
+			    : vt_order_leaf(&rs[0].order, f, &e))
+			goto fail;
+		if (o.have_seed)
+			vt_order_shuffle(&rs[0].order, o.order_seed);
+	} else {
+		if (vt_load(o.topo, &f, &e))
+			goto fail;
+		if (o.cmp[0]) {
+			nr = 2;
+			if (load_routing(&o, f, o.cmp[0], &rs[0], &e) ||
+			    load_routing(&o, f, o.cmp[1], &rs[1], &e))
+				goto fail;
+		} else if (load_routing(&o, f, o.lfts, &rs[0], &e)) {
+			goto fail;
+		}
+	}
+	if (rs[0].order.n < 2) {
+		vt_err_set(&e, "%s: needs at least 2 hosts to analyze", f->source);
+		goto fail;
+	}
+	/* subtrees of the extracted tree make the best cuts; leaf switches when it has none */
+	if (!vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &(vt_err){{0}}))
+		have_tree = 1;
+	for (unsigned i = 0; i < o.nth; i++) {
+		unsigned k;
+		for (k = 0; k < o.npatterns; k++)
+			if (!strcmp(o.th_name[i], o.patterns[k]))
+				break;
+		if (k == o.npatterns) {
+			vt_err_set(&e, "--max-worst %s: no such --pattern", o.th_name[i]);
+			goto fail;
+		}
+	}
+	for (unsigned k = 0; k < nr; k++)
+		if (analyze(&o, f, have_tree ? &tree : NULL, &rs[k], &e))
+			goto fail;
+	if (o.json)
+		print_json(stdout, &o, f, rs, nr);
+	else
+		print_table(stdout, &o, f, rs, nr);
+	if (o.plot && plot_all(&o, rs, nr, &e))
+		goto fail;
+	rc = 0;
+	for (unsigned k = 0; k < nr; k++)
+		if (vt_audit_failed(&rs[k].audit))
+			rc = 1;
+	for (unsigned i = 0; i < o.nth; i++)
+		for (unsigned k = 0; k < nr; k++)
+			for (unsigned j = 0; j < rs[k].npat; j++) {
+				if (strcmp(o.th_name[i], o.patterns[j]))
+					continue;
+				if (rs[k].res[j].worst > o.th_val[i]) {
+					fprintf(stderr, PROG ": %s: %s: worst %u exceeds %u\n",
+						rs[k].name, o.th_name[i], rs[k].res[j].worst,
+						o.th_val[i]);
+					rc = 1;
+				}
+			}
+	goto out;
+fail:
+	fprintf(stderr, PROG ": %s\n", e.msg);
+	rc = 2;
+out:
+	if (have_tree)
+		vt_tree_free(&tree);
+	for (unsigned k = 0; k < 2; k++)
+		routing_free(&rs[k]);
+	free(rs);
+	for (unsigned i = 0; i < o.nth; i++)
+		free((char *)o.th_name[i]);
+	vt_fabric_free(f);
+	return rc;
+}
