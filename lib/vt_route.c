@@ -128,6 +128,8 @@ static void fill_rest(struct router *r, uint32_t x, uint32_t lid)
 			r->fill_up[swport(r, s, t->up_port[best])]++;
 			set_entry(r, s, lid, t->up_port[best]);
 		} else if (lid) {
+			/* no up*-down* route (a top switch to another top's LID): a
+			 * down-then-up detour could close a credit loop, so none */
 			r->unrouted++;
 		}
 	}
@@ -169,8 +171,9 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	}
 	for (uint32_t i = 0; i < n; i++)
 		descend(r, path[i], lid);
-	if (lid)
+	if (lid) {
 		fill_rest(r, x, lid);
+	}
 }
 
 static void route_ca_port(struct router *r, uint32_t cap, uint32_t rot_base)

@@ -819,12 +819,19 @@ void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), 
 	for (uint32_t l = 0; l < t->nlevels; l++) {
 		const struct vt_tree_level *lv = &t->lv[l];
 
-		snprintf(buf, sizeof(buf),
-			 "level %u: %u switches, %u down-groups of %u links, %u up-groups of %u "
-			 "links each%s",
-			 l, lv->nsw, l ? lv->down_groups : t->hosts_per_leaf,
-			 l ? lv->down_links : t->hosts_per_leaf, lv->up_groups, lv->group_width,
-			 l == 0 ? " (down: compute nodes)" : "");
+		if (l == 0)
+			snprintf(buf, sizeof(buf),
+				 "level 0: %u leaf switches, up to %u compute nodes each, %u "
+				 "up-links "
+				 "in %u groups",
+				 lv->nsw, t->hosts_per_leaf, lv->up_links, lv->up_groups);
+		else
+			snprintf(
+				buf, sizeof(buf),
+				"level %u: %u switches, %u down-links in %u groups, %u up-links in "
+				"%u groups",
+				l, lv->nsw, lv->down_links, lv->down_groups, lv->up_links,
+				lv->up_groups);
 		line(ctx, buf);
 	}
 	if (!t->ndep_total) {

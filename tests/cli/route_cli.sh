@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# vartree-route: LFTs and order written, place-keepers, refusal message verbatim.
+set -eu
+top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=$VT_BIN/vartree-route
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ -f "$top/topofiles/zahavi-4ary3.topo" ] || { echo "topofiles not generated"; exit 77; }
+
+"$bin" "$top/topofiles/zahavi-4ary3.topo" -o "$tmp/lfts" --order-out "$tmp/order" 2>"$tmp/err"
+grep -q '^vartree-route: 3 switch levels, 64 compute nodes, 64 ranks (4 per leaf)$' "$tmp/err"
+grep -q 'no departures' "$tmp/err"
+[ "$(grep -c '^Unicast lids' "$tmp/lfts")" = 48 ]
+[ "$(wc -l <"$tmp/order")" = 64 ]
+! grep -q DUMMY "$tmp/order"
+
+# a leaf with a missing host keeps its rank as a place-keeper
+"$bin" -q "$top/topofiles/degraded-4ary3-hosts.topo" -o "$tmp/lfts2" --order-out "$tmp/order2"
+[ "$(wc -l <"$tmp/order2")" = 64 ]
+[ "$(grep -c $'^0xFFFF\tDUMMY$' "$tmp/order2")" -ge 1 ]
+
+# refusal: one line, non-zero exit, nothing written
+if "$bin" -q "$top/topofiles/matsuoka-clique-8.topo" -o "$tmp/none" 2>"$tmp/err3"; then
+	echo "clique was not refused"; exit 1
+fi
+[ "$(cat "$tmp/err3")" = 'vartree-route: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels' ]
+[ ! -e "$tmp/none" ]
+"$bin" --help | grep -q '^usage: vartree-route'
+echo ok
