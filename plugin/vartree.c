@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libvartree.so: OpenSM 3.3.23 loads it as an event plugin
+ * (event_plugin_name vartree); its create callback registers the routing
+ * engine "vartree" (routing_engine vartree,...). Each sweep translates the
+ * current subnet into a vt_fabric, calls vt_route(), and copies the tables
+ * into every switch's new_lft. On refusal it returns failure, so OpenSM tries
+ * the next engine of routing_engine and finally minhop.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <complib/cl_qmap.h>
+#include <opensm/osm_event_plugin.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
+#include <opensm/osm_version.h>
+
+#include "vt_io.h"
+#include "vt_order.h"
+#include "vtp.h"
+
+#if OSM_EVENT_PLUGIN_INTERFACE_VER != 2
+#error OpenSM event plugin interface version mismatch
+#endif
+
+#define ENGINE "vartree"
+
+typedef cl_status_t (*register_fn)(osm_opensm_t *, const external_routing_engine_module_t *,
+				   void *);
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sweep_clear(struct vtp *p)
+{
+	vt_lfts_free(&p->lfts);
+	memset(&p->lfts, 0, sizeof(p->lfts));
+	vt_fabric_free(p->fab);
+	p->fab = NULL;
+	p->routed = 0;
+}
+
+static void core_log(void *ctx, enum vt_log_level level, const char *msg)
+{
+	static const osm_log_level_t map[] = {OSM_LOG_ERROR, OSM_LOG_INFO, OSM_LOG_VERBOSE,
+					      OSM_LOG_DEBUG};
+	struct vtp *p = ctx;
+
+	OSM_LOG(&p->osm->log, map[level <= VT_LOG_DEBUG ? level : VT_LOG_DEBUG], "vartree: %s\n",
+		msg);
+}
+
+static enum vt_log_level osm_level(osm_log_t *log)
+{
+	if (osm_log_is_active(log, OSM_LOG_DEBUG))
+		return VT_LOG_DEBUG;
+	if (osm_log_is_active(log, OSM_LOG_VERBOSE))
+		return VT_LOG_VERBOSE;
+	if (osm_log_is_active(log, OSM_LOG_INFO))
+		return VT_LOG_INFO;
+	return VT_LOG_ERROR;
+}
+
+/* Empty name: nothing given. A file OpenSM's options name must be readable. */
+static int read_guids(struct vtp *p, const char *what, const char *path, uint64_t **g, uint32_t *n)
+{
+	vt_err e;
+
+	*g = NULL;
+	*n = 0;
+	if (!path || !*path)
+		return 0;
+	if (vt_guid_file_read(path, g, n, &e)) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT03: cannot use %s '%s': %s; falling back to the next routing "
+			"engine\n",
+			what, path, e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void write_order(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
+{
+	const char *dir = p->osm->subn.opt.dump_files_dir;
+	char path[4096];
+	vt_out out;
+	vt_err e;
+
+	if (o->order_file[0] == '/' || !dir || !*dir)
+		snprintf(path, sizeof(path), "%s", o->order_file);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dir, o->order_file);
+	if (vt_out_open(&out, path, &e) || vt_order_write(order, p->fab, out.fp, &e) ||
+	    vt_out_commit(&out, &e)) {
+		vt_out_abort(&out);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT05: cannot write the compute-node order to '%s': %s\n", path, e.msg);
+	}
+}
+
+/* build_lid_matrices: the whole of vartree's work happens here, so a refusal falls back cleanly. */
+static int vtp_route(void *ctx)
+{
+	struct vtp *p = ctx;
+	osm_opensm_t *osm = p->osm;
+	const osm_subn_opt_t *so = &osm->subn.opt;
+	struct vt_route_opts ro = {0};
+	struct vtp_opts o;
+	uint64_t *roots = NULL, *cns = NULL, *ios = NULL;
+	vt_order order = {0};
+	char bad[128];
+	double t0 = now_ms(), t1, t2;
+	int ret = -1;
+	vt_err e;
+
+	sweep_clear(p);
+	if (vtp_opts_parse(&o, so->event_plugin_options, bad, sizeof(bad)))
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR VT02: event_plugin_options: cannot use '%s' (see vartree-plugin(8)); "
+			"ignored\n",
+			bad);
+	if (read_guids(p, "root_guid_file", so->root_guid_file, &roots, &ro.nroots) ||
+	    read_guids(p, "cn_guid_file", so->cn_guid_file, &cns, &ro.ncns) ||
+	    read_guids(p, "io_guid_file", so->io_guid_file, &ios, &ro.nios))
+		goto out;
+	ro.root_guids = roots;
+	ro.cn_guids = cns;
+	ro.io_guids = ios;
+	ro.log = core_log;
+	ro.log_ctx = p;
+	ro.log_level = osm_level(&osm->log);
+	if (o.level_set && o.level < ro.log_level)
+		ro.log_level = o.level;
+
+	if (vtp_fabric_from_subnet(&osm->subn, so->lmc, &p->fab, &e)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR VT04: cannot model the subnet: %s; falling back to the next routing "
+			"engine\n",
+			e.msg);
+		goto out;
+	}
+	t1 = now_ms();
+	if (vt_route(p->fab, &ro, &p->lfts, &order, &e)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR VT01: fabric refused: %s; falling back to the next routing engine\n",
+			e.msg);
+		memset(&p->lfts, 0, sizeof(p->lfts));
+		goto out;
+	}
+	t2 = now_ms();
+	p->routed = 1;
+	OSM_LOG(&osm->log, OSM_LOG_INFO,
+		"vartree: routed %u switches, %u CAs, %u ranks (lmc %u) in %.3f ms "
+		"(subnet model %.3f ms, routing %.3f ms)\n",
+		p->fab->nswitches, vt_fabric_count_cas(p->fab), order.n, (unsigned)so->lmc, t2 - t0,
+		t1 - t0, t2 - t1);
+	if (o.order_dump)
+		write_order(p, &o, &order);
+	/* > 0: OpenSM then builds its hop matrices, which multicast and SA path records use */
+	ret = 1;
+out:
+	if (ret < 0)
+		sweep_clear(p);
+	vt_order_free(&order);
+	free(roots);
+	free(cns);
+	free(ios);
+	return ret;
+}
+
+/* ucast_build_fwd_tables: copy the tables into OpenSM's switches; the sweep's state ends here. */
+static int vtp_fill(void *ctx)
+{
+	struct vtp *p = ctx;
+	cl_qmap_t *tbl = &p->osm->subn.sw_guid_tbl;
+	int ret = 0;
+
+	if (!p->routed) {
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT06: no vartree tables for this sweep; falling back to the next "
+			"routing engine\n");
+		return -1;
+	}
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+		uint32_t n = vt_fabric_node_by_guid(p->fab, guid);
+
+		if (n == VT_NONE || p->fab->nodes[n].sw == VT_NONE || !sw->new_lft) {
+			OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+				"ERR VT06: switch 0x%016" PRIx64 " is not in the routed model; "
+				"falling back to the next routing engine\n",
+				guid);
+			ret = -1;
+			break;
+		}
+		for (uint32_t lid = 0; lid <= sw->max_lid_ho && lid < sw->lft_size; lid++)
+			sw->new_lft[lid] = vt_lft_get(&p->lfts, p->fab->nodes[n].sw, lid);
+	}
+	sweep_clear(p);
+	return ret;
+}
+
+static void vtp_engine_destroy(void *ctx)
+{
+	sweep_clear(ctx);
+}
+
+static int vtp_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
+{
+	re->build_lid_matrices = vtp_route;
+	re->ucast_build_fwd_tables = vtp_fill;
+	re->destroy = vtp_engine_destroy;
+	return 0;
+}
+
+static void *vtp_create(osm_opensm_t *osm)
+{
+	external_routing_engine_module_t mod = {ENGINE, vtp_setup, NULL};
+	struct vtp *p = calloc(1, sizeof(*p));
+	register_fn reg;
+
+	if (!p)
+		return NULL;
+	p->osm = osm;
+	mod.context = p;
+	/* exported by the opensm executable, not by libopensm, so it is looked up at load */
+	*(void **)&reg = dlsym(RTLD_DEFAULT, "osm_register_external_routing_engine");
+	if (!reg || reg(osm, &mod, p) != CL_SUCCESS) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"ERR VT07: cannot register routing engine '%s'%s; vartree is not "
+			"available\n",
+			ENGINE, reg ? "" : " (this OpenSM has no external routing engines)");
+		free(p);
+		return NULL;
+	}
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "vartree: routing engine '%s' registered\n", ENGINE);
+	return p;
+}
+
+static void vtp_delete(void *data)
+{
+	struct vtp *p = data;
+
+	if (!p)
+		return;
+	sweep_clear(p);
+	free(p);
+}
+
+/* The symbol OpenSM looks up; osm_version must equal the loading OpenSM's version string. */
+osm_event_plugin_t osm_event_plugin = {
+	.osm_version = OSM_VERSION,
+	.create = vtp_create,
+	.delete = vtp_delete,
+};

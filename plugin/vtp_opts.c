@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* event_plugin_options: OpenSM hands every plugin the same string, so ours are prefixed "vartree.".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "vtp.h"
+
+#define PREFIX "vartree."
+
+static int parse_bool(const char *v, size_t n, int *out)
+{
+	static const char *const yes[] = {"1", "on", "yes", "true"};
+	static const char *const no[] = {"0", "off", "no", "false"};
+
+	for (unsigned i = 0; i < 4; i++) {
+		if (strlen(yes[i]) == n && !strncmp(v, yes[i], n))
+			return *out = 1, 0;
+		if (strlen(no[i]) == n && !strncmp(v, no[i], n))
+			return *out = 0, 0;
+	}
+	return -1;
+}
+
+static int parse_level(const char *v, size_t n, enum vt_log_level *out)
+{
+	static const char *const names[] = {"error", "info", "verbose", "debug"};
+
+	for (unsigned i = 0; i < 4; i++)
+		if (strlen(names[i]) == n && !strncmp(v, names[i], n))
+			return *out = (enum vt_log_level)i, 0;
+	return -1;
+}
+
+static int one(struct vtp_opts *o, const char *tok, size_t len)
+{
+	const char *eq = memchr(tok, '=', len), *v;
+	size_t klen, vlen;
+
+	if (!eq)
+		return -1;
+	klen = (size_t)(eq - tok);
+	v = eq + 1;
+	vlen = len - klen - 1;
+	if (klen == 10 && !strncmp(tok, "order_dump", klen))
+		return parse_bool(v, vlen, &o->order_dump);
+	if (klen == 10 && !strncmp(tok, "order_file", klen)) {
+		if (!vlen || vlen >= sizeof(o->order_file))
+			return -1;
+		memcpy(o->order_file, v, vlen);
+		o->order_file[vlen] = '\0';
+		return 0;
+	}
+	if (klen == 3 && !strncmp(tok, "log", klen)) {
+		if (parse_level(v, vlen, &o->level))
+			return -1;
+		o->level_set = 1;
+		return 0;
+	}
+	return -1;
+}
+
+int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen)
+{
+	const char *s = opt ? opt : "";
+	int nbad = 0;
+
+	o->order_dump = 1;
+	snprintf(o->order_file, sizeof(o->order_file), "%s", VTP_ORDER_FILE);
+	o->level = VT_LOG_INFO;
+	o->level_set = 0;
+	if (badlen)
+		bad[0] = '\0';
+	while (*s) {
+		size_t n;
+
+		s += strspn(s, " \t,");
+		n = strcspn(s, " \t,");
+		if (!n)
+			break;
+		if (n > strlen(PREFIX) && !strncmp(s, PREFIX, strlen(PREFIX)) &&
+		    one(o, s + strlen(PREFIX), n - strlen(PREFIX))) {
+			if (!nbad++ && badlen)
+				snprintf(bad, badlen, "%.*s", (int)n, s);
+		}
+		s += n;
+	}
+	return nbad;
+}
