@@ -103,10 +103,12 @@ fuzz:
 	@mkdir -p $(B)/fuzz
 	@set -e; for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		clang $(CSTD) -g -O1 -Ilib -fsanitize=fuzzer,address,undefined -o $(B)/fuzz/$$n $$f \
+		clang $(CSTD) -g -O1 -Ilib -fsanitize=fuzzer,address,undefined \
+			-fno-sanitize-recover=undefined -o $(B)/fuzz/$$n $$f \
 			$(LIB_SRC) $(EXTINC) $(EXTLIBS); \
 		mkdir -p $(B)/fuzz/$$n-corpus; \
-		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=8192 $(B)/fuzz/$$n-corpus tests/fuzz/corpus; \
+		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+			-artifact_prefix=$(B)/fuzz/$$n- $(B)/fuzz/$$n-corpus tests/fuzz/corpus; \
 	done
 
 topofiles: $(B)/bin/vartree-gen
