@@ -463,8 +463,14 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 			dlen = (size_t)(stop - c);
 			rest = stop;
 		}
-		if (type == VT_SWITCH && parse_lid_lmc(ps, rest, e, "switch header", &lid, &lmc))
-			return -1;
+		if (type == VT_SWITCH) {
+			char who[96];
+
+			snprintf(who, sizeof(who), "node \"%.*s\"", (int)(idlen < 64 ? idlen : 64),
+				 id);
+			if (parse_lid_lmc(ps, rest, e, who, &lid, &lmc))
+				return -1;
+		}
 	}
 	ids = malloc(idlen + 1);
 	descs = scratch(ps, desc && dlen ? desc : id, desc && dlen ? dlen : idlen);

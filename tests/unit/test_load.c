@@ -424,6 +424,8 @@ START_TEST(error_other_input)
 	mem_fails("Switch 4 \"a\"\n\n[1] \"b\"[1]\n", "t:3: port line outside a node record");
 	mem_fails("Hca 1 \"a\"\n[1] \"b\"[1] # lid 70000\n",
 		  "t:2: \"a\" port 1: LID 70000 out of range 0..49151");
+	mem_fails("Switch 4 \"a\" # \"a\" lid 1 lmc 9\n",
+		  "t:1: node \"a\": LMC 9 out of range 0..7");
 	mem_fails("Switch 4 \"a\" # \"a\" lid 1\n\nSwitch 4 \"b\" # \"b\" lid 1\n",
 		  "t:3: LID 1 of \"b\" already belongs to \"a\"");
 	mem_fails("caguid=0x10\nHca 1 \"a\"\n\ncaguid=0x10\nHca 1 \"b\"\n",
