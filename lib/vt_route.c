@@ -263,11 +263,15 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		    !t.is_cn[q] && f->nodes[f->ports[p->peer].node].type == VT_SWITCH)
 			route_ca_port(&r, q, 0);
 	}
-	for (uint32_t s = 0; s < t.nsw; s++) {
-		uint32_t lid = vt_port(f, f->switches[s], 0)->lid;
+	/* switches in LID order, so the tables do not depend on the input's record order
+	 * (the plugin's model and an ibnetdiscover dump list the same switches differently) */
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], s;
 
-		if (!lid)
+		if (q == VT_NONE || f->ports[q].num || f->ports[q].lid != lid ||
+		    f->nodes[f->ports[q].node].type != VT_SWITCH)
 			continue;
+		s = f->nodes[f->ports[q].node].sw;
 		if (t.level[s] == 0xFF)
 			vt_lft_set(lfts, s, lid, 0);
 		else
