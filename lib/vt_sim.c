@@ -1084,7 +1084,7 @@ int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, cons
 {
 	sim s;
 	struct vt_simq_ev ev;
-	int rc = 0;
+	int rc = 0, popped = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->lat_min_ps = UINT64_MAX;
@@ -1107,13 +1107,15 @@ int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, cons
 		rc = -1;
 		goto out;
 	}
-	while (!s.failed && vt_simq_pop(&s.q, &ev)) {
+	while (!s.failed && (popped = vt_simq_pop(&s.q, &ev)) > 0) {
 		s.now = ev.t;
 		dispatch(&s, &ev);
 		if (!(++r->events & 0xfffff) && p->progress)
 			p->progress(p->progress_ctx, s.now, r->events, r->msgs_done, r->msgs);
 	}
-	if (s.failed) {
+	if (popped < 0 && !s.failed)
+		vt_err_set(e, "out of memory for events");
+	if (s.failed || popped < 0) {
 		rc = -1;
 		goto out;
 	}

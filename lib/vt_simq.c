@@ -29,6 +29,7 @@ void vt_simq_free(vt_simq *q)
 	free(q->ev);
 	free(q->bucket);
 	free(q->over);
+	free(q->heap);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -48,6 +49,56 @@ static int grow_pool(vt_simq *q)
 	q->free_head = q->cap;
 	q->cap = nc;
 	return 0;
+}
+
+static int before(const vt_simq *q, uint32_t a, uint32_t b)
+{
+	const struct vt_simq_ev *x = &q->ev[a], *y = &q->ev[b];
+
+	return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+}
+
+static int heap_push(vt_simq *q, uint32_t i)
+{
+	uint32_t k;
+
+	if (q->nheap == q->cap_heap) {
+		uint32_t nc = q->cap_heap ? q->cap_heap * 2 : 256;
+		uint32_t *n = realloc(q->heap, nc * sizeof(*n));
+
+		if (!n)
+			return -1;
+		q->heap = n;
+		q->cap_heap = nc;
+	}
+	k = q->nheap++;
+	while (k && before(q, i, q->heap[(k - 1) / 2])) {
+		q->heap[k] = q->heap[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	q->heap[k] = i;
+	return 0;
+}
+
+static uint32_t heap_pop(vt_simq *q)
+{
+	uint32_t top = q->heap[0], last = q->heap[--q->nheap], k = 0;
+
+	for (;;) {
+		uint32_t c = 2 * k + 1;
+
+		if (c >= q->nheap)
+			break;
+		if (c + 1 < q->nheap && before(q, q->heap[c + 1], q->heap[c]))
+			c++;
+		if (!before(q, q->heap[c], last))
+			break;
+		q->heap[k] = q->heap[c];
+		k = c;
+	}
+	if (q->nheap)
+		q->heap[k] = last;
+	return top;
 }
 
 static void wheel_put(vt_simq *q, uint32_t i)
@@ -78,6 +129,13 @@ uint32_t vt_simq_push(vt_simq *q, uint64_t t, uint8_t type, uint32_t a, uint32_t
 	q->ev[i].a = a;
 	q->ev[i].b = b;
 	q->size++;
+	if (q->ev[i].t < q->base + ((uint64_t)1 << q->width_log)) {
+		/* the bucket being played */
+		if (heap_push(q, i))
+			return 0;
+		q->in_wheel++;
+		return i;
+	}
 	if (q->ev[i].t < horizon(q)) {
 		wheel_put(q, i);
 		return i;
@@ -118,6 +176,29 @@ static void migrate(vt_simq *q)
 	q->over_min = m;
 }
 
+/* Moves the current bucket's events of this lap into the heap. */
+static int load_bucket(vt_simq *q)
+{
+	uint64_t end = q->base + ((uint64_t)1 << q->width_log);
+	uint32_t i = q->bucket[q->cur], keep = 0;
+
+	q->bucket[q->cur] = 0;
+	while (i) {
+		uint32_t n = q->ev[i].next;
+
+		if (q->ev[i].t < end) {
+			if (heap_push(q, i))
+				return -1;
+		} else {
+			q->ev[i].next = keep; /* a later lap */
+			keep = i;
+		}
+		i = n;
+	}
+	q->bucket[q->cur] = keep;
+	return 0;
+}
+
 int vt_simq_pop(vt_simq *q, struct vt_simq_ev *out)
 {
 	uint32_t mask = (1u << q->nbucket_log) - 1;
@@ -125,43 +206,27 @@ int vt_simq_pop(vt_simq *q, struct vt_simq_ev *out)
 
 	if (!q->size)
 		return 0;
-	for (;;) {
-		if (!q->in_wheel) {
+	while (!q->nheap) {
+		if (q->in_wheel) {
+			q->cur = (q->cur + 1) & mask;
+			q->base += width;
+			if (q->nover && q->over_min < horizon(q))
+				migrate(q);
+		} else {
 			/* jump straight to the earliest far event */
 			q->base = q->over_min >> q->width_log << q->width_log;
 			q->cur = (uint32_t)(q->base >> q->width_log) & mask;
 			migrate(q);
 		}
-		uint32_t h = q->bucket[q->cur];
-		uint64_t end = q->base + width;
-		uint32_t best = 0, bprev = 0, prev = 0;
-
-		for (uint32_t i = h; i; prev = i, i = q->ev[i].next) {
-			const struct vt_simq_ev *v = &q->ev[i];
-
-			if (v->t >= end)
-				continue; /* a later lap of the wheel */
-			if (!best || v->t < q->ev[best].t ||
-			    (v->t == q->ev[best].t && v->seq < q->ev[best].seq)) {
-				best = i;
-				bprev = prev;
-			}
-		}
-		if (best) {
-			if (bprev)
-				q->ev[bprev].next = q->ev[best].next;
-			else
-				q->bucket[q->cur] = q->ev[best].next;
-			*out = q->ev[best];
-			q->ev[best].next = q->free_head;
-			q->free_head = best;
-			q->in_wheel--;
-			q->size--;
-			return 1;
-		}
-		q->cur = (q->cur + 1) & mask;
-		q->base += width;
-		if (q->nover && q->over_min < horizon(q))
-			migrate(q);
+		if (load_bucket(q))
+			return -1;
 	}
+	uint32_t best = heap_pop(q);
+
+	*out = q->ev[best];
+	q->ev[best].next = q->free_head;
+	q->free_head = best;
+	q->in_wheel--;
+	q->size--;
+	return 1;
 }

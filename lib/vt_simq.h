@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event queue of the simulator: a timing wheel of 2^k buckets, each 2^w ps
- * wide, over a pool of events; events beyond the wheel's horizon wait in an
- * overflow list and move in when the wheel reaches them. Ties are broken by
- * insertion order, so a run is the same on every machine.
+ * wide, over a pool of events; the bucket being played is drained into a
+ * small heap, since lock-stepped hosts put thousands of events at one time; events beyond the
+ * wheel's horizon wait in an overflow list and move in when the wheel reaches them. Ties are broken
+ * by insertion order, so a run is the same on every machine.
  */
 #ifndef VT_SIMQ_H
 #define VT_SIMQ_H
@@ -32,7 +33,9 @@ typedef struct vt_simq {
 	uint32_t nover, cap_over;
 	uint64_t over_min;
 	uint64_t seq;
-	uint64_t size; /* events pending */
+	uint64_t size;	/* events pending */
+	uint32_t *heap; /* the current bucket's events, a binary heap on (t, seq) */
+	uint32_t nheap, cap_heap;
 } vt_simq;
 
 /* width_log: bucket width 2^width_log ps; nbucket_log: 2^nbucket_log buckets. */
@@ -44,7 +47,7 @@ void vt_simq_free(vt_simq *q);
  * in place), 0 when out of memory.
  */
 uint32_t vt_simq_push(vt_simq *q, uint64_t t, uint8_t type, uint32_t a, uint32_t b);
-/* Pops the earliest event into *out; returns 0 when the queue is empty. */
+/* Pops the earliest event into *out; returns 1, 0 when the queue is empty, -1 out of memory. */
 int vt_simq_pop(vt_simq *q, struct vt_simq_ev *out);
 
 #endif
