@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A leaf up-link taken down in ibsim, then a re-sweep: vartree reroutes with
-# every host reachable from every leaf and nothing sent into the dead link;
+# every host reachable from every leaf, no loop or credit loop in the live
+# tables (analyzer audit) and nothing sent into the dead link;
 # the link back up restores the first sweep's tables exactly. Then a whole
 # top switch fails and comes back.
 set -u
@@ -9,7 +10,8 @@ set -u
 "$gen" fat 4,3 -o "$tmp/f43.topo" || fail "vartree-gen fat 4,3"
 leaf=S-0002c95000000000 # L0-S0000; its port 5 goes up to L1-S0000
 top=S-0002c95002000000  # L2-S0000
-run_harness "$tmp/o" "$tmp/f43.topo" -e vartree -F down:$leaf:5 -F up:$leaf:5 -F down:$top -F up:$top
+[ -x "$VT_BIN/vartree-analyze" ] || skip "vartree-analyze is not built"
+run_harness "$tmp/o" "$tmp/f43.topo" -e vartree -x "$VT_BIN/vartree-analyze --live --json --pattern shift" -F down:$leaf:5 -F up:$leaf:5 -F down:$top -F up:$top
 s=$tmp/o/summary.txt
 [ "$(grep -c '^osm_sweep .*SUBNET UP, engine vartree, fallbacks none' "$s")" -ge 5 ] || { cat "$s"; fail "a sweep did not use vartree"; }
 grep -q 'errors [1-9]' "$s" && { cat "$s"; fail "errors in a sweep"; }
@@ -21,6 +23,8 @@ for k in 0 1 2 3 4; do
 	echo "sweep $k: $(tail -1 <<<"$w")"
 	grep -q unreachable <<<"$w" && { head <<<"$w"; fail "sweep $k: hosts unreachable"; }
 	want=$((16 * 64)) # 16 leaves, 64 hosts
+	grep -q '"loop": {"count": 0}, "misdelivery": {"count": 0}, "non-minimal": {"count": 0}, "credit-loop": {"count": 0}}' "$d/exec.out" ||
+		{ cat "$d/exec.out"; fail "sweep $k: the analyzer's audit of the live tables found a loop or credit loop"; }
 	[ "$(tail -1 <<<"$w")" = "walked $want" ] || fail "sweep $k: expected $want (switch, host) pairs"
 done
 # the dead link is gone from the discovered view and from the leaf's table
