@@ -625,6 +625,8 @@ int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_cong
 		o.threads = 2;
 	if (o.threads > 64)
 		o.threads = 64;
+	if (o.method == VT_CONGEST_NAIVE)
+		o.threads = 1;
 	if (o.stage_limit && o.stage_limit < nst)
 		nst = o.stage_limit;
 	if (p->nranks != r->n)
@@ -676,8 +678,6 @@ int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_cong
 		rc = vt_err_set(e, "pattern '%s': the interval method counts shifts only", p->name);
 		goto done;
 	}
-	if (o.method == VT_CONGEST_NAIVE)
-		o.threads = 1;
 	if (interval) {
 		res->method = VT_CONGEST_INTERVAL;
 		j.ngroups = (j.ncl + j.group - 1) / j.group;
