@@ -31,7 +31,8 @@
 static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [--pattern SPEC]...\n"
 	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
-	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M] [-q] [--help]\n"
+	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
+	"       [--stage-limit N] [-q] [--help]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
@@ -49,6 +50,7 @@ struct opts {
 	uint32_t th_val[MAX_THRESH];
 	unsigned nth;
 	unsigned top, threads;
+	uint32_t stage_limit;
 	enum vt_congest_method method;
 };
 
@@ -62,11 +64,13 @@ struct routing {
 	vt_audit audit;
 	vt_pattern pat[MAX_PATTERNS];
 	vt_congest res[MAX_PATTERNS];
+	double secs[MAX_PATTERNS]; /* counting time per pattern */
 	unsigned npat;
 };
 
 struct progress {
 	int quiet, shown;
+	double last;
 	struct timespec start;
 	const char *what;
 };
@@ -82,8 +86,11 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct progress *p = ctx;
 
-	if (p->quiet || since(&p->start) < 1.0)
+	double t = since(&p->start);
+
+	if (p->quiet || t < 1.0 || (t - p->last < 0.5 && done < total))
 		return;
+	p->last = t;
 	fprintf(stderr, "\r" PROG ": %s: %3u%%", p->what,
 		(unsigned)(total ? done * 100 / total : 100));
 	p->shown = 1;
@@ -109,14 +116,23 @@ static int parse_u32(const char *s, uint32_t *v)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{"lfts", required_argument, 0, 'l'},	{"route", required_argument, 0, 'r'},
-		{"live", no_argument, 0, 'L'},		{"pattern", required_argument, 0, 'p'},
-		{"order", required_argument, 0, 'o'},	{"order-random", required_argument, 0, 'R'},
-		{"json", no_argument, 0, 'j'},		{"plot", required_argument, 0, 'P'},
-		{"compare", required_argument, 0, 'c'}, {"max-worst", required_argument, 0, 'm'},
-		{"top", required_argument, 0, 't'},	{"threads", required_argument, 0, 'T'},
-		{"method", required_argument, 0, 'M'},	{"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},		{0, 0, 0, 0},
+		{"lfts", required_argument, 0, 'l'},
+		{"route", required_argument, 0, 'r'},
+		{"live", no_argument, 0, 'L'},
+		{"pattern", required_argument, 0, 'p'},
+		{"order", required_argument, 0, 'o'},
+		{"order-random", required_argument, 0, 'R'},
+		{"json", no_argument, 0, 'j'},
+		{"plot", required_argument, 0, 'P'},
+		{"compare", required_argument, 0, 'c'},
+		{"max-worst", required_argument, 0, 'm'},
+		{"top", required_argument, 0, 't'},
+		{"threads", required_argument, 0, 'T'},
+		{"method", required_argument, 0, 'M'},
+		{"quiet", no_argument, 0, 'q'},
+		{"help", no_argument, 0, 'h'},
+		{"stage-limit", required_argument, 0, 'S'},
+		{0, 0, 0, 0},
 	};
 	int c;
 	char buf[256];
@@ -205,6 +221,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			else
 				return die("--method: expected auto, walk, interval or naive");
 			break;
+		case 'S':
+			if (parse_u32(optarg, &v) || !v)
+				return die("--stage-limit: expected a positive count");
+			o->stage_limit = v;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -239,6 +260,7 @@ static void progress_start(struct progress *p, const char *what)
 {
 	p->what = what;
 	p->shown = 0;
+	p->last = 0;
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
 
@@ -254,6 +276,7 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 	struct progress pr = {.quiet = o->quiet};
 	struct vt_congest_opts co = {.threads = o->threads,
 				     .method = o->method,
+				     .stage_limit = o->stage_limit,
 				     .progress = on_progress,
 				     .progress_ctx = &pr};
 
@@ -272,6 +295,7 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 		progress_start(&pr, r->pat[i].name);
 		if (vt_congest_run(&r->routes, &r->pat[i], &co, &r->res[i], e))
 			return -1;
+		r->secs[i] = since(&pr.start);
 		progress_end(&pr);
 	}
 	return 0;
@@ -433,6 +457,11 @@ static void print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struc
 				fprintf(fp, "%.6f", c->ebb);
 			else
 				fprintf(fp, "null");
+			fprintf(fp, ", \"method\": \"%s\", \"seconds\": %.3f",
+				c->method == VT_CONGEST_INTERVAL ? "interval"
+				: c->method == VT_CONGEST_NAIVE	 ? "naive"
+								 : "walk",
+				r->secs[i]);
 			fprintf(fp, ",\n    \"stage_max\": [");
 			for (uint32_t s = 0; s < c->nstages; s++)
 				fprintf(fp, "%s%u", s ? "," : "", c->stage_max[s]);

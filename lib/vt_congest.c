@@ -596,11 +596,11 @@ static int choose_interval(const vt_routes *r, const vt_pattern *p, uint32_t nst
 {
 	if (p->kind != VT_PAT_SHIFT || r->nruns == 0)
 		return 0;
+	/* both scan every counted channel in every stage; they differ in the path work */
 	double walk = (double)nstages * r->n * 6.0;
 	double passes = (ncl + group - 1) / group;
-	double iv = passes * (double)r->n * r->nruns * 6.0 / (passes < nt ? passes : nt) +
-		    (double)ncl * r->n / nt + (double)r->n * nstages;
-	return iv < walk / nt;
+	double iv = passes * (double)r->n * r->nruns * 6.0 + (double)r->n * nstages;
+	return iv < walk;
 }
 
 void vt_congest_free(vt_congest *res)
