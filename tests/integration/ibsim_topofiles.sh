@@ -24,7 +24,7 @@ start() {
 	sws=$(grep -c '^Switch' "$f")
 	ports=$(awk '/^(Switch|Ca|Rt)/ { p += $2 + 1 } END { print p + 64 }' "$f")
 	export IBSIM_SOCKNAME=vt-$$-$(basename "$f" .topo | tr -c 'a-z0-9\n' - | cut -c1-40)
-	ibsim -n -s -N $((nodes + 16)) -S $((sws + 16)) -P "$ports" "$f" >"$tmp/out" 2>&1 &
+	stdbuf -oL -eL ibsim -n -s -N $((nodes + 16)) -S $((sws + 16)) -P "$ports" "$f" >"$tmp/out" 2>&1 &
 	pid=$!
 	for _ in $(seq 200); do
 		grep -q 'Network simulator ready' "$tmp/out" && return 0
