@@ -518,6 +518,29 @@ static int plan_pruned(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 	return 0;
 }
 
+/*
+ * A 2-level tree needs every two leaves to share a spine (and every spine a
+ * link). Round robin of U < S up-links gives leaf l the S-cyclic window
+ * [lU, lU+U): leaves 0 and 1 get disjoint windows unless 2U > S, and any two
+ * windows of more than S/2 spines meet. One up-link over 4 spines would leave
+ * each spine an island of its own leaves.
+ */
+static int oversub_connected(const struct vt_gen_spec *s, vt_err *e)
+{
+	if (s->upl >= s->spines)
+		return 0; /* every leaf reaches every spine */
+	if (s->leaves == 1)
+		return vt_err_set(e, "bad spec '%s': not connected: spine %u gets no up-link",
+				  s->text, s->upl);
+	if (2 * (uint64_t)s->upl <= s->spines)
+		return vt_err_set(e,
+				  "bad spec '%s': not connected: leaves 0 and 1 share no spine "
+				  "(round robin of %u up-link%s over %u spines needs more than "
+				  "half the spines per leaf)",
+				  s->text, s->upl, s->upl == 1 ? "" : "s", s->spines);
+	return 0;
+}
+
 static int plan_oversub(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 {
 	uint64_t count[2] = {s->leaves, s->spines}, load, radix;
@@ -529,7 +552,7 @@ static int plan_oversub(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 	/* busiest spine: bundles spread evenly; round robin gives some spines one more */
 	load = ((uint64_t)s->leaves * s->upl + s->spines - 1) / s->spines;
 	radix = (uint64_t)s->hpl + s->upl > load ? (uint64_t)s->hpl + s->upl : load;
-	if (plan_levels(p, s, count, radix, e))
+	if (plan_levels(p, s, count, radix, e) || oversub_connected(s, e))
 		return -1;
 	fill = calloc(s->spines, sizeof(*fill));
 	if (!fill)
