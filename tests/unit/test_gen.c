@@ -254,8 +254,9 @@ START_TEST(oversub_and_rails)
 	ck_assert_uint_eq(st.links, 192 + 64);
 	ck_assert_uint_eq(st.radix, 16);
 	ck_assert_uint_eq(st.bisection, 32); /* 8 leaves a side, 4 up-links each */
-	st = stats("oversub 6,4,1,4");	     /* round robin: spines get 2,2,1,1 leaves */
-	ck_assert_uint_eq(st.links, 24 + 6);
+	st = stats("oversub 8,4,2,3");	     /* round robin: spines get 6,5,5 up-links */
+	ck_assert_uint_eq(st.links, 32 + 16);
+	ck_assert_uint_eq(st.radix, 6);
 	f = gen("rails 2 fat 2,2");
 	ck_assert_uint_eq(vt_fabric_count_cas(f), 4);
 	ck_assert_uint_eq(f->nswitches, 8);
@@ -389,6 +390,12 @@ START_TEST(bad_specs)
 	ck_assert_str_eq(gen_err("varary 4,4:2,2"),
 			 "bad spec 'varary 4,4:2,2': expected D0,D1,..:U0,..[:P0,..]");
 	ck_assert_str_eq(gen_err("rails 9 fat 2,2"), "bad spec 'rails 9 fat 2,2': R must be 1..8");
+	ck_assert_str_eq(gen_err("oversub 6,4,1,4"),
+			 "bad spec 'oversub 6,4,1,4': not connected: leaves 0 and 1 share no spine "
+			 "(round robin of 1 up-link over 4 spines needs more than half the spines "
+			 "per leaf)");
+	ck_assert_str_eq(gen_err("oversub 1,4,1,2"),
+			 "bad spec 'oversub 1,4,1,2': not connected: spine 1 gets no up-link");
 }
 END_TEST
 
