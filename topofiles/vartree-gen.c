@@ -61,6 +61,13 @@ static int die(const char *msg)
 	return 1;
 }
 
+/* A command line that cannot be read at all: exit 2, as without a spec. */
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "vartree-gen: %s\n", msg);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	char spec[256] = "", opt[300];
@@ -86,7 +93,7 @@ int main(int argc, char **argv)
 			nolids = 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc)
-				return die("-o needs a file name");
+				return usage_error("-o needs a file name");
 			outpath = argv[i];
 		} else if (!strncmp(a, "--output=", 9)) {
 			outpath = a + 9;
@@ -98,24 +105,24 @@ int main(int argc, char **argv)
 			if (known) {
 				if (++i == argc) {
 					snprintf(opt, sizeof(opt), "%s needs a value", a);
-					return die(opt);
+					return usage_error(opt);
 				}
 				snprintf(opt, sizeof(opt), "%s=%s", a + 2, argv[i]);
 			} else if (strchr(a, '=')) {
 				snprintf(opt, sizeof(opt), "%s", a + 2);
 			} else {
 				snprintf(opt, sizeof(opt), "unknown option '%s' (see --help)", a);
-				return die(opt);
+				return usage_error(opt);
 			}
 			if (nopts == 64)
-				return die("too many options");
+				return usage_error("too many options");
 			memcpy(opts[nopts++], opt, sizeof(opt));
 		} else if (a[0] == '-' && a[1]) {
 			snprintf(opt, sizeof(opt), "unknown option '%s' (see --help)", a);
-			return die(opt);
+			return usage_error(opt);
 		} else {
 			if (strlen(spec) + strlen(a) + 2 > sizeof(spec))
-				return die("spec too long");
+				return usage_error("spec too long");
 			if (spec[0])
 				strcat(spec, " ");
 			strcat(spec, a);
