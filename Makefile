@@ -4,8 +4,13 @@
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
-# dlopen("libvartree.so") searches the linker cache; $(PREFIX)/lib is in it on Debian
-PLUGINDIR ?= $(PREFIX)/lib
+# OpenSM loads the plugin with dlopen("libvartree.so"), so it must sit where the dynamic
+# linker looks. PREFIX=/usr: Debian's multiarch dir /usr/lib/<triplet>, a built-in search
+# path of ld.so (found without ldconfig, beside OpenSM's own libraries). Other prefixes:
+# $(PREFIX)/lib, which ld.so.conf must list (/usr/local/lib is listed on Debian); found
+# after ldconfig, which `make install` runs as root without DESTDIR. See vartree-plugin(8).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+PLUGINDIR ?= $(if $(and $(filter /usr,$(PREFIX)),$(MULTIARCH)),$(PREFIX)/lib/$(MULTIARCH),$(PREFIX)/lib)
 DESTDIR   ?=
 
 CC        ?= cc
