@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# vartree-harness and vartree-compare on bad command lines and fabrics: one line
+# "vartree-xxx: cause", exit 2 for usage and unreadable files, 1 when ibsim cannot
+# load the fabric (its FILE:LINE and cause), and no output directory left behind.
+. "$(dirname "$0")/robust_lib.bash"
+h=$top/sim/vartree-harness
+c=$top/sim/vartree-compare
+mkbad
+export TMPDIR=$tmp/run # a default output directory would land there and be seen
+
+for s in "$h" "$c"; do
+	n=$(basename "$s")
+	expect 2 "$n: unknown option '--bogus' (see -h)" "$s" --bogus "$tmp/good.topo"
+	expect 2 "$n: unknown option '-z' (see -h)" "$s" -z "$tmp/good.topo"
+	expect 2 "$n: -e needs an argument (see -h)" "$s" -e
+	expect 2 "$n: no TOPOLOGY given (see -h)" "$s"
+	expect 2 "$n: one TOPOLOGY expected, got 2 arguments (see -h)" "$s" "$tmp/good.topo" "$tmp/good.topo"
+	expect 2 "$n: $tmp/missing.topo: cannot read the topology: no such file" "$s" "$tmp/missing.topo"
+	expect 2 "$n: $tmp: cannot read the topology: not a readable file" "$s" "$tmp"
+	expect 2 "$n: $tmp/run/no/dir: cannot create the output directory: No such file or directory" \
+		"$s" -o "$tmp/run/no/dir" "$tmp/good.topo"
+	"$s" --help | grep -q "^Usage: $n \[OPTIONS\] TOPOLOGY" || { echo "FAIL: $n --help"; nfail=$((nfail + 1)); }
+done
+expect 2 "vartree-harness: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$h" "$tmp/empty.topo"
+expect 2 "vartree-harness: -l '9': expected a whole number in 0..7" "$h" -l 9 "$tmp/good.topo"
+expect 2 "vartree-harness: -T 'x': expected a whole number in 1..86400" "$h" -T x "$tmp/good.topo"
+expect 2 "vartree-harness: -N '0': expected a whole number in 1..1000000" "$h" -N 0 "$tmp/good.topo"
+expect 2 "vartree-compare: -e 'a b': expected engine names separated by commas" "$c" -e 'a b' "$tmp/good.topo"
+
+# ibsim's own parse errors, as one line with its file and line
+if command -v ibsim >/dev/null; then
+	expect 1 "vartree-harness: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$h" -q "$tmp/badport.topo"
+	expect 1 "vartree-harness: $tmp/trunc.topo:14: ibsim cannot load it: can't find valid id" "$h" -q "$tmp/trunc.topo"
+	expect 1 "vartree-compare: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$c" -q "$tmp/badport.topo"
+fi
+finish
