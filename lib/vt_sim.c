@@ -8,14 +8,18 @@
 #include "vt_rand.h"
 #include "vt_simq.h"
 
+/*
+ * One event per packet hop (EV_ARRIVE); tails, output release and credit
+ * returns follow from serialisation arithmetically. The other events only
+ * happen where something has to wait: an output busy or short of credits
+ * with a packet for it (EV_WAKE), an input whose next packet arrived before
+ * the previous one had left (EV_INREL), an HCA whose next packet is due.
+ */
 enum {
 	EV_ARRIVE = 1, /* a = packet: head at an input, forwarding latency done */
-	EV_OUTFREE,    /* a = output port: transmission over, or generator ready */
-	EV_INREL,      /* a = input slot: head packet has left the input buffer */
-	EV_CREDIT,     /* a = input slot, b = credits: they reach the upstream output */
-	EV_DELIVER,    /* a = packet: consumed by the sink */
-	EV_FLIT_ARR,   /* a = input slot: one 64-byte flit in (flit mode) */
-	EV_FLIT_DEP,   /* a = input slot: one flit out, its credit goes back (flit mode) */
+	EV_WAKE,       /* a = output port: arbitrate again (free, credits, generator) */
+	EV_INREL,      /* a = input slot: its head packet may now ask for its output */
+	EV_DONE,       /* a = message: consumed; releases causal and barrier stages */
 	EV_GEN,	       /* a = rank: open-loop generator */
 };
 
@@ -35,23 +39,54 @@ struct msgrt {
 	uint8_t rail;
 };
 
+/*
+ * A credit return on its way to an output: the credits can be used from time
+ * t on. Each (output, VL) keeps a FIFO of them (times never decrease, since
+ * the peer's buffer releases in order) and takes in the due ones when it
+ * looks, instead of an event per update.
+ */
+struct cred {
+	uint64_t t;
+	uint32_t cr, next;
+};
+
 /* one slot per (port, VL): the input buffer of the port, and the credits of its output */
 struct slot {
-	uint32_t head, tail; /* input FIFO */
-	int32_t occ;	     /* input buffer fill, credits */
-	int32_t credits;     /* credits the output holds for the peer's buffer */
-	uint64_t cred_t;     /* time of the pending merged credit event, NO_T if none */
-	uint32_t cred_ev;
-	uint64_t wait[4]; /* input port numbers whose head packet wants this output */
-	uint8_t busy;	  /* input: head packet still leaving */
-	uint8_t rr;	  /* output: last input port granted */
+	uint32_t head, tail; /* input FIFO of arrived packets */
+	uint64_t rel_t;	     /* input: the last granted packet has left the buffer by then */
+	int32_t fifo_cr;     /* input: credits of the packets in the FIFO */
+	int32_t last_cr;     /* input: credits of the last granted packet */
+	int32_t credits;     /* output: credits held for the peer's buffer, due returns taken */
+	uint32_t need;	     /* output: credits a blocked packet waits for, 0 if none */
+	uint32_t cq_head, cq_tail; /* output: credit returns still on their way */
+	uint64_t wait[4];	   /* output: input port numbers whose head packet wants it */
+	uint8_t rr;		   /* output: last input port granted */
 };
 
 struct oport {
-	uint64_t busy_until, blocked_since, ppb_fx, busy_ps, blocked_ps, bytes, pkts, gen_t;
+	uint64_t busy_until, ppb_fx, wake_t;   /* wake_t: earliest pending EV_WAKE, NO_T if none */
+	uint32_t nwait;			       /* waiting inputs over all VLs */
 	uint32_t rail_head, rail_tail, queued; /* CA ports: message FIFO and packets in it */
-	uint64_t wake_t;		       /* pending EV_OUTFREE, NO_T if none */
+	uint64_t gen_t;
 	uint8_t vl_rr;
+};
+
+/* flit mode: how the last granted packet of an input slot leaves (see credits_leave) */
+struct leave {
+	uint64_t from, to, afrom, aend;
+};
+
+/* link statistics, apart from the hot output state */
+struct ostat {
+	uint64_t blocked_since, busy_ps, blocked_ps, bytes, pkts;
+};
+
+/* what a hop needs to know of a port, flat */
+struct hport {
+	uint32_t peer;	     /* ports[] index of the far end */
+	uint32_t first_port; /* of the port's node */
+	uint32_t sw;	     /* switch ordinal of the port's node, VT_NONE for a CA */
+	uint8_t nports, num;
 };
 
 typedef struct sim {
@@ -66,10 +101,15 @@ typedef struct sim {
 	unsigned nvl;
 	uint64_t now, gen_ppb_fx, sink_ppb_fx;
 	struct slot *slot;
+	struct leave *lv; /* flit mode only */
 	struct oport *op;
+	struct ostat *st;
+	struct hport *hp;
 	uint64_t *sink_free;
 	struct pkt *pk;
 	uint32_t npk, cap_pk, free_pk;
+	struct cred *cq;
+	uint32_t ncq, cap_cq, free_cq;
 	/* messages */
 	uint64_t nmsg, cap_msg;
 	uint32_t *src, *dst, *stg;
@@ -92,6 +132,8 @@ void vt_sim_defaults(struct vt_sim_params *p)
 	p->mtu = 2048;
 	p->header = 26; /* LRH 8 + BTH 12 + ICRC 4 + VCRC 2 */
 	p->nvl = 1;
+	p->sl = 0;
+	p->sl_spread = 0;
 	p->buf_credits = 256;
 	p->speedup = 1;
 	p->sw_lat_ps = 100000;
@@ -143,6 +185,13 @@ uint64_t vt_sim_lat_quantile(const vt_sim_result *r, double q)
 	return r->lat_max_ps;
 }
 
+unsigned vt_sim_vl(const struct vt_sim_params *p, uint32_t src, uint32_t dst)
+{
+	unsigned sl = p->sl_spread ? (src + dst) % p->nvl : p->sl;
+
+	return sl % p->nvl;
+}
+
 static uint64_t ser(uint64_t ppb_fx, uint64_t bytes)
 {
 	return (bytes * ppb_fx + (1u << FX) - 1) >> FX;
@@ -154,14 +203,22 @@ static uint64_t ppb_of_mbps(uint64_t mbps)
 	return mbps ? (uint64_t)((8e6 / (double)mbps) * (1 << FX) + 0.5) : 0;
 }
 
-static int push(sim *s, uint64_t t, uint8_t type, uint32_t a, uint32_t b)
+static inline uint64_t max64(uint64_t a, uint64_t b)
 {
-	if (!vt_simq_push(&s->q, t, type, a, b)) {
-		s->failed = 1;
-		vt_err_set(s->e, "out of memory for events");
-		return -1;
-	}
-	return 0;
+	return a > b ? a : b;
+}
+
+static void oom(sim *s, const char *what)
+{
+	if (!s->failed)
+		vt_err_set(s->e, "out of memory for %s", what);
+	s->failed = 1;
+}
+
+static void push(sim *s, uint64_t t, uint8_t type, uint32_t a)
+{
+	if (!vt_simq_push(&s->q, t, type, a, 0))
+		oom(s, "events");
 }
 
 static uint32_t pkt_new(sim *s)
@@ -191,91 +248,211 @@ static void pkt_free(sim *s, uint32_t i)
 	s->free_pk = i;
 }
 
-static int is_ca(const sim *s, uint32_t port)
-{
-	return s->f->nodes[s->f->ports[port].node].type != VT_SWITCH;
-}
-
 static void check_credits(sim *s, const struct slot *sl)
 {
-	if (sl->credits < 0 || sl->credits > (int32_t)s->p.buf_credits || sl->occ < 0 ||
-	    sl->occ > (int32_t)s->p.buf_credits)
+	if (sl->credits < 0 || sl->credits > (int32_t)s->p.buf_credits)
 		s->r->credit_violations++;
-	if (sl->occ > 0 && (uint64_t)sl->occ > s->r->max_occupancy)
-		s->r->max_occupancy = (uint64_t)sl->occ;
 }
 
-/* Credits freed in input slot `in` at time t travel back to the upstream output. */
-static void return_credit(sim *s, uint32_t in, uint32_t n, uint64_t t)
+/* Flit mode: flits of the last packet granted from input slot `in` still in the buffer. */
+static int32_t flits_left(const sim *s, uint32_t in)
 {
-	struct slot *sl = &s->slot[in];
+	const struct leave *l = &s->lv[in];
+	int32_t cr = s->slot[in].last_cr, k = 0;
 
-	if (s->p.credit_period_ps)
-		t = (t + s->p.credit_period_ps - 1) / s->p.credit_period_ps * s->p.credit_period_ps;
-	t += s->p.cable_ps;
-	if (sl->cred_t == t) {
-		s->q.ev[sl->cred_ev].b += n; /* one update carries all credits of the period */
-		return;
-	}
-	sl->cred_t = t;
-	sl->cred_ev = vt_simq_push(&s->q, t, EV_CREDIT, in, n);
-	if (!sl->cred_ev) {
-		s->failed = 1;
-		vt_err_set(s->e, "out of memory for events");
-	}
+	while (k < cr && l->from + (l->to - l->from) * (uint64_t)(k + 1) / (uint64_t)cr <= s->now &&
+	       l->afrom + (l->aend - l->afrom) * (uint64_t)(k + 1) / (uint64_t)cr <= s->now)
+		k++;
+	return cr - k;
 }
 
-static void block(sim *s, struct oport *o)
+/* Input buffer fill when a packet arrives: the FIFO and the packet still leaving. */
+static void check_occupancy(sim *s, uint32_t in)
 {
-	if (o->blocked_since == NO_T)
-		o->blocked_since = s->now;
+	const struct slot *sl = &s->slot[in];
+	int32_t occ = sl->fifo_cr;
+
+	if (sl->rel_t > s->now)
+		occ += s->lv ? flits_left(s, in) : sl->last_cr;
+
+	if (occ > (int32_t)s->p.buf_credits)
+		s->r->credit_violations++;
+	if ((uint64_t)occ > s->r->max_occupancy)
+		s->r->max_occupancy = (uint64_t)occ;
 }
 
-static void unblock(sim *s, struct oport *o)
+static void block(sim *s, uint32_t port)
 {
+	if (s->st[port].blocked_since == NO_T)
+		s->st[port].blocked_since = s->now;
+}
+
+static void unblock(sim *s, uint32_t port)
+{
+	struct ostat *o = &s->st[port];
+
 	if (o->blocked_since != NO_T) {
 		o->blocked_ps += s->now - o->blocked_since;
 		o->blocked_since = NO_T;
 	}
 }
 
+/*
+ * Asks for an arbitration of `port` at t. An earlier pending wake is enough:
+ * every arbitration asks again for what it still waits for.
+ */
 static void wake_at(sim *s, uint32_t port, uint64_t t)
 {
-	/* several wakes may be pending; skip only an exact duplicate */
-	if (s->op[port].wake_t != t) {
-		s->op[port].wake_t = t;
-		push(s, t, EV_OUTFREE, port, 0);
+	uint64_t w = s->op[port].wake_t;
+
+	if (w != NO_T && w <= t)
+		return;
+	s->op[port].wake_t = t;
+	push(s, t, EV_WAKE, port);
+}
+
+/* Time credits freed in a buffer at t can be used upstream. */
+static uint64_t credit_time(const sim *s, uint64_t t)
+{
+	if (s->p.credit_period_ps)
+		t = (t + s->p.credit_period_ps - 1) / s->p.credit_period_ps * s->p.credit_period_ps;
+	return t + s->p.cable_ps;
+}
+
+/* Takes in the credit returns of output slot os that are due. */
+static void absorb(sim *s, struct slot *os)
+{
+	while (os->cq_head && s->cq[os->cq_head].t <= s->now) {
+		uint32_t c = os->cq_head;
+
+		os->credits += (int32_t)s->cq[c].cr;
+		os->cq_head = s->cq[c].next;
+		s->cq[c].next = s->free_cq;
+		s->free_cq = c;
+	}
+	if (!os->cq_head)
+		os->cq_tail = 0;
+	check_credits(s, os);
+}
+
+/* When the returns on their way give output slot os `need` credits; NO_T if they never do. */
+static uint64_t credit_eta(const sim *s, const struct slot *os, uint32_t need)
+{
+	int64_t c = os->credits;
+
+	for (uint32_t i = os->cq_head; i; i = s->cq[i].next) {
+		c += s->cq[i].cr;
+		if (c >= (int64_t)need)
+			return s->cq[i].t;
+	}
+	return NO_T;
+}
+
+/* n credits of input slot `in` reach the upstream output at t. */
+static void credit_back(sim *s, uint32_t in, uint32_t n, uint64_t t)
+{
+	uint32_t os_i = s->hp[in / s->nvl].peer * s->nvl + in % s->nvl, c;
+	struct slot *os = &s->slot[os_i];
+
+	if (os->cq_tail && s->cq[os->cq_tail].t == t) {
+		s->cq[os->cq_tail].cr += n; /* one update carries all credits of a period */
+	} else {
+		if (s->free_cq) {
+			c = s->free_cq;
+			s->free_cq = s->cq[c].next;
+		} else {
+			if (s->ncq == s->cap_cq) {
+				uint32_t nc = s->cap_cq * 2;
+				struct cred *q = realloc(s->cq, (size_t)nc * sizeof(*q));
+
+				if (!q) {
+					oom(s, "credits");
+					return;
+				}
+				s->cq = q;
+				s->cap_cq = nc;
+			}
+			c = s->ncq++;
+		}
+		s->cq[c] = (struct cred){.t = t, .cr = n, .next = 0};
+		if (os->cq_tail)
+			s->cq[os->cq_tail].next = c;
+		else
+			os->cq_head = c;
+		os->cq_tail = c;
+	}
+	if (os->need) {
+		uint64_t eta = credit_eta(s, os, os->need);
+
+		if (eta != NO_T) {
+			os->need = 0;
+			wake_at(s, os_i / s->nvl, eta);
+		}
 	}
 }
 
-/* Sends packet k of its message, or the switch's granted packet, down output `port`. */
+/*
+ * Credits of a packet of cr credits leaving input slot `in`, read out from
+ * `from` to `to` and arriving from arr_from to arr_end: all at the end in
+ * packet mode, one by one in flit mode (credit k once flit k has both arrived
+ * and been read).
+ */
+static void credits_leave(sim *s, uint32_t in, uint32_t cr, uint64_t from, uint64_t to,
+			  uint64_t arr_from, uint64_t arr_end)
+{
+	if (!s->p.flit) {
+		credit_back(s, in, cr, credit_time(s, max64(to, arr_end)));
+		return;
+	}
+	for (uint32_t k = 0; k < cr; k++) {
+		uint64_t rd = from + (to - from) * (k + 1) / cr;
+		uint64_t ar = arr_from + (arr_end - arr_from) * (k + 1) / cr;
+
+		credit_back(s, in, 1, credit_time(s, max64(rd, ar)));
+	}
+}
+
+/*
+ * A packet waits at output slot os for cr credits: wakes the output when the
+ * returns on their way suffice, else leaves word with the slot.
+ */
+static void wait_credits(sim *s, uint32_t port, struct slot *os, uint32_t cr)
+{
+	uint64_t eta = credit_eta(s, os, cr);
+
+	block(s, port);
+	if (eta != NO_T) {
+		os->need = 0;
+		wake_at(s, port, eta);
+	} else {
+		os->need = cr;
+	}
+}
+
+/* Sends packet pi down output `port` now: one event, the head's arrival at the far end. */
 static void transmit(sim *s, uint32_t port, uint32_t pi, uint64_t tail_in)
 {
 	struct oport *o = &s->op[port];
+	struct ostat *st = &s->st[port];
 	struct pkt *p = &s->pk[pi];
-	uint32_t peer = s->f->ports[port].peer;
-	uint64_t sr = ser(o->ppb_fx, p->bytes), tail = s->now + sr;
-	uint32_t in = peer * s->nvl + p->vl;
+	uint32_t peer = s->hp[port].peer;
+	uint64_t tail = max64(s->now + ser(o->ppb_fx, p->bytes), tail_in);
+	struct slot *os = &s->slot[port * s->nvl + p->vl];
 
-	if (tail < tail_in)
-		tail = tail_in; /* cut-through cannot send bits that have not arrived */
-	unblock(s, o);
+	/* cut-through cannot send bits that have not arrived: tail_in bounds the tail */
+	unblock(s, port);
 	o->busy_until = tail;
-	o->busy_ps += tail - s->now;
-	o->bytes += p->payload;
-	o->pkts++;
-	wake_at(s, port, tail);
-	s->slot[port * s->nvl + p->vl].credits -= p->cr;
-	check_credits(s, &s->slot[port * s->nvl + p->vl]);
+	st->busy_ps += tail - s->now;
+	st->bytes += p->payload;
+	st->pkts++;
+	os->credits -= p->cr;
+	check_credits(s, os);
 	p->at = peer;
 	p->t_head = s->now + s->p.cable_ps;
 	p->t_tail = tail + s->p.cable_ps;
-	if (s->p.flit) {
-		for (uint32_t k = 0; k < p->cr; k++)
-			push(s, p->t_head + (p->t_tail - p->t_head) * (k + 1) / p->cr, EV_FLIT_ARR,
-			     in, 0);
-	}
-	push(s, p->t_head + (is_ca(s, peer) ? 0 : s->p.sw_lat_ps), EV_ARRIVE, pi, 0);
+	push(s, p->t_head + (s->hp[peer].sw == VT_NONE ? 0 : s->p.sw_lat_ps), EV_ARRIVE, pi);
+	if (o->nwait)
+		wake_at(s, port, tail);
 }
 
 static void post_stage_of(sim *s, uint32_t rank);
@@ -297,21 +474,29 @@ static void hca_kick(sim *s, uint32_t port)
 	uint64_t avail;
 	uint32_t payload, done, vl;
 
-	if (o->busy_until > s->now || mi == UINT32_MAX)
+	if (mi == UINT32_MAX)
 		return;
+	if (o->busy_until > s->now) {
+		wake_at(s, port, o->busy_until);
+		return;
+	}
 	m = &s->m[mi];
 	done = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu) - m->tx_left;
 	payload = s->w->msg_bytes - done * s->p.mtu;
 	if (payload > s->p.mtu)
 		payload = s->p.mtu;
 	uint32_t bytes = payload + s->p.header, cr = (bytes + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT;
+	struct slot *os;
 
-	vl = (s->src[mi] + s->dst[mi]) % s->nvl;
-	if (s->slot[port * s->nvl + vl].credits < (int32_t)cr) {
-		block(s, o);
+	vl = vt_sim_vl(&s->p, s->src[mi], s->dst[mi]);
+	os = &s->slot[port * s->nvl + vl];
+	absorb(s, os);
+	if (os->credits < (int32_t)cr) {
+		wait_credits(s, port, os, cr);
 		return;
 	}
-	avail = (o->gen_t > m->t_post ? o->gen_t : m->t_post) + ser(s->gen_ppb_fx, bytes);
+	os->need = 0;
+	avail = max64(o->gen_t, m->t_post) + ser(s->gen_ppb_fx, bytes);
 	if (avail > s->now) {
 		wake_at(s, port, avail);
 		return;
@@ -319,8 +504,7 @@ static void hca_kick(sim *s, uint32_t port)
 	o->gen_t = avail;
 	pi = pkt_new(s);
 	if (!pi) {
-		s->failed = 1;
-		vt_err_set(s->e, "out of memory for packets");
+		oom(s, "packets");
 		return;
 	}
 	struct pkt *p = &s->pk[pi];
@@ -344,19 +528,36 @@ static void hca_kick(sim *s, uint32_t port)
 			o->rail_tail = UINT32_MAX;
 		msg_sent(s, mi);
 	}
+	if (o->rail_head != UINT32_MAX)
+		wake_at(s, port, o->busy_until);
 }
 
-static unsigned pick_input(sim *s, struct slot *sl, unsigned nports)
+/* Lowest set bit of a 256-bit mask at or after bit `from` (wrapping), -1 if none. */
+static int next_bit(const uint64_t *w, unsigned from)
 {
-	unsigned words = (nports + 64) / 64;
+	for (unsigned k = 0; k < 5; k++) {
+		unsigned i = ((from >> 6) + k) & 3;
+		uint64_t x = w[i];
 
+		if (k == 0)
+			x &= ~0ull << (from & 63);
+		else if (k == 4)
+			x &= (from & 63) ? ~(~0ull << (from & 63)) : 0;
+		if (x)
+			return (int)(i * 64 + (unsigned)__builtin_ctzll(x));
+	}
+	return -1;
+}
+
+static unsigned pick_input(sim *s, struct slot *sl)
+{
 	if (s->p.arb == VT_ARB_RANDOM) {
 		unsigned c = 0, k;
 
-		for (unsigned w = 0; w < words; w++)
+		for (unsigned w = 0; w < 4; w++)
 			c += (unsigned)__builtin_popcountll(sl->wait[w]);
 		k = (unsigned)vt_rand_below(&s->rng, c);
-		for (unsigned w = 0; w < words; w++) {
+		for (unsigned w = 0; w < 4; w++) {
 			uint64_t x = sl->wait[w];
 
 			while (x) {
@@ -367,111 +568,86 @@ static unsigned pick_input(sim *s, struct slot *sl, unsigned nports)
 		}
 	}
 	/* round robin: the first waiting port after the last one granted */
-	for (unsigned i = 1; i <= nports + 1; i++) {
-		unsigned n = (sl->rr + i) % (nports + 1);
-
-		if (sl->wait[n / 64] >> (n % 64) & 1)
-			return n;
-	}
-	return 0;
+	return (unsigned)next_bit(sl->wait, (sl->rr + 1u) & 255u);
 }
 
-static void grant(sim *s, uint32_t out, unsigned vl, uint32_t in);
+static void grant(sim *s, uint32_t out, uint32_t in);
 
 /* Output arbitration of a switch port: one winner among the inputs waiting for it. */
 static void arbitrate(sim *s, uint32_t out)
 {
 	struct oport *o = &s->op[out];
-	const struct vt_node *nd = &s->f->nodes[s->f->ports[out].node];
+	const struct hport *h = &s->hp[out];
 
-	if (o->busy_until > s->now)
-		return;
-	if (nd->type != VT_SWITCH) {
+	if (h->sw == VT_NONE) {
 		hca_kick(s, out);
 		return;
 	}
-	for (unsigned k = 0; k < s->nvl; k++) {
+	if (o->busy_until > s->now) {
+		if (o->nwait)
+			wake_at(s, out, o->busy_until);
+		return;
+	}
+	for (unsigned k = 0; k < s->nvl && o->nwait; k++) {
 		unsigned vl = (o->vl_rr + k) % s->nvl;
-		struct slot *sl = &s->slot[out * s->nvl + vl];
+		struct slot *os = &s->slot[out * s->nvl + vl];
 		unsigned n;
-		uint32_t in;
+		uint32_t in, cr;
 
-		if (!(sl->wait[0] | sl->wait[1] | sl->wait[2] | sl->wait[3]))
+		if (!(os->wait[0] | os->wait[1] | os->wait[2] | os->wait[3]))
 			continue;
-		n = pick_input(s, sl, nd->nports);
-		in = (nd->first_port + n) * s->nvl + vl;
-		if (sl->credits < s->pk[s->slot[in].head].cr) {
-			block(s, o);
+		n = pick_input(s, os);
+		in = (h->first_port + n) * s->nvl + vl;
+		cr = s->pk[s->slot[in].head].cr;
+		absorb(s, os);
+		if (os->credits < (int32_t)cr) {
+			wait_credits(s, out, os, cr);
 			continue;
 		}
-		sl->wait[n / 64] &= ~(1ull << (n % 64));
-		sl->rr = (uint8_t)n;
+		os->need = 0;
+		os->wait[n / 64] &= ~(1ull << (n % 64));
+		o->nwait--;
+		os->rr = (uint8_t)n;
 		o->vl_rr = (uint8_t)((vl + 1) % s->nvl);
-		grant(s, out, vl, in);
+		grant(s, out, in);
 		return;
 	}
 }
 
-static void grant(sim *s, uint32_t out, unsigned vl, uint32_t in)
+static void grant(sim *s, uint32_t out, uint32_t in)
 {
 	struct slot *is = &s->slot[in];
 	uint32_t pi = is->head;
 	struct pkt *p = &s->pk[pi];
 	uint64_t th = p->t_head, tt = p->t_tail, sr = ser(s->op[out].ppb_fx, p->bytes);
-	uint64_t rel = s->now + sr / s->p.speedup;
-	uint32_t cr = p->cr;
+	uint64_t rel = max64(s->now + sr / s->p.speedup, tt);
 
 	is->head = p->next;
 	if (is->head == UINT32_MAX)
 		is->tail = UINT32_MAX;
-	is->busy = 1;
-	if (rel < tt)
-		rel = tt;
-	if (s->p.flit) {
-		/* flit k leaves once it has arrived and the crossbar has read it */
-		for (uint32_t k = 0; k < cr; k++) {
-			uint64_t rd = s->now + sr * (k + 1) / cr / s->p.speedup;
-			uint64_t ar = th + (tt - th) * (k + 1) / cr;
-
-			push(s, rd > ar ? rd : ar, EV_FLIT_DEP, in, 0);
-		}
-	}
-	push(s, rel, EV_INREL, in, cr);
-	(void)vl;
+	is->fifo_cr -= p->cr;
+	is->rel_t = rel;
+	is->last_cr = p->cr;
+	if (s->lv)
+		s->lv[in] = (struct leave){s->now, s->now + sr / s->p.speedup, th, tt};
+	/* the crossbar reads flit k by now + (k + 1) sr / (cr S), once it has arrived */
+	credits_leave(s, in, p->cr, s->now, s->now + sr / s->p.speedup, th, tt);
+	if (is->head != UINT32_MAX)
+		push(s, rel, EV_INREL, in);
 	transmit(s, out, pi, tt);
 }
 
-static void request(sim *s, uint32_t in_port, uint32_t pi)
+/* The head packet of input slot `in` asks for its output. */
+static void request(sim *s, uint32_t in, uint32_t pi)
 {
 	struct pkt *p = &s->pk[pi];
 	struct slot *os = &s->slot[p->out * s->nvl + p->vl];
-	unsigned n = s->f->ports[in_port].num;
+	unsigned n = s->hp[in / s->nvl].num;
 
 	os->wait[n / 64] |= 1ull << (n % 64);
+	s->op[p->out].nwait++;
 	arbitrate(s, p->out);
 }
-
-static void sink(sim *s, uint32_t pi)
-{
-	struct pkt *p = &s->pk[pi];
-	uint64_t start = s->sink_free[p->at] > p->t_head ? s->sink_free[p->at] : p->t_head;
-	uint64_t end = start + ser(s->sink_ppb_fx, p->bytes);
-	uint32_t in = p->at * s->nvl + p->vl;
-
-	if (end < p->t_tail)
-		end = p->t_tail;
-	s->sink_free[p->at] = end;
-	if (!s->p.flit) {
-		s->slot[in].occ += p->cr;
-		check_credits(s, &s->slot[in]);
-	} else {
-		for (uint32_t k = 0; k < p->cr; k++)
-			push(s, start + (end - start) * (k + 1) / p->cr, EV_FLIT_DEP, in, 0);
-	}
-	push(s, end, EV_DELIVER, pi, 0);
-}
-
-static void post(sim *s, uint32_t mi);
 
 static void stage_done_barrier(sim *s)
 {
@@ -483,26 +659,46 @@ static void stage_done_barrier(sim *s)
 		post_stage_of(s, r);
 }
 
-static void deliver(sim *s, uint32_t pi)
+/* Message mi consumed (at s->now): what the workload does next. */
+static void msg_done(sim *s, uint32_t mi)
+{
+	uint32_t st = s->stg ? s->stg[mi] : 0;
+
+	if (s->w->mode == VT_WORK_CAUSAL) {
+		uint32_t d = s->dst[mi], ns_ = s->w->nstages;
+
+		s->got[(uint64_t)d * ns_ + st]++;
+		while (s->ready_upto[d] < ns_ &&
+		       s->got[(uint64_t)d * ns_ + s->ready_upto[d]] ==
+			       s->exp[(uint64_t)d * ns_ + s->ready_upto[d]])
+			s->ready_upto[d]++;
+		post_stage_of(s, d);
+	} else if (s->w->mode == VT_WORK_BARRIER) {
+		s->stage_left[st]--;
+		if (st == s->barrier_stage && !s->stage_left[st])
+			stage_done_barrier(s);
+	}
+}
+
+/*
+ * Packet pi is consumed by the sink at t (>= now). Only what the workload
+ * does next needs an event; the counts are taken now.
+ */
+static void deliver(sim *s, uint32_t pi, uint64_t t)
 {
 	struct pkt *p = &s->pk[pi];
-	uint32_t mi = p->msg, in = p->at * s->nvl + p->vl;
+	uint32_t mi = p->msg;
 	struct msgrt *m = &s->m[mi];
 
-	if (!s->p.flit) {
-		s->slot[in].occ -= p->cr;
-		return_credit(s, in, p->cr, s->now);
-	}
 	s->r->pkts_delivered++;
 	s->r->bytes_delivered += p->payload;
-	if (s->w->mode == VT_WORK_OPEN && s->now <= s->w->duration_ps)
+	if (s->w->mode == VT_WORK_OPEN && t <= s->w->duration_ps)
 		s->open_acc_bytes += p->payload;
 	s->in_flight--;
 	pkt_free(s, pi);
 	if (--m->rx_left)
 		return;
-	/* the message is complete */
-	uint64_t lat = s->now - m->t_post;
+	uint64_t lat = t - m->t_post;
 	double ns = (double)lat / 1000.0;
 	int b = ns > 1 ? (int)(16.0 * log2(ns)) : 0;
 
@@ -513,25 +709,28 @@ static void deliver(sim *s, uint32_t pi)
 	if (lat > s->r->lat_max_ps)
 		s->r->lat_max_ps = lat;
 	s->r->msgs_done++;
-	s->r->end_ps = s->now;
+	s->r->end_ps = max64(s->r->end_ps, t);
 	uint32_t st = s->stg ? s->stg[mi] : 0;
 
 	if (st < s->r->nstages) {
-		s->stage_left[st]--;
-		s->r->stage_end_ps[st] = s->now;
+		if (s->w->mode != VT_WORK_BARRIER)
+			s->stage_left[st]--;
+		s->r->stage_end_ps[st] = max64(s->r->stage_end_ps[st], t);
 	}
-	if (s->w->mode == VT_WORK_CAUSAL) {
-		uint32_t d = s->dst[mi], ns_ = s->w->nstages;
+	if (s->w->mode == VT_WORK_CAUSAL || s->w->mode == VT_WORK_BARRIER)
+		push(s, t, EV_DONE, mi);
+}
 
-		s->got[(uint64_t)d * ns_ + st]++;
-		while (s->ready_upto[d] < ns_ &&
-		       s->got[(uint64_t)d * ns_ + s->ready_upto[d]] ==
-			       s->exp[(uint64_t)d * ns_ + s->ready_upto[d]])
-			s->ready_upto[d]++;
-		post_stage_of(s, d);
-	} else if (s->w->mode == VT_WORK_BARRIER && st == s->barrier_stage && !s->stage_left[st]) {
-		stage_done_barrier(s);
-	}
+/* A packet's head reaches an HCA: the sink takes it at its rate, freeing credits as it goes. */
+static void sink(sim *s, uint32_t pi)
+{
+	struct pkt *p = &s->pk[pi];
+	uint64_t start = max64(s->sink_free[p->at], p->t_head);
+	uint64_t end = max64(start + ser(s->sink_ppb_fx, p->bytes), p->t_tail);
+
+	s->sink_free[p->at] = end;
+	credits_leave(s, p->at * s->nvl + p->vl, p->cr, start, end, start, end);
+	deliver(s, pi, end);
 }
 
 static void post(sim *s, uint32_t mi)
@@ -648,26 +847,24 @@ static void gen(sim *s, uint32_t r)
 		s->failed = 1;
 		return;
 	}
-	push(s, s->now + gap, EV_GEN, r, 0);
+	push(s, s->now + gap, EV_GEN, r);
 }
 
 static void on_arrive(sim *s, uint32_t pi)
 {
 	struct pkt *p = &s->pk[pi];
-	const vt_fabric *f = s->f;
-	uint32_t node = f->ports[p->at].node;
-	const struct vt_node *nd = &f->nodes[node];
+	const struct hport *h = &s->hp[p->at];
 	uint8_t op;
-	uint32_t in;
 
 	s->r->hops++;
-	if (nd->type != VT_SWITCH) {
-		uint32_t base = f->ports[p->at].lid, top = base + (1u << f->ports[p->at].lmc);
+	if (h->sw == VT_NONE) {
+		const struct vt_port *pt = &s->f->ports[p->at];
+		uint32_t base = pt->lid, top = base + (1u << pt->lmc);
 
 		if (p->lid < base || p->lid >= top) {
 			s->failed = 1;
 			vt_err_set(s->e, "packet for LID %u delivered to \"%s\" (LID %u)", p->lid,
-				   nd->id, f->ports[p->at].lid);
+				   s->f->nodes[pt->node].id, pt->lid);
 			return;
 		}
 		sink(s, pi);
@@ -678,37 +875,40 @@ static void on_arrive(sim *s, uint32_t pi)
 		vt_err_set(s->e,
 			   "routing loop: packet for LID %u still in the fabric after %u "
 			   "switch hops (at \"%s\")",
-			   p->lid, p->hops - 1, nd->id);
+			   p->lid, p->hops - 1, s->f->nodes[s->f->ports[p->at].node].id);
 		return;
 	}
-	op = vt_lft_get(s->t, nd->sw, p->lid);
-	if (op == VT_LFT_NONE || op == 0 || op > nd->nports ||
-	    f->ports[nd->first_port + op].peer == VT_NONE) {
+	op = vt_lft_get(s->t, h->sw, p->lid);
+	if (op == VT_LFT_NONE || op == 0 || op > h->nports ||
+	    s->hp[h->first_port + op].peer == VT_NONE) {
+		const char *id = s->f->nodes[s->f->ports[p->at].node].id;
+
 		s->failed = 1;
 		if (op == VT_LFT_NONE || op == 0)
-			vt_err_set(s->e, "switch \"%s\" has no route to LID %u", nd->id, p->lid);
+			vt_err_set(s->e, "switch \"%s\" has no route to LID %u", id, p->lid);
 		else
 			vt_err_set(s->e, "switch \"%s\" routes LID %u to port %u, which is down",
-				   nd->id, p->lid, op);
+				   id, p->lid, op);
 		return;
 	}
-	p->out = nd->first_port + op;
+	p->out = h->first_port + op;
 	p->next = UINT32_MAX;
-	in = p->at * s->nvl + p->vl;
+
+	uint32_t in = p->at * s->nvl + p->vl;
 	struct slot *sl = &s->slot[in];
 
-	if (!s->p.flit) {
-		sl->occ += p->cr;
-		check_credits(s, sl);
-	}
-	if (sl->tail == UINT32_MAX) {
-		sl->head = sl->tail = pi;
-		if (!sl->busy)
-			request(s, p->at, pi);
-	} else {
+	sl->fifo_cr += p->cr;
+	check_occupancy(s, in);
+	if (sl->tail != UINT32_MAX) {
 		s->pk[sl->tail].next = pi;
 		sl->tail = pi;
+		return;
 	}
+	sl->head = sl->tail = pi;
+	if (sl->rel_t <= s->now)
+		request(s, in, pi);
+	else
+		push(s, sl->rel_t, EV_INREL, in);
 }
 
 static void dispatch(sim *s, const struct vt_simq_ev *ev)
@@ -717,48 +917,17 @@ static void dispatch(sim *s, const struct vt_simq_ev *ev)
 	case EV_ARRIVE:
 		on_arrive(s, ev->a);
 		break;
-	case EV_OUTFREE:
+	case EV_WAKE:
 		if (s->op[ev->a].wake_t == ev->t)
 			s->op[ev->a].wake_t = NO_T;
 		arbitrate(s, ev->a);
 		break;
-	case EV_INREL: {
-		struct slot *sl = &s->slot[ev->a];
-
-		sl->busy = 0;
-		if (!s->p.flit) {
-			sl->occ -= (int32_t)ev->b;
-			return_credit(s, ev->a, ev->b, s->now);
-		}
-		if (sl->head != UINT32_MAX)
-			request(s, ev->a / s->nvl, sl->head);
+	case EV_INREL:
+		if (s->slot[ev->a].head != UINT32_MAX)
+			request(s, ev->a, s->slot[ev->a].head);
 		break;
-	}
-	case EV_CREDIT: {
-		struct slot *in = &s->slot[ev->a];
-		uint32_t up = s->f->ports[ev->a / s->nvl].peer;
-		struct slot *os = &s->slot[up * s->nvl + ev->a % s->nvl];
-
-		if (in->cred_ev == 0 || in->cred_t == s->now) {
-			in->cred_t = NO_T;
-			in->cred_ev = 0;
-		}
-		os->credits += (int32_t)ev->b;
-		check_credits(s, os);
-		arbitrate(s, up);
-		break;
-	}
-	case EV_DELIVER:
-		deliver(s, ev->a);
-		break;
-	case EV_FLIT_ARR:
-		s->slot[ev->a].occ++;
-		check_credits(s, &s->slot[ev->a]);
-		break;
-	case EV_FLIT_DEP:
-		s->slot[ev->a].occ--;
-		check_credits(s, &s->slot[ev->a]);
-		return_credit(s, ev->a, 1, s->now);
+	case EV_DONE:
+		msg_done(s, ev->a);
 		break;
 	case EV_GEN:
 		gen(s, ev->a);
@@ -819,6 +988,10 @@ static int setup(sim *s, const vt_order *order)
 				  w->nranks, order->n);
 	s->slot = zalloc(nslot, sizeof(*s->slot), &bad);
 	s->op = zalloc(f->nports, sizeof(*s->op), &bad);
+	if (s->p.flit)
+		s->lv = zalloc(nslot, sizeof(*s->lv), &bad);
+	s->st = zalloc(f->nports, sizeof(*s->st), &bad);
+	s->hp = zalloc(f->nports, sizeof(*s->hp), &bad);
 	s->sink_free = zalloc(f->nports, sizeof(*s->sink_free), &bad);
 	s->rail_off = zalloc(s->nranks + 1, sizeof(uint32_t), &bad);
 	if (bad)
@@ -826,11 +999,19 @@ static int setup(sim *s, const vt_order *order)
 	for (uint64_t i = 0; i < nslot; i++) {
 		s->slot[i].head = s->slot[i].tail = UINT32_MAX;
 		s->slot[i].credits = (int32_t)s->p.buf_credits;
-		s->slot[i].cred_t = NO_T;
 	}
 	for (uint32_t i = 0; i < f->nports; i++) {
+		const struct vt_node *nd = &f->nodes[f->ports[i].node];
+
+		s->hp[i] = (struct hport){
+			.peer = f->ports[i].peer,
+			.first_port = nd->first_port,
+			.sw = nd->type == VT_SWITCH ? nd->sw : VT_NONE,
+			.nports = nd->nports,
+			.num = f->ports[i].num,
+		};
 		s->op[i].rail_head = s->op[i].rail_tail = UINT32_MAX;
-		s->op[i].blocked_since = NO_T;
+		s->st[i].blocked_since = NO_T;
 		s->op[i].wake_t = NO_T;
 		s->op[i].ppb_fx = ppb_of_mbps(port_mbps(s, i));
 		if (f->ports[i].peer != VT_NONE && ser(s->op[i].ppb_fx, 64) < min_ser)
@@ -878,12 +1059,15 @@ static int setup(sim *s, const vt_order *order)
 	/* bucket width: about a sixteenth of the fastest 64-byte serialisation */
 	while (width_log < 20 && ((uint64_t)2 << width_log) * 16 <= min_ser)
 		width_log++;
-	if (vt_simq_init(&s->q, width_log, 18, s->e))
+	if (vt_simq_init(&s->q, width_log, 12, s->e))
 		return -1;
 	s->cap_pk = 1024;
 	s->npk = 1; /* index 0 means "none" */
 	s->pk = malloc(s->cap_pk * sizeof(*s->pk));
-	if (!s->pk)
+	s->cap_cq = 1024;
+	s->ncq = 1;
+	s->cq = malloc(s->cap_cq * sizeof(*s->cq));
+	if (!s->pk || !s->cq)
 		return vt_err_set(s->e, "out of memory");
 	vt_rand_seed(&s->rng, s->p.seed);
 	return 0;
@@ -995,7 +1179,8 @@ static int start(sim *s)
 			if (w->perm && s->perm[r] == r)
 				continue; /* a fixed point stays silent */
 			s->nhosts_open++;
-			if (push(s, (uint64_t)vt_rand_below(&s->rng, 1000), EV_GEN, r, 0)) {
+			push(s, (uint64_t)vt_rand_below(&s->rng, 1000), EV_GEN, r);
+			if (s->failed) {
 				free(hosts);
 				return -1;
 			}
@@ -1022,7 +1207,7 @@ static void finish(sim *s)
 	r->links = calloc(n ? n : 1, sizeof(*r->links));
 	if (r->links) {
 		for (uint32_t i = 0; i < f->nports; i++) {
-			struct oport *o = &s->op[i];
+			struct ostat *o = &s->st[i];
 
 			if (f->ports[i].peer == VT_NONE)
 				continue;
@@ -1059,6 +1244,10 @@ static void cleanup(sim *s)
 	vt_simq_free(&s->q);
 	free(s->slot);
 	free(s->op);
+	free(s->lv);
+	free(s->st);
+	free(s->hp);
+	free(s->cq);
 	free(s->sink_free);
 	free(s->pk);
 	free(s->rail_off);

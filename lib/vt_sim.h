@@ -4,9 +4,12 @@
  * input-buffered switches with one FIFO per (input port, VL), credits counted
  * in 64-byte units as the IBA specifies, output arbitration round-robin or
  * random, HCAs with an injection queue per rail and a sink. One event per
- * packet hop plus one per output release, input release and credit update
- * (credits are returned per packet, or merged per update period); the flit
- * mode adds one event per 64-byte credit for validation runs.
+ * packet hop (the head's arrival at the next buffer); tail times, output
+ * release and credit returns are computed from serialisation, and credits are
+ * taken in when the sender next looks. Outputs that wait (busy, or short of
+ * credits, with a packet for them) and HCAs sending the next packet add an
+ * event each. The flit mode returns credits per 64-byte flit instead of per
+ * packet (or per update period), for validation runs.
  *
  * Times are integer picoseconds. Ranks are the hosts of a vt_order; a host
  * with several connected CA ports (one per plane) is multi-rail.
@@ -34,7 +37,9 @@ struct vt_sim_params {
 	enum vt_speed speed;  /* when link_mbps is 0 and not VT_SPEED_UNKNOWN: 4x of it */
 	unsigned mtu;	      /* payload bytes per packet, 256 .. 4096 */
 	unsigned header;      /* bytes added per packet: LRH+BTH+ICRC+VCRC = 26 */
-	unsigned nvl;	      /* data VLs, 1 .. 15; message VL = (src + dst) mod nvl */
+	unsigned nvl;	      /* data VLs, 1 .. 15 */
+	unsigned sl;	      /* service level of every message, 0 .. 15 (VL = SL mod nvl) */
+	int sl_spread;	      /* instead: SL = (src rank + dst rank) mod nvl */
 	unsigned buf_credits; /* input buffer per VL, in 64-byte credits */
 	unsigned speedup;     /* crossbar speed-up: an input releases a packet this much faster */
 	uint64_t sw_lat_ps;   /* forwarding latency of a switch, head in to head out */
@@ -53,6 +58,9 @@ struct vt_sim_params {
 			 uint64_t total);
 	void *progress_ctx;
 };
+
+/* VL of a message from rank src to rank dst: its SL through a uniform SL-to-VL table. */
+unsigned vt_sim_vl(const struct vt_sim_params *p, uint32_t src, uint32_t dst);
 
 /* Defaults: QDR-class switch, 2 KB MTU, 1 VL of 256 credits, 100 ns, 5 ns cable. */
 void vt_sim_defaults(struct vt_sim_params *p);
