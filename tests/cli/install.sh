@@ -38,12 +38,11 @@ make -s -n -C "$top" install PREFIX=/usr/local DESTDIR=/x | grep -q ' /x/usr/loc
 command -v ibsim >/dev/null && [ -x /usr/sbin/opensm ] || { echo "ibsim or opensm missing"; exit 77; }
 "$d/usr/bin/vartree-gen" fat 2,2 -o "$tmp/f.topo" || fail "installed gen"
 cd "$tmp"
-PATH=/usr/bin:/bin "$d/usr/bin/vartree-harness" -q -o "$tmp/h" "$tmp/f.topo" >/dev/null 2>"$tmp/h.err" ||
+PATH=/usr/sbin:/usr/bin:/sbin:/bin "$d/usr/bin/vartree-harness" -q -o "$tmp/h" "$tmp/f.topo" >/dev/null 2>"$tmp/h.err" ||
 	fail "installed harness: $(cat "$tmp/h.err")"
 grep -q '^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none' "$tmp/h/summary.txt" ||
 	fail "installed harness did not route with vartree: $(cat "$tmp/h/summary.txt")"
-# OpenSM opened the installed plugin (its log names no other one); ldd-style check via /proc is gone
-# by now, so compare instead runs the installed harness and analyzer end to end
-PATH=/usr/bin:/bin "$d/usr/bin/vartree-compare" -q -e vartree "$tmp/f.topo" >"$tmp/c.out" 2>&1 || fail "installed compare: $(cat "$tmp/c.out")"
+# compare runs the installed harness and analyzer end to end
+PATH=/usr/sbin:/usr/bin:/sbin:/bin "$d/usr/bin/vartree-compare" -q -e vartree "$tmp/f.topo" >"$tmp/c.out" 2>&1 || fail "installed compare: $(cat "$tmp/c.out")"
 grep -Eq '^vartree +own +[0-9.]+ +1/1\.00  ' "$tmp/c.out" || fail "installed compare table: $(cat "$tmp/c.out")"
 echo ok
