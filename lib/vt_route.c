@@ -26,13 +26,21 @@ struct router {
 	vt_lfts *lfts;
 	uint32_t *use_dn; /* per ports[] index: destinations routed down out of this port */
 	uint32_t *use_up; /* per ports[] index: destinations routed up out of this port */
-	/* the same for fill-in routes, kept apart: they carry little traffic and
-	 * must not skew the spreading of the main routes */
-	uint32_t *fill_dn, *fill_up;
-	uint32_t *stamp; /* per switch: serial of the destination that last set it */
-	uint32_t *stack;
-	uint32_t serial;
-	uint64_t unrouted; /* switch/LID pairs with no up*-down* route */
+	uint32_t serial;  /* destinations routed so far (place-keepers included) */
+	/* the plan of destination switch px: every route towards it but the main ones */
+	uint32_t px;
+	uint32_t *h;	  /* per switch: up*-down* hops to px, VT_NONE when it has none */
+	uint8_t *anc;	  /* per switch: 1 when px is below it (it routes down) */
+	uint32_t *fsw;	  /* switches with a fill route, in plan order */
+	uint32_t *fstart; /* candidates of fsw[i]: fport[fstart[i] .. fstart[i + 1]) */
+	uint8_t *fport;	  /* candidate local ports */
+	uint32_t nfill;
+	uint32_t *queue; /* switch ordinals, nsw */
+	uint32_t *dist;	 /* detour BFS distances, nsw */
+	uint32_t *mark;	 /* per switch: serial when it carries the main route */
+	uint32_t *found; /* per switch: serial when the main descent found it */
+	uint32_t *cur, *next;
+	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
@@ -40,33 +48,173 @@ static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
 	return vt_port_index(r->f, r->f->switches[s], p);
 }
 
+/* Switch ordinal beyond local port p of switch s, VT_NONE if none in the tree. */
+static inline uint32_t nbr(const struct router *r, uint32_t s, unsigned p)
+{
+	uint32_t n = vt_peer_node(r->f, swport(r, s, p));
+	uint32_t o = n == VT_NONE ? VT_NONE : r->f->nodes[n].sw;
+
+	return o == VT_NONE || r->t->level[o] == 0xFF ? VT_NONE : o;
+}
+
+static void add_cand(struct router *r, uint32_t *nc, uint8_t p)
+{
+	r->fport[(*nc)++] = p;
+}
+
+/*
+ * The plan of destination switch x: the routes every destination attached to
+ * x gets on the switches its main route does not reach. Ancestors of x (x is
+ * below them) go down to a child that is an ancestor; every other switch with
+ * an up*-down* route goes up to a parent one hop closer; switches with none
+ * (a top switch towards another top's LID, a switch cut off by a missing
+ * link) take a shortest path to the switches that have one. Host traffic only
+ * ever enters switches of the first two kinds, and only leaves them up or
+ * down as ranked, so the routes from CA ports stay up*-then-down*: the
+ * detours close no credit loop for them.
+ */
+static void make_plan(struct router *r, uint32_t x)
+{
+	const vt_tree *t = r->t;
+	uint32_t nq = 0, nc = 0, nd = 0;
+
+	r->px = x;
+	r->nfill = 0;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t s = t->by_level[i];
+
+		r->h[s] = VT_NONE;
+		r->anc[s] = 0;
+	}
+	/* ancestors: upwards from x */
+	r->anc[x] = 1;
+	r->h[x] = 0;
+	r->queue[nq++] = x;
+	for (uint32_t q = 0; q < nq; q++) {
+		uint32_t s = r->queue[q];
+
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+			uint32_t p = t->up_peer[j];
+
+			if (!r->anc[p]) {
+				r->anc[p] = 1;
+				r->h[p] = r->h[s] + 1;
+				r->queue[nq++] = p;
+			}
+		}
+	}
+	/* the others, top level first: one hop more than their nearest parent */
+	for (uint32_t l = t->nlevels; l-- > 0;)
+		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
+			uint32_t s = t->by_level[i], best = VT_NONE;
+
+			if (r->anc[s])
+				continue;
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+				if (r->h[t->up_peer[j]] < best)
+					best = r->h[t->up_peer[j]];
+			r->h[s] = best == VT_NONE ? VT_NONE : best + 1;
+		}
+	/* fill candidates in tree order */
+	r->fstart[0] = 0;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t s = t->by_level[i];
+
+		if (s == x)
+			continue;
+		if (r->anc[s]) {
+			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
+				if (r->anc[t->dn_peer[j]])
+					add_cand(r, &nc, t->dn_port[j]);
+		} else if (r->h[s] != VT_NONE) {
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+				if (r->h[t->up_peer[j]] + 1 == r->h[s])
+					add_cand(r, &nc, t->up_port[j]);
+		} else {
+			nd++;
+			continue;
+		}
+		r->fsw[r->nfill++] = s;
+		r->fstart[r->nfill] = nc;
+	}
+	if (!nd)
+		return;
+	/* detours: breadth first from every switch that has a route, over any link */
+	nq = 0;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t s = t->by_level[i];
+
+		r->dist[s] = r->h[s] == VT_NONE ? VT_NONE : 0;
+		if (!r->dist[s])
+			r->queue[nq++] = s;
+	}
+	for (uint32_t q = 0; q < nq; q++) {
+		uint32_t s = r->queue[q], node = r->f->switches[s];
+
+		for (unsigned p = 1; p <= r->f->nodes[node].nports; p++) {
+			uint32_t v = nbr(r, s, p);
+
+			if (v != VT_NONE && r->dist[v] == VT_NONE) {
+				r->dist[v] = r->dist[s] + 1;
+				r->queue[nq++] = v;
+			}
+		}
+	}
+	for (uint32_t q = 0; q < nq; q++) {
+		uint32_t s = r->queue[q], node = r->f->switches[s];
+
+		if (!r->dist[s])
+			continue;
+		/* up-going hops first: a detour then turns as high as it can */
+		for (int up = 1; up >= 0 && nc == r->fstart[r->nfill]; up--)
+			for (unsigned p = 1; p <= r->f->nodes[node].nports; p++) {
+				uint32_t v = nbr(r, s, p);
+
+				if (v != VT_NONE && r->dist[v] + 1 == r->dist[s] &&
+				    (t->level[v] > t->level[s]) == up)
+					add_cand(r, &nc, (uint8_t)p);
+			}
+		r->fsw[r->nfill++] = s;
+		r->fstart[r->nfill] = nc;
+	}
+}
+
 static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigned p)
 {
 	if (lid)
 		vt_lft_set(r->lfts, s, lid, (uint8_t)p);
-	r->stamp[s] = r->serial;
 }
 
-/* Algorithm 3: every switch below s (off the path) not yet routed goes up towards s. */
-static void descend(struct router *r, uint32_t top, uint32_t lid)
+/* Every switch of the plan gets its fill route, candidates taken in turn. */
+static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
+{
+	for (uint32_t i = 0; i < r->nfill; i++) {
+		uint32_t a = r->fstart[i], n = r->fstart[i + 1] - a;
+
+		vt_lft_set(r->lfts, r->fsw[i], lid, r->fport[a + (n == 1 ? 0 : rot % n)]);
+	}
+}
+
+/*
+ * Algorithm 3, level-synchronous: from the switches of the main route, every
+ * switch below them that is not an ancestor of x and is one hop farther goes
+ * up to the least-used link towards a main-route parent one hop closer. Taking
+ * the hop counts in turn lets a switch with several such parents (slender
+ * trees, parallel links) spread over all of them.
+ */
+static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
 {
 	const vt_tree *t = r->t;
-	uint32_t n = 0;
+	uint32_t ncur = 0, nnext = 0, *cur = r->cur, *next = r->next;
 
-	r->stack[n++] = top;
-	while (n) {
-		uint32_t s = r->stack[--n];
+	for (uint32_t hh = 0; hh < npath || ncur; hh++) {
+		for (uint32_t i = 0; i < ncur; i++) {
+			uint32_t c = cur[i], best = VT_NONE, bu = UINT32_MAX;
 
-		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
-			uint32_t c = t->dn_peer[k], best = VT_NONE, bu = UINT32_MAX;
-
-			if (r->stamp[c] == r->serial)
-				continue;
-			/* least-used link of the group between c and s */
 			for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
-				uint32_t q;
+				uint32_t p = t->up_peer[j], q;
 
-				if (t->up_peer[j] != s)
+				if (r->mark[p] != r->serial || r->h[p] + 1 != hh)
 					continue;
 				q = swport(r, c, t->up_port[j]);
 				if (r->use_up[q] < bu) {
@@ -76,62 +224,61 @@ static void descend(struct router *r, uint32_t top, uint32_t lid)
 			}
 			r->use_up[swport(r, c, t->up_port[best])]++;
 			set_entry(r, c, lid, t->up_port[best]);
-			r->stack[n++] = c;
 		}
+		if (hh < npath)
+			cur[ncur++] = path[hh];
+		for (uint32_t i = 0; i < ncur; i++)
+			r->mark[cur[i]] = r->serial;
+		nnext = 0;
+		for (uint32_t i = 0; i < ncur; i++) {
+			uint32_t s = cur[i];
+
+			for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
+				uint32_t c = t->dn_peer[k];
+
+				if (r->anc[c] || r->found[c] == r->serial || r->h[c] != hh + 1)
+					continue;
+				r->found[c] = r->serial;
+				next[nnext++] = c;
+			}
+		}
+		uint32_t *tmp = cur;
+
+		cur = next;
+		next = tmp;
+		ncur = nnext;
 	}
 }
 
-/* Routes of the switches neither the ascent nor the descents reached. */
-static void fill_rest(struct router *r, uint32_t x, uint32_t lid)
+/*
+ * Leaves the main descent missed (a degraded tree: the leaf lost its link to
+ * the main route) still inject host traffic: they spread it by usage
+ * counters too, over their parents one hop closer, main-route ones first.
+ */
+static void stragglers(struct router *r, uint32_t lid)
 {
 	const vt_tree *t = r->t;
 
-	for (uint32_t s = 0; s < t->nsw; s++) {
-		if (r->stamp[s] == r->serial || t->level[s] == 0xFF)
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t c = t->by_level[i], best = VT_NONE, bu = UINT32_MAX, bm = 0;
+
+		if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
 			continue;
-		if (vt_tree_bit(t, t->desc, s, x)) {
-			/* an ancestor: down to a child that is one too, rotating the start */
-			uint32_t a = t->dn_start[s], nd = t->dn_start[s + 1] - a, k = VT_NONE;
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+			uint32_t p = t->up_peer[j], q, m;
 
-			for (uint32_t i = 0; i < nd; i++) {
-				uint32_t j = a + (i + r->serial) % nd;
-
-				if (vt_tree_bit(t, t->desc, t->dn_peer[j], x)) {
-					k = j;
-					break;
-				}
-			}
-			if (k == VT_NONE)
+			if (r->h[p] + 1 != r->h[c])
 				continue;
-			uint32_t best = k, bu = UINT32_MAX;
-
-			for (uint32_t j = a; j < a + nd; j++)
-				if (t->dn_peer[j] == t->dn_peer[k] &&
-				    r->fill_dn[swport(r, s, t->dn_port[j])] < bu) {
-					bu = r->fill_dn[swport(r, s, t->dn_port[j])];
-					best = j;
-				}
-			r->fill_dn[swport(r, s, t->dn_port[best])]++;
-			set_entry(r, s, lid, t->dn_port[best]);
-		} else if (vt_tree_bit(t, t->ureach, s, x)) {
-			uint32_t best = VT_NONE, bu = UINT32_MAX;
-
-			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
-				uint32_t q = swport(r, s, t->up_port[j]);
-
-				if (r->fill_up[q] < bu &&
-				    vt_tree_bit(t, t->ureach, t->up_peer[j], x)) {
-					bu = r->fill_up[q];
-					best = j;
-				}
+			q = swport(r, c, t->up_port[j]);
+			m = r->mark[p] == r->serial;
+			if (m > bm || (m == bm && r->use_up[q] < bu)) {
+				bm = m;
+				bu = r->use_up[q];
+				best = j;
 			}
-			r->fill_up[swport(r, s, t->up_port[best])]++;
-			set_entry(r, s, lid, t->up_port[best]);
-		} else if (lid) {
-			/* no up*-down* route (a top switch to another top's LID): a
-			 * down-then-up detour could close a credit loop, so none */
-			r->unrouted++;
 		}
+		r->use_up[swport(r, c, t->up_port[best])]++;
+		set_entry(r, c, lid, t->up_port[best]);
 	}
 }
 
@@ -145,9 +292,14 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	const vt_tree *t = r->t;
 	uint32_t path[VT_TREE_MAX_LEVELS], n = 0, s = x;
 
+	if (r->px != x)
+		make_plan(r, x);
 	r->serial++;
+	if (lid)
+		write_fill(r, lid, r->serial);
 	set_entry(r, x, lid, xp);
 	path[n++] = x;
+	/* Algorithm 4: up through the least-used down-going port */
 	for (;;) {
 		uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
 		uint32_t bu = UINT32_MAX, rq = VT_NONE;
@@ -156,7 +308,7 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 			uint32_t j = a + (i + rot) % nu;
 			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
 
-			if (r->use_dn[q] < bu && r->stamp[t->up_peer[j]] != r->serial) {
+			if (r->use_dn[q] < bu) {
 				bu = r->use_dn[q];
 				best = j;
 				rq = q;
@@ -169,14 +321,11 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		descend(r, path[i], lid);
-	if (lid) {
-		fill_rest(r, x, lid);
-	}
+	descend(r, path, n, lid);
+	stragglers(r, lid);
 }
 
-static void route_ca_port(struct router *r, uint32_t cap, uint32_t rot_base)
+static void route_ca_port(struct router *r, uint32_t cap)
 {
 	const vt_fabric *f = r->f;
 	const struct vt_port *p = &f->ports[cap];
@@ -185,14 +334,186 @@ static void route_ca_port(struct router *r, uint32_t cap, uint32_t rot_base)
 	if (r->t->level[x] == 0xFF || !p->lid)
 		return;
 	for (uint32_t o = 0; o < (1u << p->lmc); o++)
-		route_dest(r, x, f->ports[sp].num, p->lid + o, rot_base + o);
+		route_dest(r, x, f->ports[sp].num, p->lid + o, o);
 }
+
+struct log_ctx {
+	const struct vt_route_opts *o;
+	uint32_t plane, nplanes;
+};
 
 static void log_line(void *ctx, const char *s)
 {
-	const struct vt_route_opts *o = ctx;
+	const struct log_ctx *c = ctx;
+	char buf[400];
 
-	o->log(o->log_ctx, VT_LOG_INFO, s);
+	if (c->nplanes < 2) {
+		c->o->log(c->o->log_ctx, VT_LOG_INFO, s);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "plane %u: %s", c->plane, s);
+	c->o->log(c->o->log_ctx, VT_LOG_INFO, buf);
+}
+
+uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane)
+{
+	uint32_t nsw = f->nswitches, np = 0;
+	uint32_t *q = malloc((nsw + 1) * sizeof(*q));
+
+	if (!q)
+		return VT_NONE;
+	for (uint32_t s = 0; s < nsw; s++)
+		plane[s] = VT_NONE;
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		if (f->nodes[n].type == VT_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p)), nq = 0;
+
+			if (m == VT_NONE || f->nodes[m].type != VT_SWITCH ||
+			    plane[f->nodes[m].sw] != VT_NONE)
+				continue;
+			/* a new plane: every switch linked to this one */
+			plane[f->nodes[m].sw] = np;
+			q[nq++] = f->nodes[m].sw;
+			for (uint32_t h = 0; h < nq; h++) {
+				uint32_t node = f->switches[q[h]];
+
+				for (unsigned k = 1; k <= f->nodes[node].nports; k++) {
+					uint32_t v = vt_peer_node(f, vt_port_index(f, node, k));
+
+					if (v != VT_NONE && f->nodes[v].type == VT_SWITCH &&
+					    plane[f->nodes[v].sw] == VT_NONE) {
+						plane[f->nodes[v].sw] = np;
+						q[nq++] = f->nodes[v].sw;
+					}
+				}
+			}
+			np++;
+		}
+	}
+	free(q);
+	return np;
+}
+
+int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
+			 vt_err *e)
+{
+	uint32_t *pl = malloc((f->nswitches + 1) * sizeof(*pl));
+
+	memset(out, 0, sizeof(*out));
+	out->port = malloc((o->n + 1) * sizeof(*out->port));
+	if (!pl || !out->port || vt_route_planes(f, pl) == VT_NONE) {
+		free(pl);
+		vt_order_free(out);
+		return vt_err_set(e, "out of memory");
+	}
+	out->n = o->n;
+	for (uint32_t i = 0; i < o->n; i++) {
+		uint32_t n = o->port[i] == VT_NONE ? VT_NONE : f->ports[o->port[i]].node;
+
+		out->port[i] = VT_NONE;
+		for (unsigned p = 1; n != VT_NONE && p <= f->nodes[n].nports; p++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
+
+			if (m != VT_NONE && f->nodes[m].type == VT_SWITCH &&
+			    pl[f->nodes[m].sw] == plane) {
+				out->port[i] = vt_port_index(f, n, p);
+				break;
+			}
+		}
+	}
+	free(pl);
+	return 0;
+}
+
+static void router_free(struct router *r)
+{
+	free(r->use_dn);
+	free(r->use_up);
+	free(r->h);
+	free(r->anc);
+	free(r->fsw);
+	free(r->fstart);
+	free(r->fport);
+	free(r->queue);
+	free(r->dist);
+	free(r->mark);
+	free(r->found);
+	free(r->cur);
+	free(r->next);
+}
+
+static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
+{
+	uint32_t nsw = f->nswitches + 1;
+
+	r->use_dn = calloc(f->nports + 1, sizeof(uint32_t));
+	r->use_up = calloc(f->nports + 1, sizeof(uint32_t));
+	r->h = malloc(nsw * sizeof(uint32_t));
+	r->anc = malloc(nsw);
+	r->fsw = malloc(nsw * sizeof(uint32_t));
+	r->fstart = malloc((nsw + 1) * sizeof(uint32_t));
+	r->fport = malloc((size_t)f->nports + 1);
+	r->queue = malloc(nsw * sizeof(uint32_t));
+	r->dist = malloc(nsw * sizeof(uint32_t));
+	r->mark = calloc(nsw, sizeof(uint32_t));
+	r->found = calloc(nsw, sizeof(uint32_t));
+	r->cur = malloc(nsw * sizeof(uint32_t));
+	r->next = malloc(nsw * sizeof(uint32_t));
+	if (!r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fstart || !r->fport ||
+	    !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
+		return vt_err_set(e, "out of memory");
+	return 0;
+}
+
+/* Routes every LID of plane t: compute nodes in index order, other CAs, switches. */
+static void route_plane(struct router *r, const vt_tree *t)
+{
+	const vt_fabric *f = r->f;
+	uint32_t maxlmc = 0;
+
+	r->t = t;
+	r->px = VT_NONE;
+	/* Algorithm 2: compute nodes in index order, place-keepers included */
+	for (uint32_t i = 0; i < t->order.n; i++)
+		if (t->order.port[i] != VT_NONE && f->ports[t->order.port[i]].lmc > maxlmc)
+			maxlmc = f->ports[t->order.port[i]].lmc;
+	for (uint32_t off = 0; off < (1u << maxlmc); off++)
+		for (uint32_t i = 0; i < t->order.n; i++) {
+			uint32_t cap = t->order.port[i];
+
+			if (cap == VT_NONE) {
+				if (!off)
+					route_dest(r, t->rank_leaf[i], 0, 0, 0);
+				continue;
+			}
+			const struct vt_port *p = &f->ports[cap];
+			const struct vt_port *sp = &f->ports[p->peer];
+
+			if (off < (1u << p->lmc) && p->lid)
+				route_dest(r, f->nodes[sp->node].sw, sp->num, p->lid + off, off);
+		}
+	/* then every other CA port (I/O and service nodes) of the plane */
+	for (uint32_t q = 0; q < f->nports; q++) {
+		const struct vt_port *p = &f->ports[q];
+
+		if (p->num && p->peer != VT_NONE && f->nodes[p->node].type != VT_SWITCH &&
+		    !t->is_cn[q] && f->nodes[f->ports[p->peer].node].type == VT_SWITCH)
+			route_ca_port(r, q);
+	}
+	/* switches in LID order, so the tables do not depend on the input's record order
+	 * (the plugin's model and an ibnetdiscover dump list the same switches differently) */
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], s;
+
+		if (q == VT_NONE || f->ports[q].num || f->ports[q].lid != lid ||
+		    f->nodes[f->ports[q].node].type != VT_SWITCH)
+			continue;
+		s = f->nodes[f->ports[q].node].sw;
+		if (t->level[s] != 0xFF)
+			route_dest(r, s, 0, lid, 0);
+	}
 }
 
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
@@ -201,7 +522,7 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	struct vt_tree_opts to = {0};
 	struct router r = {0};
 	vt_tree t;
-	uint32_t maxlmc = 0;
+	uint32_t *plane = NULL, np;
 
 	memset(lfts, 0, sizeof(*lfts));
 	memset(order, 0, sizeof(*order));
@@ -213,98 +534,60 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		to.io_guids = o->io_guids;
 		to.nios = o->nios;
 	}
-	if (vt_tree_build(&t, f, &to, e))
-		return -1;
-	if (o && o->log && o->log_level >= VT_LOG_INFO)
-		vt_tree_describe(&t, log_line, (void *)o);
-	if (vt_lfts_init(lfts, f, e)) {
-		vt_tree_free(&t);
-		return -1;
+	plane = malloc((f->nswitches + 1) * sizeof(*plane));
+	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
+		free(plane);
+		return vt_err_set(e, "out of memory");
 	}
-	r.f = f;
-	r.t = &t;
-	r.lfts = lfts;
-	r.use_dn = calloc(f->nports + 1, sizeof(uint32_t));
-	r.use_up = calloc(f->nports + 1, sizeof(uint32_t));
-	r.fill_dn = calloc(f->nports + 1, sizeof(uint32_t));
-	r.fill_up = calloc(f->nports + 1, sizeof(uint32_t));
-	r.stamp = calloc(t.nsw + 1, sizeof(uint32_t));
-	r.stack = malloc((t.nsw + 1) * sizeof(uint32_t));
-	order->port = malloc((t.order.n + 1) * sizeof(*order->port));
-	if (!r.use_dn || !r.use_up || !r.fill_dn || !r.fill_up || !r.stamp || !r.stack ||
-	    !order->port) {
-		vt_err_set(e, "out of memory");
+	if (np > 1)
+		to.plane_of = plane;
+	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e))
 		goto fail;
-	}
-	/* Algorithm 2: compute nodes in index order, place-keepers included */
-	for (uint32_t i = 0; i < t.order.n; i++)
-		if (t.order.port[i] != VT_NONE && f->ports[t.order.port[i]].lmc > maxlmc)
-			maxlmc = f->ports[t.order.port[i]].lmc;
-	for (uint32_t off = 0; off < (1u << maxlmc); off++)
-		for (uint32_t i = 0; i < t.order.n; i++) {
-			uint32_t cap = t.order.port[i];
+	r.f = f;
+	r.lfts = lfts;
+	for (uint32_t p = 0; p < (np ? np : 1); p++) {
+		struct log_ctx lc = {o, p, np};
 
-			if (cap == VT_NONE) {
-				if (!off)
-					route_dest(&r, t.rank_leaf[i], 0, 0, 0);
-				continue;
+		to.plane = p;
+		if (vt_tree_build(&t, f, &to, e)) {
+			if (np > 1) {
+				char buf[VT_ERR_MAX];
+
+				memcpy(buf, e->msg, sizeof(buf));
+				snprintf(e->msg, sizeof(e->msg), "plane %u: %.480s", p, buf);
 			}
-			const struct vt_port *p = &f->ports[cap];
-			const struct vt_port *sp = &f->ports[p->peer];
-
-			if (off < (1u << p->lmc) && p->lid)
-				route_dest(&r, f->nodes[sp->node].sw, sp->num, p->lid + off, off);
+			goto fail;
 		}
-	/* then every other CA port (I/O and service nodes) and every switch */
-	for (uint32_t q = 0; q < f->nports; q++) {
-		const struct vt_port *p = &f->ports[q];
-
-		if (p->num && p->peer != VT_NONE && f->nodes[p->node].type != VT_SWITCH &&
-		    !t.is_cn[q] && f->nodes[f->ports[p->peer].node].type == VT_SWITCH)
-			route_ca_port(&r, q, 0);
+		if (o && o->log && o->log_level >= VT_LOG_INFO)
+			vt_tree_describe(&t, log_line, &lc);
+		route_plane(&r, &t);
+		if (!p) {
+			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
+			if (!order->port) {
+				vt_tree_free(&t);
+				vt_err_set(e, "out of memory");
+				goto fail;
+			}
+			memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
+			order->n = t.order.n;
+		}
+		vt_tree_free(&t);
 	}
-	/* switches in LID order, so the tables do not depend on the input's record order
-	 * (the plugin's model and an ibnetdiscover dump list the same switches differently) */
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t q = f->lid_port[lid], s;
+	/* switches outside every tree still answer for their own LID */
+	for (uint32_t s = 0; s < f->nswitches; s++) {
+		const struct vt_port *p0 = vt_port(f, f->switches[s], 0);
 
-		if (q == VT_NONE || f->ports[q].num || f->ports[q].lid != lid ||
-		    f->nodes[f->ports[q].node].type != VT_SWITCH)
-			continue;
-		s = f->nodes[f->ports[q].node].sw;
-		if (t.level[s] == 0xFF)
-			vt_lft_set(lfts, s, lid, 0);
-		else
-			route_dest(&r, s, 0, lid, 0);
+		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
+			vt_lft_set(lfts, s, p0->lid, 0);
 	}
-	memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
-	order->n = t.order.n;
-	if (o && o->log && o->log_level >= VT_LOG_INFO && r.unrouted) {
-		char buf[160];
-
-		snprintf(buf, sizeof(buf),
-			 "%llu switch/LID pairs have no up/down route and stay unset",
-			 (unsigned long long)r.unrouted);
-		o->log(o->log_ctx, VT_LOG_INFO, buf);
-	}
-	free(r.use_dn);
-	free(r.use_up);
-	free(r.fill_dn);
-	free(r.fill_up);
-	free(r.stamp);
-	free(r.stack);
-	vt_tree_free(&t);
+	router_free(&r);
+	free(plane);
 	return 0;
 fail:
-	free(r.use_dn);
-	free(r.use_up);
-	free(r.fill_dn);
-	free(r.fill_up);
-	free(r.stamp);
-	free(r.stack);
+	router_free(&r);
+	free(plane);
 	vt_order_free(order);
 	vt_lfts_free(lfts);
-	vt_tree_free(&t);
 	return -1;
 }
 

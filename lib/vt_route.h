@@ -42,6 +42,23 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	     vt_err *e);
 
 /*
+ * Planes of a multi-rail fabric: the connected components of the switches
+ * that have a CA attached, numbered in the order their first CA port is met
+ * (CA nodes in record order, ports in port order), so plane 0 holds port 1 of
+ * the first host. Fills plane[] per switch ordinal (VT_NONE for switches of
+ * no plane) and returns the number of planes (VT_NONE when out of memory).
+ */
+uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane);
+
+/*
+ * The host order of plane `plane`: rank i is the port of the same CA node as
+ * rank i of o (plane 0's order, as vt_route() returns it) that is attached to
+ * that plane, VT_NONE when the node has none. Caller frees out.
+ */
+int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
+			 vt_err *e);
+
+/*
  * Reads a GUID file as OpenSM does (one GUID per line, 0x prefix optional,
  * '#' comments and blank lines ignored). Caller frees *guids.
  */

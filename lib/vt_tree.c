@@ -110,6 +110,8 @@ static int mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 
 			if (peer == VT_NONE || f->nodes[peer].type != VT_SWITCH)
 				continue;
+			if (t->plane_of && t->plane_of[f->nodes[peer].sw] != t->plane)
+				continue;
 			if (cn)
 				yes = in_list(cn, ncn, g) || in_list(cn, ncn, nd->guid);
 			else
@@ -197,6 +199,8 @@ static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tre
 					   (unsigned long long)o->root_guids[i]);
 				goto out;
 			}
+			if (t->plane_of && t->plane_of[f->nodes[n].sw] != t->plane)
+				continue;
 			if (dist[f->nodes[n].sw] == VT_NONE) {
 				dist[f->nodes[n].sw] = 0;
 				q[nq++] = f->nodes[n].sw;
@@ -242,7 +246,8 @@ static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tre
 					   swname(t, s));
 				goto out;
 			}
-			dep(t, "switch \"%s\" is not connected to the tree", swname(t, s));
+			if (!t->plane_of || t->plane_of[s] == t->plane)
+				dep(t, "switch \"%s\" is not connected to the tree", swname(t, s));
 			continue;
 		}
 		t->level[s] = (uint8_t)(maxd - dist[s]);
@@ -780,6 +785,10 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	memset(t, 0, sizeof(*t));
 	t->f = f;
 	t->nsw = f->nswitches;
+	if (o && o->plane_of) {
+		t->plane_of = o->plane_of;
+		t->plane = o->plane;
+	}
 	if (!t->nsw)
 		return vt_err_set(e, "%s: no switches", f->source);
 	if (mark_cns(t, o, e))

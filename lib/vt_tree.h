@@ -37,6 +37,13 @@ struct vt_tree_opts {
 	uint32_t ncns;
 	const uint64_t *io_guids; /* port (or node) GUIDs of I/O nodes, or NULL */
 	uint32_t nios;
+	/*
+	 * Multi-rail: per switch ordinal, its plane (vt_route_planes()); the tree
+	 * is then extracted from the switches of plane `plane` only, and only CA
+	 * ports attached to them are compute nodes. NULL: the whole fabric.
+	 */
+	const uint32_t *plane_of;
+	uint32_t plane;
 };
 
 struct vt_subtree {
@@ -68,12 +75,22 @@ typedef struct vt_tree {
 	uint32_t *up_start, *dn_start; /* CSR offsets, nsw + 1 */
 	uint8_t *up_port, *dn_port;    /* local port numbers */
 	uint32_t *up_peer, *dn_peer;   /* remote switch ordinal of each entry */
-	uint16_t *tuple;	       /* Algorithm 1 digits, nsw * (nlevels - 1), S_0 first */
-	uint8_t *is_cn;		       /* per ports[] index: 1 for a compute node's CA port */
-	uint32_t ncn;		       /* compute nodes (CA ports) */
-	vt_order order;		       /* compute ranks, place-keepers included */
-	uint32_t *rank_leaf;	       /* per rank: leaf switch ordinal */
-	uint32_t hosts_per_leaf;       /* ranks per leaf (hosts of the fullest leaf) */
+	/*
+	 * Algorithm 1 tuples: switch s at level l has digits tuple[s * nlevels + i],
+	 * i = 0 .. nlevels-1: digit l is s's position among the switches of its
+	 * level-(l+1) subtree that sit on level l (0 on the top level), digit i > l
+	 * the position of its level-i subtree among the level-i subtrees inside its
+	 * level-(i+1) subtree (the top level counts as one subtree), digits i < l
+	 * are 0. Equal digits above l: same subtree; rank order follows the tuples.
+	 */
+	uint16_t *tuple;
+	const uint32_t *plane_of; /* as given in the options, or NULL */
+	uint32_t plane;
+	uint8_t *is_cn;		 /* per ports[] index: 1 for a compute node's CA port */
+	uint32_t ncn;		 /* compute nodes (CA ports) */
+	vt_order order;		 /* compute ranks, place-keepers included */
+	uint32_t *rank_leaf;	 /* per rank: leaf switch ordinal */
+	uint32_t hosts_per_leaf; /* ranks per leaf (hosts of the fullest leaf) */
 	struct vt_tree_level lv[VT_TREE_MAX_LEVELS];
 	/* subtrees */
 	uint32_t *sub; /* sub[l * nsw + s]: subtree id at level l, VT_NONE when level(s) > l */

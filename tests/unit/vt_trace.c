@@ -31,7 +31,9 @@ static int walk(const vt_fabric *f, const vt_lfts *t, uint32_t a, uint32_t dlid,
 		if (++hops > 64)
 			return -1;
 		out = vt_lft_get(t, f->nodes[node].sw, dlid);
-		if (out == VT_LFT_NONE || out == 0 || out > f->nodes[node].nports)
+		if (out == 0) /* a switch's own LID ends at its port 0 */
+			return owns(f, vt_port_index(f, node, 0), dlid) ? hops : -1;
+		if (out == VT_LFT_NONE || out > f->nodes[node].nports)
 			return -1;
 		q = vt_port_index(f, node, out);
 	}
@@ -231,34 +233,55 @@ static uint32_t next_channel(const vt_fabric *f, const vt_lfts *t, uint32_t ch, 
 	return vt_port_index(f, node, out);
 }
 
+/*
+ * The dependencies that traffic injected by CA ports creates: every route from
+ * every CA port to every LID (switch LIDs too), each walked until it joins a
+ * route to the same LID already walked. Switches that no such route enters
+ * (detours for pairs without an up*-down* route) add nothing, as in the
+ * analyzer's audit, whose walks start at the switches CAs are attached to.
+ */
 int vt_trace_cdg_acyclic(const vt_fabric *f, const vt_lfts *t)
 {
 	uint32_t nc = f->nports, ne = 0, cap = 1024, *deg = calloc(nc + 1, sizeof(*deg));
 	uint32_t *ea = malloc(cap * sizeof(*ea)), *eb = malloc(cap * sizeof(*eb));
 	uint32_t *start = calloc(nc + 2, sizeof(*start)), *adj, *q, nq = 0, done = 0;
+	uint32_t *seen = calloc(f->nswitches + 1, sizeof(*seen));
 
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
 		if (vt_fabric_port_by_lid(f, lid) == VT_NONE)
 			continue;
-		for (uint32_t s = 0; s < f->nswitches; s++) {
-			uint8_t out = vt_lft_get(t, s, lid);
-			uint32_t node = f->switches[s], a, b;
+		for (uint32_t a = 0; a < f->nports; a++) {
+			uint32_t ch = a, hops = 0;
 
-			if (out == VT_LFT_NONE || out == 0 || out > f->nodes[node].nports)
+			if (f->nodes[f->ports[a].node].type == VT_SWITCH || !f->ports[a].num ||
+			    f->ports[a].peer == VT_NONE)
 				continue;
-			a = vt_port_index(f, node, out);
-			b = next_channel(f, t, a, lid);
-			if (b == VT_NONE)
-				continue;
-			if (ne == cap) {
-				cap *= 2;
-				ea = realloc(ea, cap * sizeof(*ea));
-				eb = realloc(eb, cap * sizeof(*eb));
+			for (;;) {
+				uint32_t in = f->ports[ch].peer, node, b;
+
+				node = f->ports[in].node;
+				if (f->nodes[node].type != VT_SWITCH || ++hops > 64)
+					break;
+				b = next_channel(f, t, ch, lid);
+				if (b == VT_NONE)
+					break;
+				if (ne == cap) {
+					cap *= 2;
+					ea = realloc(ea, cap * sizeof(*ea));
+					eb = realloc(eb, cap * sizeof(*eb));
+				}
+				ea[ne] = ch;
+				eb[ne++] = b;
+				if (seen[f->nodes[node].sw] == lid)
+					break;
+				seen[f->nodes[node].sw] = lid;
+				ch = b;
+				if (f->ports[ch].peer == VT_NONE)
+					break;
 			}
-			ea[ne] = a;
-			eb[ne++] = b;
 		}
 	}
+	free(seen);
 	for (uint32_t i = 0; i < ne; i++) {
 		start[ea[i] + 1]++;
 		deg[eb[i]]++;
