@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event queue of the simulator: a timing wheel of 2^k buckets, each 2^w ps
- * wide, over a pool of events; the bucket being played is drained into a
- * small heap, since lock-stepped hosts put thousands of events at one time; events beyond the
- * wheel's horizon wait in an overflow list and move in when the wheel reaches them. Ties are broken
- * by insertion order, so a run is the same on every machine.
+ * wide, over a pool of events. Buckets are lists in insertion order; the
+ * bucket about to be played is radix-sorted by time into an array (stable,
+ * so ties keep insertion order; lock-stepped hosts put thousands of events
+ * at one time), and events pushed into it while it plays go to a small heap
+ * beside it. Events beyond the wheel's horizon wait in an overflow list and
+ * move in when the wheel reaches them. Ties are broken by insertion order, so
+ * a run is the same on every machine.
  */
 #ifndef VT_SIMQ_H
 #define VT_SIMQ_H
@@ -21,20 +24,29 @@ struct vt_simq_ev {
 	uint8_t type;
 };
 
+/* an event of the bucket being played, sorted or in the heap */
+struct vt_simq_key {
+	uint64_t t, seq;
+	uint32_t i;
+};
+
 typedef struct vt_simq {
 	struct vt_simq_ev *ev; /* pool; index 0 unused */
 	uint32_t cap, free_head;
-	uint32_t *bucket; /* head index per bucket, 0 when empty */
+	uint32_t *bucket, *btail; /* head and tail index per bucket, 0 when empty */
 	uint32_t nbucket_log, width_log;
 	uint64_t base;	   /* start time of the current bucket */
-	uint32_t cur;	   /* current bucket */
+	uint32_t cur_b;	   /* current bucket */
 	uint64_t in_wheel; /* events in buckets */
 	uint32_t *over;	   /* overflow events (pool indices) */
 	uint32_t nover, cap_over;
 	uint64_t over_min;
 	uint64_t seq;
-	uint64_t size;	/* events pending */
-	uint32_t *heap; /* the current bucket's events, a binary heap on (t, seq) */
+	uint64_t size;		       /* events pending */
+	struct vt_simq_key *cur, *tmp; /* the current bucket sorted on (t, seq), from cur_at */
+	uint32_t ncur, cur_at, cap_cur;
+	uint32_t *cnt;		  /* radix counters */
+	struct vt_simq_key *heap; /* pushed into the current bucket: a heap on (t, seq) */
 	uint32_t nheap, cap_heap;
 } vt_simq;
 
