@@ -1222,6 +1222,7 @@ static void finish(sim *s)
 			};
 		}
 	}
+	r->last_ps = s->now;
 	if (s->in_flight || r->msgs_done < r->msgs) {
 		r->deadlock = 1;
 		r->stuck_pkts = s->in_flight;

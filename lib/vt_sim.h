@@ -90,6 +90,7 @@ typedef struct vt_sim_result {
 	/* open loop: bytes offered and accepted within the window, per host per second */
 	double offered_frac, accepted_frac; /* fractions of the injection link rate */
 	int deadlock;			    /* no progress while packets were pending */
+	uint64_t last_ps;		    /* time of the last event */
 	uint64_t stuck_pkts;
 	uint64_t credit_violations; /* credits below 0 or above the buffer; must stay 0 */
 	uint64_t max_occupancy;	    /* largest input buffer fill seen, credits */

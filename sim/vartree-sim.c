@@ -40,6 +40,8 @@ static const char usage[] =
 	"  --preset default|fig6  parameter set (fig6: Zahavi et al. reference model)\n"
 	"  --speed SDR..NDR   4x link speed for every link; --rate-gbps G data rate\n"
 	"  --mtu B --header B --vls N --buffer CREDITS --speedup S\n"
+	"  --sl N|spread      service level of every message (default 0; VL = SL mod --vls),\n"
+	"                     or spread: SL = (source rank + destination rank) mod --vls\n"
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
 	"  --arb rr|random    output arbitration; --rail fixed|random|least\n"
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
@@ -143,6 +145,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{"plot", 1, 0, 17},
 		{"quiet", 0, 0, 'q'},
 		{"links", 0, 0, 18},
+		{"sl", 1, 0, 19},
 		{"help", 0, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -316,6 +319,12 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 16:
 			o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
+			break;
+		case 19:
+			if (!strcmp(v, "spread"))
+				o->p.sl_spread = 1;
+			else
+				o->p.sl = (unsigned)num("sl", v, 0, 15);
 			break;
 		}
 	}
@@ -726,8 +735,17 @@ int main(int argc, char **argv)
 			fprintf(stderr, "vartree-sim: %s: %llu events in %.2f s, %.2f M events/s\n",
 				rt[k].name, (unsigned long long)rt[k].r.events, rt[k].wall_s,
 				rt[k].wall_s > 0 ? rt[k].r.events / rt[k].wall_s / 1e6 : 0);
-		if (rt[k].r.deadlock)
+		if (rt[k].r.deadlock) {
+			/* a result, not an error, but the exit status needs its reason */
+			fprintf(stderr,
+				"vartree-sim: %s: credit deadlock: %llu packets stuck, %llu of "
+				"%llu "
+				"messages done, nothing moves after %.3f us\n",
+				rt[k].name, (unsigned long long)rt[k].r.stuck_pkts,
+				(unsigned long long)rt[k].r.msgs_done,
+				(unsigned long long)rt[k].r.msgs, (double)rt[k].r.last_ps / 1e6);
 			rc = 3;
+		}
 	}
 	if (o.json)
 		print_json(&o, f, &w, rt, o.nr);

@@ -24,6 +24,13 @@ expect 1 "vartree-sim: $d/minhop-lfts.dump: MTU 3000 is not one of 256, 512, 102
 	--mtu 3000 --lfts "$d/minhop-lfts.dump" "$d/ibnetdiscover.txt"
 expect 1 "vartree-sim: unknown causal workload 'ZZ' (2W, 3W, 2M, 3M, BU, BT, WF)" --gen "fat 2,2" --causal ZZ
 expect 1 "vartree-sim: give a FABRIC file or --gen SPEC (see --help)"
+expect 2 "vartree-sim: --sl: '16' is not a number in [0, 15]" --sl 16 --gen "fat 2,2"
+# SL 0 by default: more VLs change nothing until messages are spread over them;
+# spread on a 2:1 thin-tree with small buffers, blocked packets no longer block all
+tot() { "$s" -q --json --gen "thin 4:2,2" --size 8K --mode burst --buffer 40 "$@" | grep -o '"total_us": [0-9.]*'; }
+one=$(tot) four=$(tot --vls 4) sl=$(tot --vls 4 --sl 7) spread=$(tot --vls 4 --sl spread)
+[ "$one" = "$four" ] && [ "$one" = "$sl" ] || { echo "FAIL: VLs without SLs: $one / $four / $sl"; fail=1; }
+[ "$one" != "$spread" ] || { echo "FAIL: --sl spread left every message on VL 0: $spread"; fail=1; }
 "$s" --help | grep -q -- '--preset default|fig6' || { echo "FAIL: --help"; fail=1; }
 # the same seed gives the same bytes; the table names every routing
 a=$("$s" -q --gen "fat 2,3" --arb random --seed 5 --size 3000)

@@ -412,6 +412,26 @@ START_TEST(open_loop_accepts_what_is_offered)
 }
 END_TEST
 
+START_TEST(vl_from_service_level)
+{
+	struct vt_sim_params p;
+
+	vt_sim_defaults(&p);
+	p.nvl = 4;
+	/* SL 0 unless asked: every message on VL 0 however many VLs there are */
+	ck_assert_uint_eq(vt_sim_vl(&p, 0, 1), 0);
+	ck_assert_uint_eq(vt_sim_vl(&p, 5, 2), 0);
+	p.sl = 6; /* uniform SL-to-VL table: VL = SL mod VLs */
+	ck_assert_uint_eq(vt_sim_vl(&p, 0, 1), 2);
+	p.sl_spread = 1; /* (src + dst) mod VLs */
+	ck_assert_uint_eq(vt_sim_vl(&p, 0, 1), 1);
+	ck_assert_uint_eq(vt_sim_vl(&p, 5, 2), 3);
+	ck_assert_uint_eq(vt_sim_vl(&p, 7, 9), 0);
+	p.nvl = 1;
+	ck_assert_uint_eq(vt_sim_vl(&p, 7, 8), 0);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -427,6 +447,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, causal_binary_tree);
 	tcase_add_test(tc, barrier_is_slower_than_back_to_back);
 	tcase_add_test(tc, open_loop_accepts_what_is_offered);
+	tcase_add_test(tc, vl_from_service_level);
 	suite_add_tcase(s, tc);
 	return s;
 }
