@@ -40,21 +40,15 @@ struct router {
 	uint32_t *mark;	 /* per switch: serial when it carries the main route */
 	uint32_t *found; /* per switch: serial when the main descent found it */
 	uint32_t *cur, *next;
-	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
+	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
+	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
+	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
+	uint64_t detours;  /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
 {
 	return vt_port_index(r->f, r->f->switches[s], p);
-}
-
-/* Switch ordinal beyond local port p of switch s, VT_NONE if none in the tree. */
-static inline uint32_t nbr(const struct router *r, uint32_t s, unsigned p)
-{
-	uint32_t n = vt_peer_node(r->f, swport(r, s, p));
-	uint32_t o = n == VT_NONE ? VT_NONE : r->f->nodes[n].sw;
-
-	return o == VT_NONE || r->t->level[o] == 0xFF ? VT_NONE : o;
 }
 
 static void add_cand(struct router *r, uint32_t *nc, uint8_t p)
@@ -149,31 +143,32 @@ static void make_plan(struct router *r, uint32_t x)
 			r->queue[nq++] = s;
 	}
 	for (uint32_t q = 0; q < nq; q++) {
-		uint32_t s = r->queue[q], node = r->f->switches[s];
+		uint32_t s = r->queue[q];
 
-		for (unsigned p = 1; p <= r->f->nodes[node].nports; p++) {
-			uint32_t v = nbr(r, s, p);
-
-			if (v != VT_NONE && r->dist[v] == VT_NONE) {
-				r->dist[v] = r->dist[s] + 1;
-				r->queue[nq++] = v;
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			if (r->dist[t->up_peer[j]] == VT_NONE) {
+				r->dist[t->up_peer[j]] = r->dist[s] + 1;
+				r->queue[nq++] = t->up_peer[j];
 			}
-		}
+		for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
+			if (r->dist[t->dn_peer[j]] == VT_NONE) {
+				r->dist[t->dn_peer[j]] = r->dist[s] + 1;
+				r->queue[nq++] = t->dn_peer[j];
+			}
 	}
 	for (uint32_t q = 0; q < nq; q++) {
-		uint32_t s = r->queue[q], node = r->f->switches[s];
+		uint32_t s = r->queue[q];
 
 		if (!r->dist[s])
 			continue;
 		/* up-going hops first: a detour then turns as high as it can */
-		for (int up = 1; up >= 0 && nc == r->fstart[r->nfill]; up--)
-			for (unsigned p = 1; p <= r->f->nodes[node].nports; p++) {
-				uint32_t v = nbr(r, s, p);
-
-				if (v != VT_NONE && r->dist[v] + 1 == r->dist[s] &&
-				    (t->level[v] > t->level[s]) == up)
-					add_cand(r, &nc, (uint8_t)p);
-			}
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			if (r->dist[t->up_peer[j]] + 1 == r->dist[s])
+				add_cand(r, &nc, t->up_port[j]);
+		if (nc == r->fstart[r->nfill])
+			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
+				if (r->dist[t->dn_peer[j]] + 1 == r->dist[s])
+					add_cand(r, &nc, t->dn_port[j]);
 		r->fsw[r->nfill++] = s;
 		r->fstart[r->nfill] = nc;
 	}
@@ -211,6 +206,13 @@ static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint
 		for (uint32_t i = 0; i < ncur; i++) {
 			uint32_t c = cur[i], best = VT_NONE, bu = UINT32_MAX;
 
+			if (r->nfound[c] == 1) { /* one link: no choice (fat trees) */
+				unsigned p = r->dn_rport[r->via[c]];
+
+				r->use_up[swport(r, c, p)]++;
+				set_entry(r, c, lid, p);
+				continue;
+			}
 			for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 				uint32_t p = t->up_peer[j], q;
 
@@ -236,9 +238,15 @@ static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint
 			for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
 				uint32_t c = t->dn_peer[k];
 
-				if (r->anc[c] || r->found[c] == r->serial || r->h[c] != hh + 1)
+				if (r->anc[c] || r->h[c] != hh + 1)
 					continue;
+				if (r->found[c] == r->serial) {
+					r->nfound[c]++;
+					continue;
+				}
 				r->found[c] = r->serial;
+				r->nfound[c] = 1;
+				r->via[c] = k;
 				next[nnext++] = c;
 			}
 		}
@@ -442,6 +450,9 @@ static void router_free(struct router *r)
 	free(r->found);
 	free(r->cur);
 	free(r->next);
+	free(r->nfound);
+	free(r->via);
+	free(r->dn_rport);
 }
 
 static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
@@ -461,20 +472,30 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->found = calloc(nsw, sizeof(uint32_t));
 	r->cur = malloc(nsw * sizeof(uint32_t));
 	r->next = malloc(nsw * sizeof(uint32_t));
-	if (!r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fstart || !r->fport ||
-	    !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
+	r->nfound = calloc(nsw, sizeof(uint32_t));
+	r->via = calloc(nsw, sizeof(uint32_t));
+	if (!r->nfound || !r->via || !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw ||
+	    !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark || !r->found || !r->cur ||
+	    !r->next)
 		return vt_err_set(e, "out of memory");
 	return 0;
 }
 
 /* Routes every LID of plane t: compute nodes in index order, other CAs, switches. */
-static void route_plane(struct router *r, const vt_tree *t)
+static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 {
 	const vt_fabric *f = r->f;
 	uint32_t maxlmc = 0;
 
 	r->t = t;
 	r->px = VT_NONE;
+	free(r->dn_rport);
+	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
+	if (!r->dn_rport)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++)
+			r->dn_rport[k] = f->ports[f->ports[swport(r, s, t->dn_port[k])].peer].num;
 	/* Algorithm 2: compute nodes in index order, place-keepers included */
 	for (uint32_t i = 0; i < t->order.n; i++)
 		if (t->order.port[i] != VT_NONE && f->ports[t->order.port[i]].lmc > maxlmc)
@@ -514,6 +535,7 @@ static void route_plane(struct router *r, const vt_tree *t)
 		if (t->level[s] != 0xFF)
 			route_dest(r, s, 0, lid, 0);
 	}
+	return 0;
 }
 
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
@@ -560,7 +582,10 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		}
 		if (o && o->log && o->log_level >= VT_LOG_INFO)
 			vt_tree_describe(&t, log_line, &lc);
-		route_plane(&r, &t);
+		if (route_plane(&r, &t, e)) {
+			vt_tree_free(&t);
+			goto fail;
+		}
 		if (!p) {
 			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
 			if (!order->port) {
