@@ -721,20 +721,28 @@ int main(int argc, char **argv)
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
 	for (unsigned k = 0; k < o.nr; k++) {
-		struct timespec a, b;
+		struct timespec a, b, ca, cb;
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
 		if (vt_sim_run(f, &rt[k].t, &ord, &w, &o.p, &rt[k].r, &e)) {
 			fprintf(stderr, "vartree-sim: %s: %s\n", rt[k].name, e.msg);
 			exit(1);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 		rt[k].wall_s =
 			(double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		double cpu_s =
+			(double)(cb.tv_sec - ca.tv_sec) + (double)(cb.tv_nsec - ca.tv_nsec) / 1e9;
 		if (!o.quiet)
-			fprintf(stderr, "vartree-sim: %s: %llu events in %.2f s, %.2f M events/s\n",
-				rt[k].name, (unsigned long long)rt[k].r.events, rt[k].wall_s,
-				rt[k].wall_s > 0 ? rt[k].r.events / rt[k].wall_s / 1e6 : 0);
+			fprintf(stderr,
+				"vartree-sim: %s: %llu events (%llu packet hops) in %.4f s (cpu "
+				"%.4f s), %.2f M events/s, %.2f M hops/s\n",
+				rt[k].name, (unsigned long long)rt[k].r.events,
+				(unsigned long long)rt[k].r.hops, rt[k].wall_s, cpu_s,
+				rt[k].wall_s > 0 ? rt[k].r.events / rt[k].wall_s / 1e6 : 0,
+				rt[k].wall_s > 0 ? rt[k].r.hops / rt[k].wall_s / 1e6 : 0);
 		if (rt[k].r.deadlock) {
 			/* a result, not an error, but the exit status needs its reason */
 			fprintf(stderr,
