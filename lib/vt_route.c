@@ -43,8 +43,15 @@ struct router {
 	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
 	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
-	uint64_t detours;  /* switch/LID pairs routed by a detour (no up*-down* route) */
+	/* per ports[] index and VT_ROUTE_KEYS residues of the main route's top
+	 * switch: a switch with several main-route parents counts each top apart,
+	 * or its choices would alternate in step with the tops' */
+	uint32_t *use_key;
+	uint32_t key;
+	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
+
+#define VT_ROUTE_KEYS 8u
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
 {
@@ -218,12 +225,13 @@ static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint
 
 				if (r->mark[p] != r->serial || r->h[p] + 1 != hh)
 					continue;
-				q = swport(r, c, t->up_port[j]);
-				if (r->use_up[q] < bu) {
-					bu = r->use_up[q];
+				q = swport(r, c, t->up_port[j]) * VT_ROUTE_KEYS + r->key;
+				if (r->use_key[q] < bu) {
+					bu = r->use_key[q];
 					best = j;
 				}
 			}
+			r->use_key[swport(r, c, t->up_port[best]) * VT_ROUTE_KEYS + r->key]++;
 			r->use_up[swport(r, c, t->up_port[best])]++;
 			set_entry(r, c, lid, t->up_port[best]);
 		}
@@ -329,6 +337,7 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
 	}
+	r->key = t->pos[path[n - 1]] % VT_ROUTE_KEYS;
 	descend(r, path, n, lid);
 	stragglers(r, lid);
 }
@@ -453,6 +462,7 @@ static void router_free(struct router *r)
 	free(r->nfound);
 	free(r->via);
 	free(r->dn_rport);
+	free(r->use_key);
 }
 
 static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
@@ -473,10 +483,11 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->cur = malloc(nsw * sizeof(uint32_t));
 	r->next = malloc(nsw * sizeof(uint32_t));
 	r->nfound = calloc(nsw, sizeof(uint32_t));
+	r->use_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t));
 	r->via = calloc(nsw, sizeof(uint32_t));
-	if (!r->nfound || !r->via || !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw ||
-	    !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark || !r->found || !r->cur ||
-	    !r->next)
+	if (!r->nfound || !r->via || !r->use_key || !r->use_dn || !r->use_up || !r->h || !r->anc ||
+	    !r->fsw || !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark || !r->found ||
+	    !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
 	return 0;
 }
