@@ -413,7 +413,7 @@ static const struct {
 	const char *name;
 	unsigned mbps;
 } speeds[] = {
-	[VT_SPEED_UNKNOWN] = {"?", 2000}, [VT_SDR] = {"SDR", 2000},   [VT_DDR] = {"DDR", 4000},
+	[VT_SPEED_UNKNOWN] = {"?", 2000}, [VT_SDR] = {"SDR", 2000},	 [VT_DDR] = {"DDR", 4000},
 	[VT_QDR] = {"QDR", 8000},	  [VT_FDR10] = {"FDR10", 10000}, [VT_FDR] = {"FDR", 13636},
 	[VT_EDR] = {"EDR", 25000},	  [VT_HDR] = {"HDR", 50000},	 [VT_NDR] = {"NDR", 100000},
 };
@@ -433,5 +433,45 @@ enum vt_speed vt_speed_parse(const char *s, unsigned len)
 	for (unsigned i = VT_SDR; i <= VT_NDR; i++)
 		if (strlen(speeds[i].name) == len && !strncmp(speeds[i].name, s, len))
 			return (enum vt_speed)i;
+	return VT_SPEED_UNKNOWN;
+}
+
+unsigned vt_width_from_ib(unsigned link_width_active)
+{
+	switch (link_width_active) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	}
+	return 0;
+}
+
+enum vt_speed vt_speed_from_ib(unsigned speed_active, unsigned ext_active, int fdr10)
+{
+	switch (ext_active) {
+	case 1:
+		return VT_FDR;
+	case 2:
+		return VT_EDR;
+	case 4:
+		return VT_HDR;
+	case 8:
+		return VT_NDR;
+	}
+	switch (speed_active) {
+	case 1:
+		return VT_SDR;
+	case 2:
+		return VT_DDR;
+	case 4:
+		return fdr10 ? VT_FDR10 : VT_QDR;
+	}
 	return VT_SPEED_UNKNOWN;
 }

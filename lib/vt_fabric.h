@@ -124,6 +124,14 @@ uint32_t vt_fabric_count_links(const vt_fabric *f);
 
 const char *vt_speed_name(enum vt_speed s);
 enum vt_speed vt_speed_parse(const char *s, unsigned len);
+/* PortInfo LinkWidthActive (1, 2, 4, 8, 16) as lanes; 0 when unknown. */
+unsigned vt_width_from_ib(unsigned link_width_active);
+/*
+ * PortInfo LinkSpeedActive and LinkSpeedExtActive (pass 0 when the port does
+ * not support extended speeds) as a speed; fdr10 is Mellanox's extended
+ * PortInfo telling FDR10 from QDR.
+ */
+enum vt_speed vt_speed_from_ib(unsigned speed_active, unsigned ext_active, int fdr10);
 /* Data rate of one lane after line coding, in Mb/s (SDR 2000, ..., NDR 100000). */
 unsigned vt_speed_lane_mbps(enum vt_speed s);
 

@@ -48,19 +48,7 @@ static unsigned port_width(const ibnd_port_t *p)
 	uint32_t w = 0;
 
 	mad_decode_field((uint8_t *)p->info, IB_PORT_LINK_WIDTH_ACTIVE_F, &w);
-	switch (w) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	}
-	return 0;
+	return vt_width_from_ib(w);
 }
 
 static enum vt_speed port_speed(const ibnd_port_t *p)
@@ -73,22 +61,12 @@ static enum vt_speed port_speed(const ibnd_port_t *p)
 	mad_decode_field((uint8_t *)p0->info, IB_PORT_CAPMASK_F, &cap);
 	if (cap & 0x4000u) /* IsExtendedSpeedsSupported */
 		mad_decode_field((uint8_t *)p->info, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, &ext);
-	switch (ext) {
-	case 1:
-		return VT_FDR;
-	case 2:
-		return VT_EDR;
-	case 4:
-		return VT_HDR;
-	case 8:
-		return VT_NDR;
-	}
 	mad_decode_field((uint8_t *)p->info, IB_PORT_LINK_SPEED_ACTIVE_F, &s);
 	/* FDR10 shows as QDR, with Mellanox's extended PortInfo telling them apart */
-	if (s == 4 &&
-	    (mad_get_field((uint8_t *)p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) & 1u))
-		return VT_FDR10;
-	return s == 1 ? VT_SDR : s == 2 ? VT_DDR : s == 4 ? VT_QDR : VT_SPEED_UNKNOWN;
+	return vt_speed_from_ib(
+		s, ext,
+		mad_get_field((uint8_t *)p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) &
+			1u);
 }
 
 static int add_nodes(vt_fabric *f, const ibnd_node_t *list, struct ibnd_idx *map, uint32_t *n,

@@ -33,34 +33,14 @@ static uint32_t find_ref(const struct node_ref *refs, uint32_t n, const osm_node
 	return r ? r->idx : VT_NONE;
 }
 
-static unsigned width_of(const ib_port_info_t *pi)
-{
-	switch (pi->link_width_active) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	}
-	return 0;
-}
-
 static enum vt_speed speed_of(const ib_port_info_t *pi)
 {
-	switch (ib_port_info_get_link_speed_active(pi)) {
-	case 1:
-		return VT_SDR;
-	case 2:
-		return VT_DDR;
-	case 4:
-		return VT_QDR;
-	}
-	return VT_SPEED_UNKNOWN;
+	unsigned ext = 0;
+
+	if (pi->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS)
+		ext = ib_port_info_get_link_speed_ext_active(pi);
+	/* FDR10 needs Mellanox's extended PortInfo, which the model does not take from OpenSM */
+	return vt_speed_from_ib(ib_port_info_get_link_speed_active(pi), ext, 0);
 }
 
 /* A port that carries a link: valid on both ends. */
@@ -132,7 +112,8 @@ static int add_links(vt_fabric *f, const struct node_ref *refs, uint32_t n, cons
 		/* each link once, from its lower end */
 		if (b == VT_NONE || b < a || (b == a && q < p))
 			continue;
-		if (vt_fabric_connect(f, a, p, b, q, width_of(&ph->port_info),
+		if (vt_fabric_connect(f, a, p, b, q,
+				      vt_width_from_ib(ph->port_info.link_width_active),
 				      speed_of(&ph->port_info), e))
 			return -1;
 	}
