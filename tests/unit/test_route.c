@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+#include "vt_load.h"
 #include "vt_route.h"
 #include "vt_test.h"
 #include "vt_trace.h"
 #include "vt_tree.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -152,6 +154,101 @@ START_TEST(fat_8_3_one_top_missing)
 }
 END_TEST
 
+/* Loads a topofile, routes it, checks every same-plane switch/LID entry is set,
+ * the CDG of the routes from CA ports is acyclic and traces plane p's shift. */
+static void topo_trace(const char *name, uint32_t plane, struct vt_trace_shift *tr)
+{
+	vt_fabric *f;
+	vt_lfts l;
+	vt_order o, op;
+	vt_err e;
+	uint32_t *pl;
+	uint64_t unset = 0;
+
+	ck_assert_msg(vt_load(vt_test_path(name), &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_route(f, NULL, &l, &o, &e) == 0, "%s", e.msg);
+	pl = malloc((f->nswitches + 1) * sizeof(*pl));
+	ck_assert_uint_ne(vt_route_planes(f, pl), VT_NONE);
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], n, sp;
+
+		if (q == VT_NONE)
+			continue;
+		n = f->ports[q].node;
+		sp = f->nodes[n].type == VT_SWITCH ? pl[f->nodes[n].sw]
+						   : pl[f->nodes[vt_peer_node(f, q)].sw];
+		for (uint32_t s = 0; s < f->nswitches; s++)
+			unset += pl[s] == sp && vt_lft_get(&l, s, lid) == VT_LFT_NONE;
+	}
+	ck_assert_uint_eq(unset, 0);
+	ck_assert(vt_trace_cdg_acyclic(f, &l));
+	ck_assert_int_eq(vt_route_plane_order(f, &o, plane, &op, &e), 0);
+	ck_assert_int_eq(vt_trace_shift(f, &l, &op, tr), 0);
+	free(pl);
+	vt_order_free(&op);
+	vt_lfts_free(&l);
+	vt_order_free(&o);
+	vt_fabric_free(f);
+}
+
+START_TEST(slender_4_2_3_at_cut_bound)
+{
+	struct vt_trace_shift tr;
+
+	/* the old descent routed other ancestors up: 8/4.903 and a credit loop */
+	topo_trace("topofiles/navaridas-slender-4-2-3.topo", 0, &tr);
+	ck_assert_uint_eq(tr.bound_worst, 4);
+	ck_assert_uint_eq(tr.worst, 4);
+	ck_assert_uint_eq(tr.over_bound, 0);
+	vt_trace_shift_free(&tr);
+}
+END_TEST
+
+START_TEST(slender_4_2_4_worst_at_bound)
+{
+	struct vt_trace_shift tr;
+
+	/* cut bound 8/4.508; vartree 8/6.349 (the average is still above it) */
+	topo_trace("topofiles/navaridas-slender-4-2-4.topo", 0, &tr);
+	ck_assert_uint_eq(tr.bound_worst, 8);
+	ck_assert_uint_eq(tr.worst, 8);
+	ck_assert_double_lt(tr.avg, 6.35);
+	vt_trace_shift_free(&tr);
+}
+END_TEST
+
+START_TEST(every_entry_set_4ary3)
+{
+	struct vt_trace_shift tr;
+
+	/* a top switch has no up*-down* route to another top's LID: 816 pairs were unset */
+	topo_trace("topofiles/zahavi-4ary3.topo", 0, &tr);
+	ck_assert_uint_eq(tr.worst, 1);
+	vt_trace_shift_free(&tr);
+	topo_trace("topofiles/degraded-4ary3-leaf-uplink.topo", 0, &tr);
+	ck_assert_uint_eq(tr.worst, 2);
+	ck_assert_double_lt(tr.avg, 1.906);
+	vt_trace_shift_free(&tr);
+}
+END_TEST
+
+START_TEST(multi_rail_each_plane_congestion_free)
+{
+	struct vt_trace_shift tr;
+
+	for (uint32_t p = 0; p < 2; p++) {
+		topo_trace("topofiles/rails2-4ary3.topo", p, &tr);
+		ck_assert_uint_eq(tr.stages, 63);
+		ck_assert_uint_eq(tr.worst, 1);
+		ck_assert_double_eq(tr.avg, 1.0);
+		vt_trace_shift_free(&tr);
+		topo_trace("topofiles/wolfe-rails2-pruned-8-3.topo", p, &tr);
+		ck_assert_uint_eq(tr.worst, 1);
+		vt_trace_shift_free(&tr);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("route");
@@ -163,6 +260,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, fat_8_3_congestion_free);
 	tcase_add_test(tc, fat_4_3_one_uplink_missing);
 	tcase_add_test(tc, fat_8_3_one_top_missing);
+	tcase_add_test(tc, slender_4_2_3_at_cut_bound);
+	tcase_add_test(tc, slender_4_2_4_worst_at_bound);
+	tcase_add_test(tc, every_entry_set_4ary3);
+	tcase_add_test(tc, multi_rail_each_plane_congestion_free);
 	suite_add_tcase(s, tc);
 	return s;
 }
