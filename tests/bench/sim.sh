@@ -40,8 +40,10 @@ simus=$(awk '$1 == "vartree" {print $2}' "$tmp/full")
 evs=$(awk -v e="$ev" -v s="$sec" 'BEGIN { printf "%.2f", e / s / 1e6 }')
 hps=$(awk -v e="$hops" -v s="$sec" 'BEGIN { printf "%.2f", e / s / 1e6 }')
 hpc=$(awk -v e="$hops" -v s="$cpu" 'BEGIN { printf "%.2f", e / s / 1e6 }')
+echo "load average (1 5 15 min) on $(nproc) cores: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "1944 hosts, full shift, 8 KB, EDR: ${simus} us simulated, $ev events, $hops packet hops"
 echo "  wall ${wall} s (cpu ${user} s) for the whole command; target under 60 s: $(awk -v w="$wall" 'BEGIN { print (w < 60 ? "met" : "MISSED") }')"
 echo "  simulation loop ${sec} s wall, ${cpu} s cpu ($hpc M packet-hop events per cpu second): $evs M events/s ($(awk -v e="$evs" 'BEGIN { printf "%.1f", e / 1.4 }')x the reference's 1.4 M)," \
-	"$hps M packet-hop events/s (target 5: $(awk -v h="$hps" 'BEGIN { print (h >= 5 ? "met" : "MISSED") }'))," \
+	"$hps M packet-hop events/s (target 5 per wall second: $(awk -v h="$hps" 'BEGIN { print (h >= 5 ? "met" : "MISSED") }');" \
+	"per cpu second: $(awk -v h="$hpc" 'BEGIN { print (h >= 5 ? "met" : "MISSED") }'))," \
 	"$(awk -v e="$ev" -v h="$hops" 'BEGIN { printf "%.2f", e / h }') events per hop"
