@@ -23,12 +23,19 @@ int vt_err_set(vt_err *e, const char *fmt, ...)
 
 int vt_err_at(vt_err *e, const char *file, unsigned line, const char *fmt, ...)
 {
-	char cause[VT_ERR_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(cause, sizeof(cause), fmt, ap);
+	vt_err_vat(e, file, line, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int vt_err_vat(vt_err *e, const char *file, unsigned line, const char *fmt, va_list ap)
+{
+	char cause[VT_ERR_MAX];
+
+	vsnprintf(cause, sizeof(cause), fmt, ap);
 	if (line)
 		return vt_err_set(e, "%s:%u: %s", file, line, cause);
 	return vt_err_set(e, "%s: %s", file, cause);

@@ -18,5 +18,6 @@ int vt_err_vset(vt_err *e, const char *fmt, va_list ap);
 /* "FILE:LINE: cause", the one-line form every loader error takes. */
 int vt_err_at(vt_err *e, const char *file, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+int vt_err_vat(vt_err *e, const char *file, unsigned line, const char *fmt, va_list ap);
 
 #endif

@@ -156,13 +156,12 @@ static int at_end_or_space(const char *p, const char *end)
 static int err(struct lft_parse *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int err(struct lft_parse *s, const char *fmt, ...)
 {
-	char cause[VT_ERR_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(cause, sizeof(cause), fmt, ap);
+	vt_err_vat(s->e, s->name, s->line, fmt, ap);
 	va_end(ap);
-	return vt_err_at(s->e, s->name, s->line, "%s", cause);
+	return -1;
 }
 
 /* Starts the section of the switch with node GUID text at p ("0x..." expected). */

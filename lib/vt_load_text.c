@@ -65,13 +65,12 @@ static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(p
 
 static int fail(struct parser *ps, const char *fmt, ...)
 {
-	char cause[VT_ERR_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(cause, sizeof(cause), fmt, ap);
+	vt_err_vat(ps->e, ps->name, ps->line, fmt, ap);
 	va_end(ap);
-	return vt_err_at(ps->e, ps->name, ps->line, "%s", cause);
+	return -1;
 }
 
 static int is_ws(char c)
