@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage-balanced LFT fill (Zahavi et al., Algorithms 2-4) over the extracted
- * tree. For each destination in index order: go up from its leaf choosing the
- * least-used down-going port among all up groups (Algorithm 4), then descend
- * from every switch of that path through the other groups, pointing each
- * switch not yet routed up to the switch it was reached from (Algorithm 3).
- * Switches neither pass reached (other ancestors, other columns) get a
- * down*-route if they are ancestors of the destination, else an up-route to a
- * parent that still reaches it: every route is up*-then-down*, so the channel
- * dependency graph has no cycle.
+ * tree, plane by plane. For each destination in index order: go up from its
+ * switch through the least-used down-going port (Algorithm 4), then, level by
+ * level below that path, every switch that is not an ancestor of the
+ * destination goes up to its least-used link towards a switch of the main
+ * route one hop closer (Algorithm 3). All other switches take the destination
+ * switch's plan (make_plan): ancestors down, others up one hop closer, and a
+ * shortest-path detour where no up*-down* route exists.
  */
 #include "vt_route.h"
 

@@ -34,6 +34,12 @@ struct vt_route_opts {
 
 /*
  * Routes fabric f (finished, LIDs assigned; LMC taken from the CA ports).
+ * Every switch gets an entry for every LID of its plane (multi-rail fabrics:
+ * each plane is routed as its own tree; order is plane 0's). Routes from CA
+ * ports to CA LIDs are up*-down*: their channel dependencies (the ones the
+ * analyzer's audit and tests/unit/vt_trace count: routes that start at CA
+ * ports) have no cycle. Switch-LID routes from a leaf with no up*-down* path
+ * take a detour with a down-up turn.
  * On success fills lfts (initialised here; caller frees) and order (the
  * compute-node order with place-keepers; caller frees). On refusal returns -1
  * with e naming the node and the rule it breaks, and leaves nothing allocated.

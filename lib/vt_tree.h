@@ -75,14 +75,7 @@ typedef struct vt_tree {
 	uint32_t *up_start, *dn_start; /* CSR offsets, nsw + 1 */
 	uint8_t *up_port, *dn_port;    /* local port numbers */
 	uint32_t *up_peer, *dn_peer;   /* remote switch ordinal of each entry */
-	/*
-	 * Algorithm 1 tuples: switch s at level l has digits tuple[s * nlevels + i],
-	 * i = 0 .. nlevels-1: digit l is s's position among the switches of its
-	 * level-(l+1) subtree that sit on level l (0 on the top level), digit i > l
-	 * the position of its level-i subtree among the level-i subtrees inside its
-	 * level-(i+1) subtree (the top level counts as one subtree), digits i < l
-	 * are 0. Equal digits above l: same subtree; rank order follows the tuples.
-	 */
+	/* Algorithm 1 tuples: not computed yet, always NULL */
 	uint16_t *tuple;
 	const uint32_t *plane_of; /* as given in the options, or NULL */
 	uint32_t plane;
