@@ -39,5 +39,14 @@ void vt_cuts_free(vt_cuts *c);
  */
 uint32_t vt_bound_stage(const vt_cuts *c, const struct vt_flow *fl, uint32_t nfl,
 			uint32_t *scratch);
+/* The same for the one stage of all2all, from the hosts per cut (no flows made). */
+uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r);
+/*
+ * The same for shifts first .. first+K-1 (bound[0 .. K-1]) without making
+ * flows: per cut, flows out in shift s = #{i in cut : i + s active, outside},
+ * a correlation of rank intervals computed from their end points.
+ */
+int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
+		   uint32_t *bound, vt_err *e);
 
 #endif
