@@ -79,6 +79,13 @@ static void die(const char *msg)
 	exit(1);
 }
 
+/* A bad command line: exit status 2, as the man page says. */
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "vartree-sim: %s\n", msg);
+	exit(2);
+}
+
 static double num(const char *opt, const char *s, double lo, double hi)
 {
 	char *end;
@@ -94,7 +101,7 @@ static double num(const char *opt, const char *s, double lo, double hi)
 		goto bad;
 	return v;
 bad:
-	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%g, %g]\n", opt, s, lo, hi);
+	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%.15g, %.15g]\n", opt, s, lo, hi);
 	exit(2);
 }
 
@@ -171,9 +178,9 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'l':
 		case 'r':
 			if (o->nr == MAX_ROUTINGS)
-				die("at most 4 routings");
+				usage_error("at most 4 routings");
 			if (c == 'r' && strcmp(optarg, "vartree"))
-				die("--route: only 'vartree' (give other engines' tables with "
+				usage_error("--route: only 'vartree' (give other engines' tables with "
 				    "--lfts)");
 			o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
 			break;
@@ -188,11 +195,11 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'O':
 			if (strcmp(optarg, "uniform") && strcmp(optarg, "perm"))
-				die("--open: 'uniform' or 'perm'");
+				usage_error("--open: 'uniform' or 'perm'");
 			o->open = optarg;
 			break;
 		case 'L':
-			o->load = num("load", optarg, 1e-6, 4);
+			o->load = num("load", optarg, 1e-6, 1);
 			break;
 		case 'D':
 			o->duration_us = num("duration", optarg, 1e-3, 1e7);
@@ -208,7 +215,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			else if (!strcmp(optarg, "burst"))
 				o->mode = VT_WORK_BURST;
 			else
-				die("--mode: b2b, barrier, causal or burst");
+				usage_error("--mode: b2b, barrier, causal or burst");
 			break;
 		case 's':
 			o->size = (uint32_t)num("size", optarg, 1, 1 << 30);
@@ -220,7 +227,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			if (!strcmp(optarg, "fig6"))
 				o->fig6 = 1;
 			else if (strcmp(optarg, "default"))
-				die("--preset: 'default' or 'fig6'");
+				usage_error("--preset: 'default' or 'fig6'");
 			break;
 		case 'j':
 			o->json = 1;
@@ -305,7 +312,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			else if (!strcmp(v, "random"))
 				o->p.arb = VT_ARB_RANDOM;
 			else
-				die("--arb: 'rr' or 'random'");
+				usage_error("--arb: 'rr' or 'random'");
 			break;
 		case 14:
 			if (!strcmp(v, "fixed"))
@@ -315,7 +322,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			else if (!strcmp(v, "least"))
 				o->p.rail = VT_RAIL_LEAST;
 			else
-				die("--rail: 'fixed', 'random' or 'least'");
+				usage_error("--rail: 'fixed', 'random' or 'least'");
 			break;
 		case 16:
 			o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
@@ -331,11 +338,11 @@ static void parse(int argc, char **argv, struct opts *o)
 	if (optind < argc)
 		o->fabric = argv[optind++];
 	if (optind < argc)
-		die("one fabric only (see --help)");
+		usage_error("one fabric only (see --help)");
 	if (!o->fabric == !o->gen)
-		die("give a FABRIC file or --gen SPEC (see --help)");
+		usage_error("give a FABRIC file or --gen SPEC (see --help)");
 	if (!!o->pattern + !!o->causal + !!o->open > 1)
-		die("--pattern, --causal and --open exclude each other");
+		usage_error("--pattern, --causal and --open exclude each other");
 	if (!o->nr)
 		o->rspec[o->nr++] = NULL;
 }
@@ -548,12 +555,13 @@ static int plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 {
 	char path[4096];
 	uint32_t ns = rt[0].r.nstages;
-	double *y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
 	struct vt_plot_series ser[MAX_ROUTINGS];
+	double *y;
 	int rc;
 
 	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
 		return vt_err_set(e, "%s: cannot create directory", o->plot);
+	y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
 	if (!y)
 		return vt_err_set(e, "out of memory");
 	for (unsigned k = 0; k < nr; k++) {

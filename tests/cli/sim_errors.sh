@@ -23,7 +23,7 @@ expect 2 "vartree-sim: --mtu: 'x' is not a number in [256, 4096]" --mtu x --gen 
 expect 1 "vartree-sim: $d/minhop-lfts.dump: MTU 3000 is not one of 256, 512, 1024, 2048, 4096" \
 	--mtu 3000 --lfts "$d/minhop-lfts.dump" "$d/ibnetdiscover.txt"
 expect 1 "vartree-sim: unknown causal workload 'ZZ' (2W, 3W, 2M, 3M, BU, BT, WF)" --gen "fat 2,2" --causal ZZ
-expect 1 "vartree-sim: give a FABRIC file or --gen SPEC (see --help)"
+expect 2 "vartree-sim: give a FABRIC file or --gen SPEC (see --help)"
 expect 2 "vartree-sim: --sl: '16' is not a number in [0, 15]" --sl 16 --gen "fat 2,2"
 # SL 0 by default: more VLs change nothing until messages are spread over them;
 # spread on a 2:1 thin-tree with small buffers, blocked packets no longer block all
