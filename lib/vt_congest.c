@@ -486,7 +486,7 @@ struct ithr {
 	/* phase 1 */
 	struct radd *it;
 	size_t nit, capit;
-	uint32_t *stk_c, *stk_lo, *spos, *path; /* stack of open channels, their first source */
+	uint32_t *stk_sw, *stk_lo, *spos, *path; /* stack of open switches, their first source */
 	uint32_t *rlo, *rhi; /* per source run: open run of destinations reached */
 	uint32_t *cnt;	     /* phase 2: range-adds per channel, then this thread's offsets */
 	/* phase 3: per port of the node at hand */
@@ -512,10 +512,13 @@ struct ijob {
 	size_t *off;   /* per channel, nchan + 1 */
 	/*
 	 * The bulk of the range-adds, a lone source run's first hop: kept as the
-	 * port per (destination, run) in up[d * nlone + lone[k]], 0xFF for none.
+	 * port per (destination, run), 0xFF for none, in blocks of 64
+	 * destinations: up[UP(d, lone[k])], so that both phases read and write
+	 * whole cache lines.
 	 */
 	uint32_t *lone, nlone, *sw_lone; /* per run / per switch: index, VT_NONE if not lone */
 	uint32_t *lone_run;		 /* per lone index: its run */
+	uint32_t *run_base;		 /* per run: ports[] index of port 0 of its switch */
 	uint8_t *up;
 	uint32_t maxp; /* most ports of a node */
 	_Atomic uint32_t next_node;
@@ -536,6 +539,11 @@ static inline void emit(struct ithr *t, uint32_t c, uint32_t x, uint32_t len)
 	t->it[t->nit++] = (struct radd){c, x, len};
 }
 
+static inline size_t UP(const struct ijob *j, uint32_t d, uint32_t ks)
+{
+	return ((size_t)(d >> 6) * j->nlone + ks) << 6 | (d & 63);
+}
+
 static inline uint32_t mod_sub(uint32_t a, uint32_t b, uint32_t n)
 {
 	return a >= b ? a - b : a + n - b;
@@ -552,23 +560,27 @@ static void reach_flush(const vt_routes *r, struct ithr *t, uint32_t k)
 }
 
 /* Closes the stack entries from position p up: their sources end at hi. */
-static void stack_pop(const vt_routes *r, struct ithr *t, uint32_t *sp, uint32_t p, uint32_t d,
-		      uint32_t hi)
+static void stack_pop(const vt_routes *r, struct ithr *t, const uint32_t *row, uint32_t *sp,
+		      uint32_t p, uint32_t d, uint32_t hi)
 {
 	for (uint32_t i = p; i < *sp; i++)
-		emit(t, t->stk_c[i], mod_sub(d, hi, r->n), hi - t->stk_lo[i] + 1);
+		emit(t, row[t->stk_sw[i]], mod_sub(d, hi, r->n), hi - t->stk_lo[i] + 1);
 	*sp = p;
 }
 
+/*
+ * For destination d a channel is the one its switch forwards on, so the
+ * stack holds switches (their positions fit in cache, channels' would not).
+ */
 static void interval_dest(const struct ijob *j, struct ithr *t, uint32_t d)
 {
 	const vt_routes *r = j->r;
 	const uint32_t *row = r->next + (uint64_t)d * r->nsw, *lone = j->lone;
-	uint8_t *up = j->up + (size_t)d * j->nlone;
+	uint8_t *up = j->up + UP(j, d, 0);
 	uint32_t sp = 0, prev_hi = VT_NONE;
 
 	for (uint32_t k = 0; k < r->nruns; k++) {
-		uint32_t ch = row[r->run_sw[k]];
+		uint32_t sw = r->run_sw[k], ch = row[sw];
 		if (ch == VT_NONE)
 			continue;
 		if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
@@ -578,50 +590,49 @@ static void interval_dest(const struct ijob *j, struct ithr *t, uint32_t d)
 		t->rhi[k] = d;
 		uint32_t lo = r->run_first[k], hi = lo + r->run_len[k] - 1, np = 0, meet = 0;
 		if (lone[k] != VT_NONE && r->chan_sw[ch] != VT_NONE) {
-			up[lone[k]] = r->f->ports[ch].num;
-			ch = row[r->chan_sw[ch]];
+			up[(size_t)lone[k] << 6] = (uint8_t)(ch - j->run_base[k]);
+			sw = r->chan_sw[ch];
 		}
 		if (sp && prev_hi + 1 != lo)
-			stack_pop(r, t, &sp, 0, d, prev_hi);
+			stack_pop(r, t, row, &sp, 0, d, prev_hi);
 		while (1) {
-			uint32_t q = t->spos[ch];
+			uint32_t q = t->spos[sw];
 			if (q < sp &&
-			    t->stk_c[q] == ch) { /* the rest of the path is open already */
+			    t->stk_sw[q] == sw) { /* the rest of the path is open already */
 				meet = q + 1;
 				break;
 			}
-			t->path[np++] = ch;
-			uint32_t sw = r->chan_sw[ch];
+			t->path[np++] = sw;
+			sw = r->chan_sw[row[sw]];
 			if (sw == VT_NONE)
 				break;
-			ch = row[sw];
 		}
-		stack_pop(r, t, &sp, meet, d, prev_hi);
+		stack_pop(r, t, row, &sp, meet, d, prev_hi);
 		while (np) {
-			ch = t->path[--np];
-			t->spos[ch] = sp;
-			t->stk_c[sp] = ch;
+			sw = t->path[--np];
+			t->spos[sw] = sp;
+			t->stk_sw[sp] = sw;
 			t->stk_lo[sp++] = lo;
 		}
 		prev_hi = hi;
 	}
-	stack_pop(r, t, &sp, 0, d, prev_hi);
+	stack_pop(r, t, row, &sp, 0, d, prev_hi);
 }
 
 static int ithr_init(struct ithr *t, const vt_routes *r, uint32_t maxp)
 {
 	memset(t, 0, sizeof(*t));
-	t->stk_c = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
+	t->stk_sw = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
 	t->stk_lo = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
 	t->path = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
-	t->spos = calloc(r->nchan + 1, sizeof(uint32_t));
+	t->spos = calloc(r->nsw + 1, sizeof(uint32_t));
 	t->rlo = malloc((r->nruns + 1) * sizeof(uint32_t));
 	t->rhi = malloc((r->nruns + 1) * sizeof(uint32_t));
 	t->cnt = calloc(r->nchan + 1, sizeof(uint32_t));
 	t->bmw = (size_t)r->n / 64 + 2;
 	t->delta = calloc(((size_t)maxp + 1) * (r->n + 2), sizeof(int32_t));
 	t->bm = calloc(((size_t)maxp + 1) * t->bmw, sizeof(uint64_t));
-	if (!t->stk_c || !t->stk_lo || !t->path || !t->spos || !t->rlo || !t->rhi || !t->cnt ||
+	if (!t->stk_sw || !t->stk_lo || !t->path || !t->spos || !t->rlo || !t->rhi || !t->cnt ||
 	    !t->delta || !t->bm)
 		return -1;
 	memset(t->rhi, 0xff, (r->nruns + 1) * sizeof(uint32_t));
@@ -631,7 +642,7 @@ static int ithr_init(struct ithr *t, const vt_routes *r, uint32_t maxp)
 static void ithr_free(struct ithr *t)
 {
 	free(t->it);
-	free(t->stk_c);
+	free(t->stk_sw);
 	free(t->stk_lo);
 	free(t->path);
 	free(t->spos);
@@ -775,7 +786,7 @@ static void interval_node(struct ijob *j, struct ithr *t, struct acc *a, uint32_
 		uint32_t k = j->lone_run[ks], lo = r->run_first[k], len = r->run_len[k];
 		uint32_t hi = lo + len - 1;
 		for (uint32_t d = 0; d < n; d++) {
-			uint8_t q = j->up[(size_t)d * j->nlone + ks];
+			uint8_t q = j->up[UP(j, d, ks)];
 			if (q != 0xFF) {
 				add_range(t, n, q, mod_sub(d, hi, n), len);
 				used |= 1ull << (q & 63);
@@ -870,9 +881,9 @@ static int interval_run_all(const vt_routes *r, const vt_pattern *p,
 	size_t total = 0;
 	int rc = 0;
 
-	j.chunk = r->n / (16 * o->threads);
-	if (j.chunk < 16)
-		j.chunk = 16;
+	j.chunk = (r->n / (16 * o->threads)) & ~63u; /* whole blocks of the table */
+	if (j.chunk < 64)
+		j.chunk = 64;
 	j.total = (uint64_t)r->n + r->nchan;
 	j.th = calloc(o->threads, sizeof(*j.th));
 	j.off = malloc(((size_t)r->nchan + 1) * sizeof(*j.off));
@@ -881,8 +892,11 @@ static int interval_run_all(const vt_routes *r, const vt_pattern *p,
 	j.lone = malloc(((size_t)r->nruns + 1) * sizeof(*j.lone));
 	j.lone_run = malloc(((size_t)r->nruns + 1) * sizeof(*j.lone_run));
 	j.sw_lone = malloc(((size_t)r->nsw + 1) * sizeof(*j.sw_lone));
-	if (!j.lone || !j.lone_run || !j.sw_lone)
+	j.run_base = malloc(((size_t)r->nruns + 1) * sizeof(*j.run_base));
+	if (!j.lone || !j.lone_run || !j.sw_lone || !j.run_base)
 		goto oom;
+	for (uint32_t k = 0; k < r->nruns; k++)
+		j.run_base[k] = r->f->nodes[r->f->switches[r->run_sw[k]]].first_port;
 	/* a switch with one run of sources: its first hops go to the table */
 	memset(j.sw_lone, 0, (size_t)r->nsw * sizeof(*j.sw_lone));
 	for (uint32_t k = 0; k < r->nruns; k++)
@@ -899,10 +913,11 @@ static int interval_run_all(const vt_routes *r, const vt_pattern *p,
 	for (uint32_t k = 0; k < r->nruns; k++)
 		if (j.lone[k] != VT_NONE)
 			j.sw_lone[r->run_sw[k]] = j.lone[k];
-	j.up = malloc((size_t)r->n * j.nlone + 1);
+	size_t upsz = ((size_t)r->n + 63) / 64 * 64 * j.nlone;
+	j.up = malloc(upsz + 1);
 	if (!j.up)
 		goto oom;
-	memset(j.up, 0xff, (size_t)r->n * j.nlone);
+	memset(j.up, 0xff, upsz);
 	for (uint32_t u = 0; u < r->f->nnodes; u++)
 		if (r->f->nodes[u].nports > j.maxp)
 			j.maxp = r->f->nodes[u].nports;
@@ -978,6 +993,7 @@ done:
 	free(j.off);
 	free(j.lone);
 	free(j.lone_run);
+	free(j.run_base);
 	free(j.sw_lone);
 	free(j.up);
 	free(tot);
