@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Forwarding-table audits on a 2-ary-2-tree (hosts 0,1 on leaf A, 2,3 on
+ * leaf B, spines X, Y) with tables written here: each audit catches the
+ * table broken for it, names the first offending switch and LID, and passes
+ * the good table.
+ */
+#include <string.h>
+
+#include "vt_audit.h"
+#include "vt_gen.h"
+#include "vt_test.h"
+#include "vt_trace.h"
+
+struct fx {
+	vt_fabric *f;
+	vt_lfts t;
+	vt_order o;
+	uint32_t leaf[2], spine[2], host[4]; /* node indices; hosts in leaf order */
+};
+
+static unsigned port_to(const vt_fabric *f, uint32_t a, uint32_t b)
+{
+	for (unsigned p = 1; p <= f->nodes[a].nports; p++)
+		if (vt_peer_node(f, vt_port_index(f, a, p)) == b)
+			return p;
+	ck_abort_msg("no link");
+	return 0;
+}
+
+static uint32_t lid_of(const struct fx *x, int h)
+{
+	return vt_port(x->f, x->host[h], 1)->lid;
+}
+
+static void set(struct fx *x, uint32_t node, int h, uint32_t to)
+{
+	vt_lft_set(&x->t, x->f->nodes[node].sw, lid_of(x, h), (uint8_t)port_to(x->f, node, to));
+}
+
+/* Minimal routing with every up-going flow on spine X. */
+static void setup(struct fx *x)
+{
+	struct vt_gen_spec s;
+	vt_err e = {{0}};
+
+	memset(x, 0, sizeof(*x));
+	ck_assert_int_eq(vt_gen_parse(&s, "fat 2,2", &e), 0);
+	ck_assert_msg(vt_gen_build(&s, &x->f, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_order_leaf(&x->o, x->f, &e), 0);
+	ck_assert_uint_eq(x->o.n, 4);
+	for (int h = 0; h < 4; h++)
+		x->host[h] = x->f->ports[x->o.port[h]].node;
+	x->leaf[0] = vt_peer_node(x->f, x->o.port[0]);
+	x->leaf[1] = vt_peer_node(x->f, x->o.port[2]);
+	ck_assert_uint_ne(x->leaf[0], x->leaf[1]);
+	for (uint32_t i = 0, k = 0; i < x->f->nswitches; i++)
+		if (x->f->switches[i] != x->leaf[0] && x->f->switches[i] != x->leaf[1])
+			x->spine[k++] = x->f->switches[i];
+	ck_assert_int_eq(vt_lfts_init(&x->t, x->f, &e), 0);
+	for (int h = 0; h < 4; h++) {
+		int l = h / 2;
+		set(x, x->leaf[l], h, x->host[h]);
+		set(x, x->leaf[1 - l], h, x->spine[0]);
+		set(x, x->spine[0], h, x->leaf[l]);
+		set(x, x->spine[1], h, x->leaf[l]);
+	}
+}
+
+static void teardown(struct fx *x)
+{
+	vt_lfts_free(&x->t);
+	vt_order_free(&x->o);
+	vt_fabric_free(x->f);
+}
+
+static void audit_one(struct fx *x, enum vt_audit_kind want, uint32_t sw_node, int h)
+{
+	vt_audit a;
+	vt_err e = {{0}};
+
+	ck_assert_int_eq(vt_audit_run(x->f, &x->t, &a, &e), 0);
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
+		if (k != (int)want)
+			ck_assert_msg(a.item[k].count == 0, "%s: %s", vt_audit_name(k),
+				      a.item[k].detail);
+	ck_assert_msg(a.item[want].count > 0, "%s not found", vt_audit_name(want));
+	ck_assert_uint_eq(a.item[want].sw, x->f->nodes[sw_node].sw);
+	ck_assert_uint_eq(a.item[want].lid, lid_of(x, h));
+}
+
+START_TEST(audits)
+{
+	struct fx x;
+	vt_audit a;
+	vt_err e = {{0}};
+
+	setup(&x);
+	ck_assert_int_eq(vt_audit_run(x.f, &x.t, &a, &e), 0);
+	ck_assert_uint_eq(vt_audit_failed(&a), 0);
+	/* no entry on spine X for host 2 */
+	vt_lft_set(&x.t, x.f->nodes[x.spine[0]].sw, lid_of(&x, 2), VT_LFT_NONE);
+	audit_one(&x, VT_AUDIT_UNREACHABLE, x.spine[0], 2);
+	teardown(&x);
+	/* spine X sends host 2's LID back down to leaf A: loop A -> X -> A */
+	setup(&x);
+	set(&x, x.spine[0], 2, x.leaf[0]);
+	audit_one(&x, VT_AUDIT_LOOP, x.leaf[0], 2);
+	teardown(&x);
+	/* leaf B hands host 2's LID to host 3 */
+	setup(&x);
+	set(&x, x.leaf[1], 2, x.host[3]);
+	audit_one(&x, VT_AUDIT_MISDELIVERY, x.leaf[1], 2);
+	teardown(&x);
+	/* leaf A goes up via Y for host 2, and spine X detours down through A: X -> A -> Y -> B */
+	setup(&x);
+	set(&x, x.leaf[0], 2, x.spine[1]);
+	set(&x, x.spine[0], 2, x.leaf[0]);
+	audit_one(&x, VT_AUDIT_NONMINIMAL, x.spine[0], 2);
+	teardown(&x);
+}
+END_TEST
+
+/*
+ * A credit loop without a forwarding loop: three switches in a ring, each
+ * with one host, every route going clockwise (two hops to the host behind
+ * the left neighbour). Host 0 -> 2 makes S0->S1 wait on S1->S2, host 1 -> 0
+ * makes S1->S2 wait on S2->S0, host 2 -> 1 closes the ring.
+ */
+START_TEST(credit_loop)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = vt_fabric_new("ring3");
+	uint32_t sw[3], ca[3], lid[3];
+	vt_lfts t;
+	vt_audit a;
+	char id[16];
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(id, sizeof(id), "S%d", i);
+		ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 3, 0x100 + i, id, id, &sw[i], &e),
+				 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		snprintf(id, sizeof(id), "H%d", i);
+		ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x200 + i, id, id, &ca[i], &e), 0);
+	}
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(vt_fabric_connect(f, sw[i], 1, ca[i], 1, 4, VT_QDR, &e), 0);
+		ck_assert_int_eq(vt_fabric_connect(f, sw[i], 2, sw[(i + 1) % 3], 3, 4, VT_QDR, &e),
+				 0);
+	}
+	ck_assert_msg(vt_fabric_finish(f, 0, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0);
+	for (int i = 0; i < 3; i++)
+		lid[i] = vt_port(f, ca[i], 1)->lid;
+	/* the minimal table first: host i+1 clockwise, host i-1 counter-clockwise */
+	for (int i = 0; i < 3; i++)
+		for (int h = 0; h < 3; h++)
+			vt_lft_set(&t, f->nodes[sw[i]].sw, lid[h],
+				   h == i	      ? 1
+				   : h == (i + 1) % 3 ? 2
+						      : 3);
+	ck_assert(vt_trace_cdg_acyclic(f, &t));
+	ck_assert_int_eq(vt_audit_run(f, &t, &a, &e), 0);
+	ck_assert_uint_eq(vt_audit_failed(&a), 0);
+	for (int i = 0; i < 3; i++)
+		vt_lft_set(&t, f->nodes[sw[i]].sw, lid[(i + 2) % 3], 2);
+	ck_assert(!vt_trace_cdg_acyclic(f, &t));
+	ck_assert_int_eq(vt_audit_run(f, &t, &a, &e), 0);
+	ck_assert_uint_eq(a.item[VT_AUDIT_LOOP].count, 0);
+	ck_assert_uint_eq(a.item[VT_AUDIT_UNREACHABLE].count, 0);
+	ck_assert_uint_eq(a.item[VT_AUDIT_MISDELIVERY].count, 0);
+	/* the two-hop detours: one per switch */
+	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].count, 3);
+	const struct vt_audit_item *it = &a.item[VT_AUDIT_CREDIT_LOOP];
+	ck_assert_uint_eq(it->count, 1);
+	/*
+	 * Reported from the ring's channel of lowest index, S0/2 -> S1/3: the
+	 * switch it leads to, S1, and the LID whose route turns there, host 2's.
+	 */
+	ck_assert_uint_eq(it->sw, f->nodes[sw[1]].sw);
+	ck_assert_uint_eq(it->lid, lid[2]);
+	char want[128];
+	snprintf(want, sizeof(want),
+		 "S1: a cycle of 3 channel dependencies (LID %u): S0/2 S1/2 S2/2", lid[2]);
+	ck_assert_str_eq(it->detail, want);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
+static Suite *audit_suite(void)
+{
+	Suite *s = suite_create("audit");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, audits);
+	tcase_add_test(t, credit_loop);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+VT_TEST_MAIN(audit_suite)
