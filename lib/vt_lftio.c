@@ -29,68 +29,194 @@ static const char *node_type_str(uint8_t type)
 	return "UNKNOWN";
 }
 
-/* Insertion sort of switch ordinals by node GUID: OpenSM dumps its GUID-keyed map in that order. */
-static void sort_by_guid(uint32_t *ord, uint32_t n, const vt_fabric *f)
-{
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t v = ord[i], j = i;
+struct guid_ord {
+	uint64_t guid;
+	uint32_t sw;
+};
 
-		while (j > 0 &&
-		       f->nodes[f->switches[ord[j - 1]]].guid > f->nodes[f->switches[v]].guid) {
-			ord[j] = ord[j - 1];
-			j--;
-		}
-		ord[j] = v;
-	}
+static int cmp_guid(const void *a, const void *b)
+{
+	const struct guid_ord *x = a, *y = b;
+
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
 }
 
-static void write_switch(const vt_lfts *t, const vt_fabric *f, uint32_t sw, FILE *fp)
+/*
+ * The writer formats by hand into a large buffer: a pruned 36-port fabric has
+ * 21 M entry lines, and fprintf took most of the run. Every line of LID l is
+ * "0x%04x %03u # <what owns l>\n", the same on every switch but for the port,
+ * so each LID's line is built once (port digits left blank) and copied.
+ */
+#define OUT_BUF (1u << 20)
+
+struct lft_writer {
+	FILE *fp;
+	char *buf;
+	size_t len;
+	int bad;
+	char *tpl;   /* every LID's line, port digits at offset 7 */
+	size_t *off; /* per LID: its line is tpl[off[l] .. off[l + 1]) */
+};
+
+static void w_flush(struct lft_writer *w)
+{
+	if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len)
+		w->bad = 1;
+	w->len = 0;
+}
+
+static void w_put(struct lft_writer *w, const char *s, size_t n)
+{
+	if (w->len + n > OUT_BUF) {
+		w_flush(w);
+		if (n > OUT_BUF) {
+			if (fwrite(s, 1, n, w->fp) != n)
+				w->bad = 1;
+			return;
+		}
+	}
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static int w_printf(struct lft_writer *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int w_printf(struct lft_writer *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if (w->len + (size_t)n + 1 > OUT_BUF)
+		w_flush(w);
+	if ((size_t)n + 1 > OUT_BUF) {
+		va_start(ap, fmt);
+		if (vfprintf(w->fp, fmt, ap) < 0)
+			w->bad = 1;
+		va_end(ap);
+		return 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->buf + w->len, OUT_BUF - w->len, fmt, ap);
+	va_end(ap);
+	w->len += (size_t)n;
+	return 0;
+}
+
+/* Builds every LID's line; the port digits "000" are patched per switch. */
+static int build_templates(struct lft_writer *w, const vt_fabric *f, uint32_t nlid)
+{
+	size_t cap = 0, len = 0;
+
+	w->off = malloc(((size_t)nlid + 1) * sizeof(*w->off));
+	if (!w->off)
+		return -1;
+	/* first pass sizes, second writes */
+	for (int pass = 0; pass < 2; pass++) {
+		len = 0;
+		for (uint32_t lid = 0; lid < nlid; lid++) {
+			uint32_t dst = vt_fabric_port_by_lid(f, lid);
+			char *at = pass ? w->tpl + len : NULL;
+			size_t room = pass ? cap - len : 0;
+			int n;
+
+			if (dst != VT_NONE) {
+				const struct vt_node *d = &f->nodes[f->ports[dst].node];
+
+				n = snprintf(at, room,
+					     "0x%04x 000 # %s portguid 0x%016" PRIx64 ": '%s'\n",
+					     lid, node_type_str(d->type), f->ports[dst].guid,
+					     d->desc);
+			} else {
+				n = snprintf(at, room, "0x%04x 000 # unknown node and type\n", lid);
+			}
+			if (n < 0)
+				return -1;
+			w->off[lid] = len;
+			len += (size_t)n;
+		}
+		w->off[nlid] = len;
+		if (!pass) {
+			cap = len + 1; /* snprintf's NUL after the last line */
+			w->tpl = malloc(cap);
+			if (!w->tpl)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static void write_switch(struct lft_writer *w, const vt_lfts *t, const vt_fabric *f, uint32_t sw)
 {
 	const struct vt_node *n = &f->nodes[f->switches[sw]];
+	const uint8_t *row = vt_lft_row(t, sw);
 	uint32_t max_lid = t->nlid - 1;
 
-	fprintf(fp, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n", max_lid,
-		vt_port(f, f->switches[sw], 0)->lid, n->guid, n->desc);
+	w_printf(w, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n", max_lid,
+		 vt_port(f, f->switches[sw], 0)->lid, n->guid, n->desc);
 	for (uint32_t lid = 0; lid <= max_lid; lid++) {
-		uint8_t port = vt_lft_get(t, sw, lid);
-		uint32_t dst;
+		unsigned port = row[lid];
+		size_t k = w->off[lid + 1] - w->off[lid];
+		char *p;
 
 		if (port > n->nports)
 			continue;
-		fprintf(fp, "0x%04x %03u # ", lid, port);
-		dst = vt_fabric_port_by_lid(f, lid);
-		if (dst != VT_NONE) {
-			const struct vt_node *d = &f->nodes[f->ports[dst].node];
-
-			fprintf(fp, "%s portguid 0x%016" PRIx64 ": '%s'\n", node_type_str(d->type),
-				f->ports[dst].guid, d->desc);
-		} else {
-			fputs("unknown node and type\n", fp);
+		if (w->len + k > OUT_BUF) {
+			w_flush(w);
+			if (k > OUT_BUF) { /* a description longer than the buffer */
+				w_put(w, w->tpl + w->off[lid], 7);
+				w_printf(w, "%03u", port);
+				w_put(w, w->tpl + w->off[lid] + 10, k - 10);
+				continue;
+			}
 		}
+		p = w->buf + w->len;
+		memcpy(p, w->tpl + w->off[lid], k);
+		p[7] = (char)('0' + port / 100);
+		p[8] = (char)('0' + port / 10 % 10);
+		p[9] = (char)('0' + port % 10);
+		w->len += k;
 	}
-	fprintf(fp, "%u lids dumped\n", max_lid);
+	w_printf(w, "%u lids dumped\n", max_lid);
 }
 
 int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e)
 {
-	uint32_t *ord;
+	struct lft_writer w = {.fp = fp};
+	struct guid_ord *ord;
+	int rc = 0;
 
 	if (t->nsw != f->nswitches || t->nlid == 0)
 		return vt_err_set(e,
 				  "forwarding tables do not match the fabric (%u of %u switches)",
 				  t->nsw, f->nswitches);
 	ord = malloc(((size_t)t->nsw + 1) * sizeof(*ord));
-	if (!ord)
-		return vt_err_set(e, "out of memory");
-	for (uint32_t i = 0; i < t->nsw; i++)
-		ord[i] = i;
-	sort_by_guid(ord, t->nsw, f);
-	for (uint32_t i = 0; i < t->nsw; i++)
-		write_switch(t, f, ord[i], fp);
+	w.buf = malloc(OUT_BUF);
+	if (!ord || !w.buf || build_templates(&w, f, t->nlid)) {
+		rc = vt_err_set(e, "out of memory");
+		goto out;
+	}
+	/* OpenSM dumps its GUID-keyed switch map in GUID order */
+	for (uint32_t i = 0; i < t->nsw; i++) {
+		ord[i].guid = f->nodes[f->switches[i]].guid;
+		ord[i].sw = i;
+	}
+	qsort(ord, t->nsw, sizeof(*ord), cmp_guid);
+	for (uint32_t i = 0; i < t->nsw && !w.bad; i++)
+		write_switch(&w, t, f, ord[i].sw);
+	w_flush(&w);
+	if (w.bad || ferror(fp))
+		rc = vt_err_set(e, "write error");
+out:
+	free(w.tpl);
+	free(w.off);
+	free(w.buf);
 	free(ord);
-	if (ferror(fp))
-		return vt_err_set(e, "write error");
-	return 0;
+	return rc;
 }
 
 /* ---- reading */

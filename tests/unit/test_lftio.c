@@ -5,10 +5,12 @@
  * ibsim's net.2sw2path4hca (LIDs as OpenSM gave them, LMC 0 and LMC 1).
  */
 #include "vt_lftio.h"
+#include "vt_gen.h"
 #include "vt_io.h"
 #include "vt_live.h"
 #include "vt_test.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +207,172 @@ START_TEST(round_trip)
 }
 END_TEST
 
+/*
+ * The writer formats by hand; this is the same format written the plain way
+ * (one fprintf per line, as OpenSM's dump_ucast_lfts does), switches in GUID
+ * order, to hold the writer to it on fabrics the OpenSM fixtures do not cover.
+ */
+static char *write_plain(const vt_lfts *t, const vt_fabric *f)
+{
+	static const char *type[] = {
+		[VT_CA] = "Channel Adapter", [VT_SWITCH] = "Switch", [VT_ROUTER] = "Router"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	uint64_t last = 0;
+
+	ck_assert_ptr_nonnull(fp);
+	for (uint32_t k = 0; k < t->nsw; k++) {
+		uint32_t best = VT_NONE;
+		const struct vt_node *n;
+
+		/* the next GUID up: quadratic, but obviously right */
+		for (uint32_t sw = 0; sw < t->nsw; sw++) {
+			uint64_t g = f->nodes[f->switches[sw]].guid;
+
+			if ((k == 0 || g > last) &&
+			    (best == VT_NONE || g < f->nodes[f->switches[best]].guid))
+				best = sw;
+		}
+		n = &f->nodes[f->switches[best]];
+		last = n->guid;
+		fprintf(fp, "Unicast lids [0-%u] of switch Lid %u guid 0x%016" PRIx64 " ('%s'):\n",
+			t->nlid - 1, vt_port(f, f->switches[best], 0)->lid, n->guid, n->desc);
+		for (uint32_t lid = 0; lid < t->nlid; lid++) {
+			uint32_t p = vt_fabric_port_by_lid(f, lid);
+			uint8_t port = vt_lft_get(t, best, lid);
+
+			if (port > n->nports)
+				continue;
+			if (p == VT_NONE) {
+				fprintf(fp, "0x%04x %03u # unknown node and type\n", lid, port);
+			} else {
+				const struct vt_node *d = &f->nodes[f->ports[p].node];
+
+				fprintf(fp, "0x%04x %03u # %s portguid 0x%016" PRIx64 ": '%s'\n",
+					lid, port, type[d->type], f->ports[p].guid, d->desc);
+			}
+		}
+		fprintf(fp, "%u lids dumped\n", t->nlid - 1);
+	}
+	ck_assert_int_eq(fclose(fp), 0);
+	return buf;
+}
+
+/* Fills every entry from a seeded sequence: ports 0..nports and "no path". */
+static void fill_random(vt_lfts *t, const vt_fabric *f, uint64_t x)
+{
+	for (uint32_t sw = 0; sw < t->nsw; sw++) {
+		unsigned np = f->nodes[f->switches[sw]].nports;
+
+		for (uint32_t lid = 0; lid < t->nlid; lid++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			vt_lft_set(t, sw, lid, (uint8_t)(x % 8 == 7 ? VT_LFT_NONE : x % (np + 1)));
+		}
+	}
+}
+
+/*
+ * An 8-ary-3-tree (192 switches, 5 MB of dump: the writer's buffer fills and
+ * flushes several times) with switches added in falling GUID order, a router,
+ * a LID nobody owns and a description with printf's % in it.
+ */
+START_TEST(writes_like_plain_fprintf)
+{
+	struct vt_gen_spec sp;
+	vt_fabric *f;
+	vt_lfts t;
+	char *got, *want;
+	vt_err e;
+
+	ck_assert_int_eq(vt_gen_parse(&sp, "fat 8,3", &e), 0);
+	ck_assert_msg(vt_gen_build(&sp, &f, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(f->nswitches, 192);
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0);
+	fill_random(&t, f, 88172645463325252ull);
+	got = write_mem(&t, f);
+	want = write_plain(&t, f);
+	ck_assert_uint_gt(strlen(want), 3u << 20);
+	ck_assert_msg(!strcmp(got, want), "hand-formatted dump differs from fprintf's");
+	free(got);
+	free(want);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/* Odd nodes: a router, an unowned LID (port LID set by hand), a 2 MB description. */
+START_TEST(writes_odd_nodes)
+{
+	vt_fabric *f = vt_fabric_new("odd");
+	uint32_t s1, s2, h, r;
+	size_t big = 2u << 20;
+	char *desc = malloc(big + 1);
+	char *got, *want;
+	vt_lfts t;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(desc);
+	memset(desc, 'x', big);
+	memcpy(desc, "100% %s %n", 10);
+	desc[big] = '\0';
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x900, "S9", "sw %d nine", &s1, &e),
+			 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x300, "S3", desc, &s2, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x500, "H", "h 'q'", &h, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_ROUTER, 1, 0x700, "R", NULL, &r, &e), 0);
+	vt_port(f, h, 1)->guid = 0x501;
+	vt_port(f, r, 1)->guid = 0x701;
+	vt_port(f, s1, 0)->lid = 1;
+	vt_port(f, s2, 0)->lid = 2;
+	vt_port(f, h, 1)->lid = 5;
+	vt_port(f, r, 1)->lid = 9;
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 1, s2, 1, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s1, 2, h, 1, 4, VT_SDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s2, 2, r, 1, 4, VT_SDR, &e), 0);
+	ck_assert_msg(vt_fabric_finish(f, 0, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0);
+	fill_random(&t, f, 12345);
+	vt_lft_set(&t, 0, 7, 3); /* LID 7: nobody's */
+	vt_lft_set(&t, 1, 7, 4);
+	got = write_mem(&t, f);
+	want = write_plain(&t, f);
+	/* S3 (GUID 0x300) comes first although added second */
+	ck_assert_int_eq(
+		strncmp(got,
+			"Unicast lids [0-9] of switch Lid 2 guid 0x0000000000000300 ('100% %s %n",
+			71),
+		0);
+	ck_assert_ptr_nonnull(strstr(got, "0x0007 003 # unknown node and type\n"));
+	ck_assert_ptr_nonnull(strstr(got, "# Router portguid 0x0000000000000701: 'R'\n"));
+	ck_assert_msg(!strcmp(got, want), "hand-formatted dump differs from fprintf's");
+	free(got);
+	free(want);
+	free(desc);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/* A full disk is an error, not a silently short file. */
+START_TEST(write_error)
+{
+	vt_fabric *f = net2sw(0);
+	FILE *fp = fopen("/dev/full", "w");
+	vt_lfts t;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(fp);
+	setvbuf(fp, NULL, _IONBF, 0); /* no stdio buffer to hide the error until fclose */
+	read_ok(&t, f, "tests/data/lft/2sw2path4hca.lfts.dump");
+	ck_assert_int_eq(vt_lfts_write(&t, f, fp, &e), -1);
+	ck_assert_str_eq(e.msg, "write error");
+	fclose(fp);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
 static void read_err(const char *text, const char *msg)
 {
 	vt_fabric *f = net2sw(0);
@@ -286,6 +454,9 @@ static Suite *lftio_suite(void)
 	tcase_add_test(tc, writes_like_opensm_lmc0);
 	tcase_add_test(tc, writes_like_opensm_lmc1);
 	tcase_add_test(tc, round_trip);
+	tcase_add_test(tc, writes_like_plain_fprintf);
+	tcase_add_test(tc, writes_odd_nodes);
+	tcase_add_test(tc, write_error);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, missing_file);
 	tcase_add_test(tc, lft_blocks_cover_top);
