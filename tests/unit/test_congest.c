@@ -3,12 +3,20 @@
  * Congestion on a 2-ary-2-tree (hosts 0,1 on leaf A, 2,3 on leaf B,
  * spines X, Y) with tables written here, figures computed by hand.
  */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vt_bound.h"
 #include "vt_congest.h"
 #include "vt_gen.h"
+#include "vt_lftio.h"
+#include "vt_load.h"
+#include "vt_route.h"
 #include "vt_test.h"
+#include "vt_trace.h"
+#include "vt_tree.h"
 
 struct fx {
 	vt_fabric *f;
@@ -124,12 +132,252 @@ START_TEST(shift_by_hand)
 }
 END_TEST
 
+/* ---- every method against the naive walk, the tracer and the per-stage bound */
+
+static void same(const vt_routes *r, const vt_congest *a, const vt_congest *b, const char *what)
+{
+	ck_assert_msg(a->nstages == b->nstages && a->nflows == b->nflows &&
+			      a->unrouted == b->unrouted && a->hops == b->hops &&
+			      a->worst == b->worst && a->avg == b->avg &&
+			      a->bound_worst == b->bound_worst,
+		      "%s: flows %lu/%lu unrouted %lu/%lu hops %lu/%lu worst %u/%u", what,
+		      (unsigned long)a->nflows, (unsigned long)b->nflows,
+		      (unsigned long)a->unrouted, (unsigned long)b->unrouted,
+		      (unsigned long)a->hops, (unsigned long)b->hops, a->worst, b->worst);
+	for (uint32_t s = 0; s < a->nstages; s++) {
+		ck_assert_msg(a->stage_max[s] == b->stage_max[s], "%s: stage %u", what, s);
+		if (a->stage_bound)
+			ck_assert_msg(a->stage_bound[s] == b->stage_bound[s], "%s: bound %u", what,
+				      s);
+	}
+	for (uint32_t k = 0; k <= a->worst; k++)
+		ck_assert_msg(a->hist[k] == b->hist[k], "%s: hist[%u]", what, k);
+	for (uint32_t c = 0; c < r->nchan; c++)
+		ck_assert_msg(a->chan_max[c] == b->chan_max[c] && a->chan_sum[c] == b->chan_sum[c],
+			      "%s: channel %u", what, c);
+}
+
+static void run(const vt_routes *r, const vt_cuts *cuts, const char *spec, int m, unsigned nt,
+		vt_congest *c)
+{
+	vt_pattern p;
+	vt_err e = {{0}};
+	struct vt_congest_opts o = {.threads = nt, .method = m, .cuts = cuts};
+
+	ck_assert_msg(vt_pattern_parse(&p, spec, r->n, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_congest_run(r, &p, &o, c, &e) == 0, "%s", e.msg);
+	vt_pattern_free(&p);
+}
+
+/* Per stage, the bound from the flows themselves (vt_bound_stage). */
+static void bound_by_flows(const vt_routes *r, const vt_cuts *cuts, const char *spec,
+			   const vt_congest *c)
+{
+	vt_pattern p;
+	vt_err e = {{0}};
+
+	ck_assert_int_eq(vt_pattern_parse(&p, spec, r->n, &e), 0);
+	struct vt_flow *fl = malloc(((size_t)vt_pattern_max_flows(&p) + 1) * sizeof(*fl));
+	uint32_t *scr = malloc(2 * ((size_t)(cuts->ncuts > r->n ? cuts->ncuts : r->n) + 1) * 4);
+	for (uint32_t s = 0; s < c->nstages; s++) {
+		uint32_t m = vt_pattern_stage(&p, s, fl), k = 0;
+		for (uint32_t i = 0; i < m; i++)
+			if (r->rank_sw[fl[i].src] != VT_NONE && r->rank_sw[fl[i].dst] != VT_NONE)
+				fl[k++] = fl[i];
+		ck_assert_msg(vt_bound_stage(cuts, fl, k, scr) == c->stage_bound[s],
+			      "%s stage %u: bound %u, from flows %u", spec, s, c->stage_bound[s],
+			      vt_bound_stage(cuts, fl, k, scr));
+	}
+	free(fl);
+	free(scr);
+	vt_pattern_free(&p);
+}
+
+static void cross_check(const vt_fabric *f, const vt_lfts *t, const vt_order *o, const char *what)
+{
+	vt_routes r;
+	vt_cuts leaf, tcuts;
+	vt_tree tree;
+	vt_err e = {{0}};
+	vt_congest ref, c;
+	struct vt_trace_shift tr;
+	int have_tree = vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e) == 0;
+
+	ck_assert_msg(vt_routes_build(&r, f, t, o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_cuts_leaf(&leaf, &r, &e), 0);
+	if (have_tree)
+		ck_assert_int_eq(vt_cuts_tree(&tcuts, &r, &tree, &e), 0);
+	const vt_cuts *cuts = have_tree ? &tcuts : &leaf;
+	run(&r, cuts, "shift", VT_CONGEST_NAIVE, 1, &ref);
+	/* the routing engineer's tracer: worst, avg, bad paths, per-link maxima */
+	ck_assert_int_eq(vt_trace_shift(f, t, o, &tr), 0);
+	ck_assert_msg(tr.worst == ref.worst && fabs(tr.avg - ref.avg) < 1e-9,
+		      "%s: tracer %u/%.4f, naive %u/%.4f", what, tr.worst, tr.avg, ref.worst,
+		      ref.avg);
+	ck_assert_uint_eq(tr.bad_paths, ref.unrouted);
+	for (uint32_t ch = 0; ch < r.nchan; ch++)
+		if (r.counted[ch])
+			ck_assert_msg(tr.max_load[ch] == ref.chan_max[ch], "%s: link %u", what, ch);
+	vt_trace_shift_free(&tr);
+	for (int m = VT_CONGEST_AUTO; m <= VT_CONGEST_INTERVAL; m++)
+		for (unsigned nt = 1; nt <= 2; nt++) {
+			run(&r, cuts, "shift", m, nt, &c);
+			same(&r, &ref, &c, what);
+			vt_congest_free(&c);
+		}
+	bound_by_flows(&r, cuts, "shift", &ref);
+	vt_congest_free(&ref);
+	/* a range of shifts, and the leaf cuts */
+	run(&r, &leaf, "shift:3-9", VT_CONGEST_NAIVE, 1, &ref);
+	run(&r, &leaf, "shift:3-9", VT_CONGEST_INTERVAL, 2, &c);
+	same(&r, &ref, &c, what);
+	bound_by_flows(&r, &leaf, "shift:3-9", &ref);
+	vt_congest_free(&c);
+	vt_congest_free(&ref);
+	/* other patterns: the walk against the naive walk; all2all's bound without flows */
+	static const char *const pats[] = {"butterfly", "bisection:seed=2,count=3", "all2all",
+					   "mesh2d", "randperm:count=3"};
+	for (unsigned i = 0; i < sizeof(pats) / sizeof(*pats); i++) {
+		run(&r, cuts, pats[i], VT_CONGEST_NAIVE, 1, &ref);
+		run(&r, cuts, pats[i], VT_CONGEST_WALK, 2, &c);
+		same(&r, &ref, &c, pats[i]);
+		ck_assert(ref.has_ebb == c.has_ebb && ref.ebb == c.ebb);
+		bound_by_flows(&r, cuts, pats[i], &ref);
+		vt_congest_free(&c);
+		vt_congest_free(&ref);
+	}
+	if (have_tree) {
+		vt_cuts_free(&tcuts);
+		vt_tree_free(&tree);
+	}
+	vt_cuts_free(&leaf);
+	vt_routes_free(&r);
+}
+
+static char *xz(const char *rel, size_t *len)
+{
+	char cmd[4200];
+	size_t cap = 1 << 16;
+	char *buf = malloc(cap);
+
+	snprintf(cmd, sizeof(cmd), "xz -dc '%s'", vt_test_path(rel));
+	FILE *fp = popen(cmd, "r");
+	ck_assert_ptr_nonnull(fp);
+	*len = 0;
+	while (1) {
+		if (*len + 4096 > cap)
+			buf = realloc(buf, cap *= 2);
+		size_t m = fread(buf + *len, 1, 4096, fp);
+		if (!m)
+			break;
+		*len += m;
+	}
+	ck_assert_int_eq(pclose(fp), 0);
+	buf[*len] = 0;
+	return buf;
+}
+
+/* A Table I fixture (OpenSM's tables from ibsim), hosts in leaf order or shuffled. */
+static void fixture(const char *fab, const char *eng, uint64_t shuffle)
+{
+	char rel[256], what[300];
+	size_t len;
+	vt_fabric *f;
+	vt_lfts t;
+	vt_order o;
+	vt_err e = {{0}};
+
+	snprintf(rel, sizeof(rel), "tests/data/analyze/%s.topo.xz", fab);
+	char *txt = xz(rel, &len);
+	ck_assert_msg(vt_load_text_mem(txt, len, fab, &f, &e) == 0, "%s", e.msg);
+	free(txt);
+	snprintf(rel, sizeof(rel), "tests/data/analyze/%s-%s.lfts.xz", fab, eng);
+	txt = xz(rel, &len);
+	ck_assert_msg(vt_lfts_read_mem(&t, f, txt, len, rel, &e) == 0, "%s", e.msg);
+	free(txt);
+	ck_assert_int_eq(vt_order_leaf(&o, f, &e), 0);
+	if (shuffle)
+		vt_order_shuffle(&o, shuffle);
+	snprintf(what, sizeof(what), "%s %s order %lu", fab, eng, (unsigned long)shuffle);
+	cross_check(f, &t, &o, what);
+	vt_order_free(&o);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+
+/* A generated fabric routed by vartree, with its own order (place-keepers where hosts are gone). */
+static void generated(const char *spec)
+{
+	struct vt_gen_spec gs;
+	vt_fabric *f;
+	vt_lfts t;
+	vt_order o;
+	vt_err e = {{0}};
+
+	ck_assert_msg(vt_gen_parse(&gs, spec, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s: %s", spec, e.msg);
+	cross_check(f, &t, &o, spec);
+	vt_order_free(&o);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+
+START_TEST(table1_fixtures)
+{
+	fixture("fat4-3", "minhop", 0);
+	fixture("fat4-3", "ftree", 0);
+	fixture("fat4-3", "minhop", 7);
+	fixture("fat4-4", "minhop", 0);
+}
+END_TEST
+
+START_TEST(generated_fabrics)
+{
+	generated("thin 4:2,3");
+	generated("slender 4:2,3");
+	generated("fat 4,3 --drop-links=5 --seed=3");
+	generated("fat 4,3 --drop-hosts=6 --seed=2");
+	generated("oversub 4,6,2,2");
+}
+END_TEST
+
+/* all2all's bound from hosts per cut; 2 leaves of 8 hosts, 2 up-links each: 8 x 8 / 2. */
+START_TEST(all2all_bound)
+{
+	struct vt_gen_spec gs;
+	vt_fabric *f;
+	vt_order o;
+	vt_routes r;
+	vt_cuts cuts;
+	vt_lfts t;
+	vt_err e = {{0}};
+
+	ck_assert_int_eq(vt_gen_parse(&gs, "oversub 2,8,2,2", &e), 0);
+	ck_assert_int_eq(vt_gen_build(&gs, &f, &e), 0);
+	ck_assert_int_eq(vt_order_leaf(&o, f, &e), 0);
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0);
+	ck_assert_int_eq(vt_routes_build(&r, f, &t, &o, &e), 0);
+	ck_assert_int_eq(vt_cuts_leaf(&cuts, &r, &e), 0);
+	ck_assert_uint_eq(vt_bound_all2all(&cuts, &r), 32);
+	vt_cuts_free(&cuts);
+	vt_routes_free(&r);
+	vt_lfts_free(&t);
+	vt_order_free(&o);
+	vt_fabric_free(f);
+}
+END_TEST
+
 static Suite *congest_suite(void)
 {
 	Suite *s = suite_create("congest");
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, shift_by_hand);
+	tcase_add_test(t, table1_fixtures);
+	tcase_add_test(t, generated_fabrics);
+	tcase_add_test(t, all2all_bound);
+	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
 	return s;
 }
