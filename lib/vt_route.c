@@ -34,6 +34,7 @@ struct router {
 	uint32_t *fstart; /* candidates of fsw[i]: fport[fstart[i] .. fstart[i + 1]) */
 	uint8_t *fport;	  /* candidate local ports */
 	uint32_t nfill;
+	uint32_t nreach; /* switches that route up towards px (not ancestors, h set) */
 	uint32_t *queue; /* switch ordinals, nsw */
 	uint32_t *dist;	 /* detour BFS distances, nsw */
 	uint32_t *mark;	 /* per switch: serial when it carries the main route */
@@ -80,6 +81,7 @@ static void make_plan(struct router *r, uint32_t x)
 
 	r->px = x;
 	r->nfill = 0;
+	r->nreach = 0;
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
 		uint32_t s = t->by_level[i];
 
@@ -127,6 +129,7 @@ static void make_plan(struct router *r, uint32_t x)
 				if (r->anc[t->dn_peer[j]])
 					add_cand(r, &nc, t->dn_port[j]);
 		} else if (r->h[s] != VT_NONE) {
+			r->nreach++;
 			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
 				if (r->h[t->up_peer[j]] + 1 == r->h[s])
 					add_cand(r, &nc, t->up_port[j]);
@@ -203,10 +206,10 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
  * the hop counts in turn lets a switch with several such parents (slender
  * trees, parallel links) spread over all of them.
  */
-static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
+static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
 {
 	const vt_tree *t = r->t;
-	uint32_t ncur = 0, nnext = 0, *cur = r->cur, *next = r->next;
+	uint32_t ncur = 0, nnext = 0, *cur = r->cur, *next = r->next, nf = 0;
 
 	for (uint32_t hh = 0; hh < npath || ncur; hh++) {
 		for (uint32_t i = 0; i < ncur; i++) {
@@ -262,39 +265,45 @@ static void descend(struct router *r, const uint32_t *path, uint32_t npath, uint
 		cur = next;
 		next = tmp;
 		ncur = nnext;
+		nf += nnext;
 	}
+	return nf;
 }
 
 /*
- * Leaves the main descent missed (a degraded tree: the leaf lost its link to
- * the main route) still inject host traffic: they spread it by usage
- * counters too, over their parents one hop closer, main-route ones first.
+ * Switches below the main route that its descent missed (a degraded tree:
+ * they lost their link towards it) still carry host traffic. Each goes up
+ * to a parent one hop closer: a main-route one if it has it, else the one
+ * behind the port the main route took at its level (the same position in a
+ * regularly cabled tree, so the subtree stays in step with the others),
+ * else its least-used one.
  */
-static void stragglers(struct router *r, uint32_t lid)
+static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 {
 	const vt_tree *t = r->t;
 
-	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
-		uint32_t c = t->by_level[i], best = VT_NONE, bu = UINT32_MAX, bm = 0;
+	for (uint32_t l = t->nlevels - 1; l-- > 0;)
+		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
+			uint32_t c = t->by_level[i], best = VT_NONE, bu = UINT32_MAX, bm = 0;
 
-		if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
-			continue;
-		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
-			uint32_t p = t->up_peer[j], q, m;
-
-			if (r->h[p] + 1 != r->h[c])
+			if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
 				continue;
-			q = swport(r, c, t->up_port[j]);
-			m = r->mark[p] == r->serial;
-			if (m > bm || (m == bm && r->use_up[q] < bu)) {
-				bm = m;
-				bu = r->use_up[q];
-				best = j;
+			for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+				uint32_t p = t->up_peer[j], q, m;
+
+				if (r->h[p] + 1 != r->h[c])
+					continue;
+				q = swport(r, c, t->up_port[j]);
+				m = r->mark[p] == r->serial ? 2 : t->up_port[j] == pn[l];
+				if (m > bm || (m == bm && r->use_up[q] < bu)) {
+					bm = m;
+					bu = r->use_up[q];
+					best = j;
+				}
 			}
+			r->use_up[swport(r, c, t->up_port[best])]++;
+			set_entry(r, c, lid, t->up_port[best]);
 		}
-		r->use_up[swport(r, c, t->up_port[best])]++;
-		set_entry(r, c, lid, t->up_port[best]);
-	}
 }
 
 /*
@@ -306,6 +315,7 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 {
 	const vt_tree *t = r->t;
 	uint32_t path[VT_TREE_MAX_LEVELS], n = 0, s = x;
+	uint8_t pn[VT_TREE_MAX_LEVELS] = {0};
 
 	if (r->px != x)
 		make_plan(r, x);
@@ -332,13 +342,14 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		if (best == VT_NONE)
 			break;
 		r->use_dn[rq]++;
+		pn[t->level[s]] = t->up_port[best];
 		s = t->up_peer[best];
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
 	}
 	r->key = t->pos[path[n - 1]] % VT_ROUTE_KEYS;
-	descend(r, path, n, lid);
-	stragglers(r, lid);
+	if (descend(r, path, n, lid) < r->nreach)
+		stragglers(r, pn, lid);
 }
 
 static void route_ca_port(struct router *r, uint32_t cap)
