@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vt_io.h"
 #include "vt_lftio.h"
@@ -12,11 +13,19 @@
 #include "vt_route.h"
 
 static const char usage[] =
-	"usage: vartree-route TOPOLOGY [-o LFTS] [--order-out FILE] [--root-guid-file F]\n"
-	"                     [--cn-guid-file F] [--io-guid-file F] [--lmc N] [-q] [--help]\n"
+	"usage: vartree-route TOPOLOGY [options]\n"
 	"Routes an ibnetdiscover/ibsim/cache fabric with vartree and writes its LFTs in\n"
-	"OpenSM's opensm-lfts.dump format (stdout unless -o); the structure found goes to\n"
-	"stderr. See vartree-route(1).\n";
+	"OpenSM's opensm-lfts.dump format; the structure found goes to stderr.\n"
+	"  -o, --output LFTS        forwarding tables here (default: stdout)\n"
+	"      --order-out FILE     compute-node order (opensm-ftree-ca-order.dump form)\n"
+	"      --root-guid-file F   node GUIDs of the top switches\n"
+	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
+	"      --io-guid-file F     port GUIDs of I/O nodes\n"
+	"      --lmc N              reassign CA LIDs with LMC N (0..7) first\n"
+	"  -q, --quiet              print nothing but errors\n"
+	"  -v, --verbose            also time loading, routing and writing\n"
+	"  -h, --help               this summary\n"
+	"See vartree-route(1).\n";
 
 static void log_stderr(void *ctx, enum vt_log_level level, const char *msg)
 {
@@ -39,6 +48,67 @@ static int fail(const char *msg)
 	return 1;
 }
 
+/* A usage error: one line, status 2 (the whole usage would bury the cause). */
+static int usage_error(const char *what, const char *opt)
+{
+	fprintf(stderr, "vartree-route: %s '%s'; see --help\n", what, opt);
+	return 2;
+}
+
+/*
+ * The option getopt_long stopped at, as the user typed it (without "=value").
+ * optopt is 0 for an unknown long option and the option's value for a long
+ * one with a missing or unwanted argument; argv[optind - 1] is the word read
+ * last, unless getopt is inside a cluster of short options ("-qz").
+ */
+static const char *bad_option(char **argv, const struct option *lo, char *buf, size_t n)
+{
+	const char *a = argv[optind - 1];
+	size_t len = strcspn(a, "=");
+	int is_long = !strncmp(a, "--", 2) && !optopt;
+
+	for (; !is_long && lo->name && optopt; lo++)
+		is_long = lo->val == optopt && !strncmp(a, "--", 2) &&
+			  !strncmp(a + 2, lo->name, len - 2) && !lo->name[len - 2];
+	if (is_long)
+		snprintf(buf, n, "%.*s", (int)len, a);
+	else
+		snprintf(buf, n, "-%c", optopt);
+	return buf;
+}
+
+/*
+ * Both outputs are written to temporary files before either is renamed into
+ * place, so a failure (a bad --order-out directory, a full disk) leaves neither.
+ */
+static int write_outputs(const char *out, const char *order_out, const vt_lfts *lfts,
+			 const vt_order *order, const vt_fabric *f, vt_err *e)
+{
+	vt_out lo = {0}, oo = {0};
+
+	if (vt_out_open(&lo, out, e))
+		return -1;
+	if (order_out && vt_out_open(&oo, order_out, e))
+		goto fail;
+	if (vt_lfts_write(lfts, f, lo.fp, e))
+		goto fail;
+	if (order_out && vt_order_write(order, f, oo.fp, e))
+		goto fail;
+	/* the small file first: if the tables then fail to land, take it back */
+	if (order_out && vt_out_commit(&oo, e))
+		goto fail;
+	if (vt_out_commit(&lo, e)) {
+		if (order_out)
+			unlink(order_out);
+		return -1;
+	}
+	return 0;
+fail:
+	vt_out_abort(&oo);
+	vt_out_abort(&lo);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -49,6 +119,7 @@ int main(int argc, char **argv)
 		{"io-guid-file", required_argument, 0, 'G'},
 		{"lmc", required_argument, 0, 'l'},
 		{"quiet", no_argument, 0, 'q'},
+		{"verbose", no_argument, 0, 'v'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -56,16 +127,17 @@ int main(int argc, char **argv)
 	uint64_t *guids[3] = {NULL, NULL, NULL};
 	uint32_t ng[3] = {0, 0, 0};
 	struct vt_route_opts ro = {0};
-	int quiet = 0, c, rc = 1;
+	int quiet = 0, verbose = 0, c, rc = 1;
+	char opt[64];
 	long lmc = -1;
 	vt_fabric *f = NULL;
 	vt_lfts lfts = {0};
 	vt_order order = {0};
-	vt_out o;
 	vt_err e;
-	double t0, t1;
+	double t0, t1, t2, t3;
 
-	while ((c = getopt_long(argc, argv, "o:qh", lo, NULL)) != -1) {
+	opterr = 0; /* our one-line messages instead of getopt's */
+	while ((c = getopt_long(argc, argv, ":o:qvh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -86,34 +158,54 @@ int main(int argc, char **argv)
 			char *end;
 
 			lmc = strtol(optarg, &end, 10);
-			if (*end || lmc < 0 || lmc > 7)
-				return fail("--lmc takes 0..7");
+			if (end == optarg || *end || lmc < 0 || lmc > 7) {
+				fprintf(stderr, "vartree-route: --lmc '%s': expected 0..7\n",
+					optarg);
+				return 2;
+			}
 			break;
 		}
 		case 'q':
 			quiet = 1;
 			break;
+		case 'v':
+			verbose = 1;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
+		case ':':
+			return usage_error("missing value for",
+					   bad_option(argv, lo, opt, sizeof(opt)));
 		default:
-			fputs(usage, stderr);
-			return 2;
+			bad_option(argv, lo, opt, sizeof(opt));
+			/* a long option without argument given "=value" */
+			if (optopt && opt[1] == '-')
+				return usage_error("no value expected for", opt);
+			return usage_error("unknown option", opt);
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(usage, stderr);
+	if (optind >= argc) {
+		fputs("vartree-route: no TOPOLOGY given; see --help\n", stderr);
 		return 2;
 	}
+	if (optind < argc - 1)
+		return usage_error("one TOPOLOGY only, extra argument", argv[optind + 1]);
+	if (quiet)
+		verbose = 0;
 	for (int i = 0; i < 3; i++)
 		if (files[i] && vt_guid_file_read(files[i], &guids[i], &ng[i], &e)) {
 			fail(e.msg);
 			goto out;
 		}
+	t0 = now();
 	if (vt_load(argv[optind], &f, &e)) {
 		fail(e.msg);
 		goto out;
 	}
+	t1 = now();
+	if (verbose)
+		fprintf(stderr, "vartree-route: loaded %u nodes in %.3f s\n", f->nnodes, t1 - t0);
 	if (lmc > 0) {
 		/* re-assign CA LIDs with the requested LMC, as OpenSM would */
 		for (uint32_t q = 0; q < f->nports; q++)
@@ -134,35 +226,22 @@ int main(int argc, char **argv)
 	ro.nios = ng[2];
 	ro.log = quiet ? NULL : log_stderr;
 	ro.log_level = VT_LOG_INFO;
-	t0 = now();
+	t1 = now();
 	if (vt_route(f, &ro, &lfts, &order, &e)) {
 		fail(e.msg);
 		goto out;
 	}
-	t1 = now();
+	t2 = now();
 	if (!quiet)
 		fprintf(stderr, "vartree-route: routed %u switches x %u LIDs in %.3f s\n", lfts.nsw,
-			lfts.nlid, t1 - t0);
-	if (vt_out_open(&o, out, &e) || vt_lfts_write(&lfts, f, o.fp, &e)) {
-		vt_out_abort(&o);
+			lfts.nlid, t2 - t1);
+	if (write_outputs(out, order_out, &lfts, &order, f, &e)) {
 		fail(e.msg);
 		goto out;
 	}
-	if (vt_out_commit(&o, &e)) {
-		fail(e.msg);
-		goto out;
-	}
-	if (order_out) {
-		if (vt_out_open(&o, order_out, &e) || vt_order_write(&order, f, o.fp, &e)) {
-			vt_out_abort(&o);
-			fail(e.msg);
-			goto out;
-		}
-		if (vt_out_commit(&o, &e)) {
-			fail(e.msg);
-			goto out;
-		}
-	}
+	t3 = now();
+	if (verbose)
+		fprintf(stderr, "vartree-route: wrote the outputs in %.3f s\n", t3 - t2);
 	rc = 0;
 out:
 	for (int i = 0; i < 3; i++)

@@ -26,4 +26,19 @@ fi
 [ "$(cat "$tmp/err3")" = 'vartree-route: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels' ]
 [ ! -e "$tmp/none" ]
 "$bin" --help | grep -q '^usage: vartree-route'
+
+# --help and the man page's OPTIONS list the same options
+opts_help=$("$bin" --help | grep -E '^ +-' | cut -c1-27 | grep -oE -- '--?[a-z][a-z-]*' | sort -u)
+opts_man=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$top/man/vartree-route.1" 2>/dev/null |
+	sed -n '/^OPTIONS/,/^[A-Z]/p' | grep -E '^ {7}-' | grep -oE -- '--?[a-z][a-z-]*' | sort -u)
+[ -n "$opts_help" ] && [ "$opts_help" = "$opts_man" ] ||
+	{ echo "--help: $opts_help"; echo "man: $opts_man"; exit 1; }
+[ "$(echo "$opts_help" | wc -l)" = 13 ]
+
+# -v adds the load and write times; -q wins over -v
+"$bin" -v "$top/topofiles/zahavi-4ary2.topo" -o "$tmp/l4" 2>"$tmp/err4"
+grep -qE '^vartree-route: loaded 24 nodes in [0-9.]+ s$' "$tmp/err4"
+grep -qE '^vartree-route: wrote the outputs in [0-9.]+ s$' "$tmp/err4"
+[ -z "$("$bin" -q -v "$top/topofiles/zahavi-4ary2.topo" -o "$tmp/l5" 2>&1)" ]
+cmp "$tmp/l4" "$tmp/l5"
 echo ok
