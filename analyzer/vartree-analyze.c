@@ -52,6 +52,7 @@ struct opts {
 	unsigned top, threads;
 	uint32_t stage_limit;
 	enum vt_congest_method method;
+	struct timespec t0; /* start of the run, for progress notes */
 };
 
 /* One routing under analysis: its tables, order and results per pattern. */
@@ -94,6 +95,15 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	fprintf(stderr, "\r" PROG ": %s: %3u%%", p->what,
 		(unsigned)(total ? done * 100 / total : 100));
 	p->shown = 1;
+}
+
+/* Long runs (past a second) say on stderr which step they finished. */
+static void note(const struct opts *o, const char *what)
+{
+	double t = since(&o->t0);
+
+	if (!o->quiet && t >= 1.0)
+		fprintf(stderr, PROG ": %s (%.1f s)\n", what, t);
 }
 
 static int die(const char *msg)
@@ -282,8 +292,10 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 
 	if (vt_audit_run(f, &r->lfts, &r->audit, e))
 		return -1;
+	note(o, "audited the tables");
 	if (vt_routes_build(&r->routes, f, &r->lfts, &r->order, e))
 		return -1;
+	note(o, "built the routes");
 	if (tree ? vt_cuts_tree(&r->cuts, &r->routes, tree, e)
 		 : vt_cuts_leaf(&r->cuts, &r->routes, e))
 		return -1;
@@ -582,6 +594,7 @@ int main(int argc, char **argv)
 
 	if (!rs)
 		return die("out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &o.t0);
 	if (parse_args(argc, argv, &o))
 		goto out;
 	if (o.live) {
@@ -605,6 +618,7 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
+	note(&o, o.route ? "loaded and routed the fabric" : "loaded the fabric and tables");
 	if (rs[0].order.n < 2) {
 		vt_err_set(&e, "%s: needs at least 2 hosts to analyze", f->source);
 		goto fail;
