@@ -43,11 +43,15 @@ struct router {
 	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
 	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
-	/* per ports[] index and VT_ROUTE_KEYS residues of the main route's top
-	 * switch: a switch with several main-route parents counts each top apart,
-	 * or its choices would alternate in step with the tops' */
+	/*
+	 * Per ports[] index and VT_ROUTE_KEYS keys: a switch with several
+	 * main-route parents (slender trees) carries only the destinations its
+	 * children sent to it, so it alternates among those: it counts apart
+	 * per key[level], the up-link the main route took one level below
+	 * (which, in step, the children below took too). Leaves count all.
+	 */
 	uint32_t *use_key;
-	uint32_t key;
+	uint32_t key[VT_TREE_MAX_LEVELS + 1];
 	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
@@ -227,13 +231,15 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 
 				if (r->mark[p] != r->serial || r->h[p] + 1 != hh)
 					continue;
-				q = swport(r, c, t->up_port[j]) * VT_ROUTE_KEYS + r->key;
+				q = swport(r, c, t->up_port[j]) * VT_ROUTE_KEYS +
+				    r->key[t->level[c]];
 				if (r->use_key[q] < bu) {
 					bu = r->use_key[q];
 					best = j;
 				}
 			}
-			r->use_key[swport(r, c, t->up_port[best]) * VT_ROUTE_KEYS + r->key]++;
+			r->use_key[swport(r, c, t->up_port[best]) * VT_ROUTE_KEYS +
+				   r->key[t->level[c]]]++;
 			r->use_up[swport(r, c, t->up_port[best])]++;
 			set_entry(r, c, lid, t->up_port[best]);
 		}
@@ -317,6 +323,8 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	uint32_t path[VT_TREE_MAX_LEVELS], n = 0, s = x;
 	uint8_t pn[VT_TREE_MAX_LEVELS] = {0};
 
+	memset(r->key, 0, sizeof(r->key));
+
 	if (r->px != x)
 		make_plan(r, x);
 	r->serial++;
@@ -343,11 +351,11 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 			break;
 		r->use_dn[rq]++;
 		pn[t->level[s]] = t->up_port[best];
+		r->key[t->level[s] + 1] = (best - a + 1) % VT_ROUTE_KEYS;
 		s = t->up_peer[best];
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
 	}
-	r->key = t->pos[path[n - 1]] % VT_ROUTE_KEYS;
 	if (descend(r, path, n, lid) < r->nreach)
 		stragglers(r, pn, lid);
 }
