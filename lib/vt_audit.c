@@ -97,6 +97,17 @@ static void fill_out(struct ctx *c, uint32_t lid)
 	}
 }
 
+static int has_ca(const vt_fabric *f, uint32_t node)
+{
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t q = vt_port(f, node, p)->peer;
+
+		if (q != VT_NONE && f->nodes[f->ports[q].node].type != VT_SWITCH)
+			return 1;
+	}
+	return 0;
+}
+
 /* Adds the dependencies that paths toward the current LID create; with want set, stops
  * and returns the switch where the dependency want_from -> port want_port arises. */
 static uint32_t add_edges(struct ctx *c, uint32_t want_from, unsigned want_port)
@@ -105,14 +116,7 @@ static uint32_t add_edges(struct ctx *c, uint32_t want_from, unsigned want_port)
 
 	memset(c->seen, 0, c->nsw);
 	for (uint32_t s0 = 0; s0 < c->nsw; s0++) {
-		uint32_t node = f->switches[s0], has_ca = 0;
-		if (c->state[s0] != 2)
-			continue;
-		for (unsigned p = 1; p <= f->nodes[node].nports && !has_ca; p++) {
-			uint32_t q = vt_port(f, node, p)->peer;
-			has_ca = q != VT_NONE && f->nodes[f->ports[q].node].type != VT_SWITCH;
-		}
-		if (!has_ca || c->seen[s0])
+		if (c->state[s0] != 2 || c->seen[s0] || !has_ca(f, f->switches[s0]))
 			continue;
 		c->seen[s0] = 1;
 		for (uint32_t w = s0;;) {
@@ -135,6 +139,43 @@ static uint32_t add_edges(struct ctx *c, uint32_t want_from, unsigned want_port)
 	return VT_NONE;
 }
 
+/*
+ * Hops that are not one closer to the destination, on the paths CA traffic
+ * takes (from every switch with a CA to the LID). Entries no CA path uses
+ * (a detour from a switch that lost its down path) carry no traffic and are
+ * not counted. Switches are visited in ordinal order, so the first offence
+ * reported does not depend on the walk.
+ */
+static void nonminimal_on_ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
+{
+	const vt_fabric *f = c->f;
+
+	memset(c->seen, 0, c->nsw);
+	for (uint32_t s0 = 0; s0 < c->nsw; s0++) {
+		if (c->state[s0] != 2 || c->seen[s0] || !has_ca(f, f->switches[s0]))
+			continue;
+		for (uint32_t w = s0; w != VT_NONE && !c->seen[w];) {
+			c->seen[w] = 1;
+			w = c->chan_sw[c->out[w]];
+		}
+	}
+	for (uint32_t s = 0; s < c->nsw; s++) {
+		uint32_t v;
+
+		if (!c->seen[s])
+			continue;
+		v = c->chan_sw[c->out[s]];
+		if (v != VT_NONE && dist[v] + 1 != dist[s]) {
+			char why[192];
+
+			snprintf(why, sizeof(why),
+				 "non-minimal hop to %s (%u switch hops where %u would do)",
+				 sw_desc(f, v), dist[v] + 1, dist[s]);
+			report(c, VT_AUDIT_NONMINIMAL, s, lid, why);
+		}
+	}
+}
+
 static void walk_lid(struct ctx *c, uint32_t lid, uint32_t dp)
 {
 	const vt_fabric *f = c->f;
@@ -145,6 +186,10 @@ static void walk_lid(struct ctx *c, uint32_t lid, uint32_t dp)
 	memset(c->state, 0, c->nsw);
 	for (uint32_t s0 = 0; s0 < c->nsw; s0++) {
 		uint32_t sp = 0, sw = s0, good = 0;
+
+		/* another plane of a multi-rail fabric: no cable leads there */
+		if (dist[s0] == UINT16_MAX)
+			continue;
 		while (1) {
 			if (c->state[sw] >= 2) {
 				good = c->state[sw] == 2;
@@ -187,18 +232,7 @@ static void walk_lid(struct ctx *c, uint32_t lid, uint32_t dp)
 			c->state[x] = good ? 2 : 3;
 		}
 	}
-	for (uint32_t s = 0; s < c->nsw; s++) {
-		if (c->state[s] != 2)
-			continue;
-		uint32_t v = c->chan_sw[c->out[s]];
-		if (v != VT_NONE && dist[v] + 1 != dist[s]) {
-			char why[192];
-			snprintf(why, sizeof(why),
-				 "non-minimal hop to %s (%u switch hops where %u would do)",
-				 sw_desc(f, v), dist[v] + 1, dist[s]);
-			report(c, VT_AUDIT_NONMINIMAL, s, lid, why);
-		}
-	}
+	nonminimal_on_ca_paths(c, lid, dist);
 	add_edges(c, VT_NONE, 0);
 }
 

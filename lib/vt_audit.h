@@ -3,11 +3,13 @@
  * Audits of forwarding tables against the fabric, for every switch and every
  * LID of a CA port: unreachable destinations (no entry, or a port that is
  * down), forwarding loops, wrong deliveries (the path ends at another CA),
- * non-minimal hops (a switch forwards to a neighbour that is not one hop
- * closer to the destination's switch), and credit loops (a cycle in the
+ * non-minimal hops on the paths CA traffic takes (a switch forwards to a
+ * neighbour that is not one hop closer to the destination's switch; a detour
+ * entry that no CA's path reaches is not counted), and credit loops (a cycle in the
  * channel dependency graph of the switch-to-switch channels that routes
  * between CA LIDs use). Each kind reports its count and the first offence:
- * the switch and the LID, in LID order then switch order.
+ * the switch and the LID, in LID order then switch order. Switches with no
+ * cable path to a LID (another plane of a multi-rail fabric) are skipped.
  */
 #ifndef VT_AUDIT_H
 #define VT_AUDIT_H

@@ -112,12 +112,74 @@ START_TEST(audits)
 	set(&x, x.leaf[1], 2, x.host[3]);
 	audit_one(&x, VT_AUDIT_MISDELIVERY, x.leaf[1], 2);
 	teardown(&x);
-	/* leaf A goes up via Y for host 2, and spine X detours down through A: X -> A -> Y -> B */
+	/* leaf A goes up via Y for host 2, and spine X detours down through A: X -> A -> Y -> B.
+	 * No CA's path reaches X for host 2, so that detour carries nothing and passes. */
 	setup(&x);
 	set(&x, x.leaf[0], 2, x.spine[1]);
 	set(&x, x.spine[0], 2, x.leaf[0]);
-	audit_one(&x, VT_AUDIT_NONMINIMAL, x.spine[0], 2);
+	ck_assert_int_eq(vt_audit_run(x.f, &x.t, &a, &e), 0);
+	ck_assert_uint_eq(vt_audit_failed(&a), 0);
 	teardown(&x);
+}
+END_TEST
+
+/*
+ * A non-minimal hop on a CA's path: leaves L0, L1 both under M0 and M1, and
+ * T above M0 and M1. Host h0 (on L0) reaches h1 (on L1) by L0 -> M0 -> T ->
+ * M1 -> L1, where M0 -> L1 would do: M0 is the first offender.
+ */
+START_TEST(nonminimal_on_ca_path)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = vt_fabric_new("detour");
+	uint32_t l0, l1, m0, m1, t, h0, h1;
+	vt_lfts lf;
+	vt_audit a;
+	uint16_t lid;
+
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x10, "L0", NULL, &l0, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x11, "L1", NULL, &l1, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x20, "M0", NULL, &m0, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x21, "M1", NULL, &m1, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x30, "T", NULL, &t, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x40, "h0", NULL, &h0, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x41, "h1", NULL, &h1, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l0, 1, h0, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l1, 1, h1, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l0, 2, m0, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l0, 3, m1, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l1, 2, m0, 2, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, l1, 3, m1, 2, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, m0, 3, t, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, m1, 3, t, 2, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	ck_assert_int_eq(vt_lfts_init(&lf, f, &e), 0);
+	/* h0's LID: straight down from everywhere */
+	lid = vt_port(f, h0, 1)->lid;
+	vt_lft_set(&lf, f->nodes[l0].sw, lid, 1);
+	vt_lft_set(&lf, f->nodes[l1].sw, lid, 2);
+	vt_lft_set(&lf, f->nodes[m0].sw, lid, 1);
+	vt_lft_set(&lf, f->nodes[m1].sw, lid, 1);
+	vt_lft_set(&lf, f->nodes[t].sw, lid, 1);
+	/* h1's LID: up from M0 to T, down through M1 */
+	lid = vt_port(f, h1, 1)->lid;
+	vt_lft_set(&lf, f->nodes[l0].sw, lid, 2);
+	vt_lft_set(&lf, f->nodes[l1].sw, lid, 1);
+	vt_lft_set(&lf, f->nodes[m0].sw, lid, 3);
+	vt_lft_set(&lf, f->nodes[m1].sw, lid, 2);
+	vt_lft_set(&lf, f->nodes[t].sw, lid, 2);
+	ck_assert_int_eq(vt_audit_run(f, &lf, &a, &e), 0);
+	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].count, 1);
+	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].sw, f->nodes[m0].sw);
+	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].lid, lid);
+	ck_assert_str_eq(a.item[VT_AUDIT_NONMINIMAL].detail,
+			 "M0, LID 7: non-minimal hop to T (3 switch hops where 1 would do)");
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
+		if (k != VT_AUDIT_NONMINIMAL)
+			ck_assert_msg(a.item[k].count == 0, "%s: %s", vt_audit_name(k),
+				      a.item[k].detail);
+	vt_lfts_free(&lf);
+	vt_fabric_free(f);
 }
 END_TEST
 
@@ -197,6 +259,7 @@ static Suite *audit_suite(void)
 
 	tcase_add_test(t, audits);
 	tcase_add_test(t, credit_loop);
+	tcase_add_test(t, nonminimal_on_ca_path);
 	suite_add_tcase(s, t);
 	return s;
 }
