@@ -52,6 +52,15 @@ struct router {
 	 */
 	uint32_t *use_key;
 	uint32_t key[VT_TREE_MAX_LEVELS + 1];
+	/*
+	 * Turn order, per switch: switches of a level that share a parent form
+	 * a class (CA routes pass from any of them to any other through their
+	 * parents); classes that lost down-links (the ones detours must reach
+	 * by a down-up turn) rank after the others. A detour turning down from
+	 * a into c and up to b needs rank(a) < rank(b), so its turns follow one
+	 * global order and, with the up*-down* CA routes, close no cycle.
+	 */
+	uint32_t *rank;
 	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
@@ -65,6 +74,23 @@ static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
 static void add_cand(struct router *r, uint32_t *nc, uint8_t p)
 {
 	r->fport[(*nc)++] = p;
+}
+
+/*
+ * May a detour come down from s into c and follow c's route? c's route is
+ * up*-down*; where it goes up the detour turns down-up at c, which is safe
+ * when s ranks below every parent c may go up to (vt_route's turn order).
+ */
+static int turn_ok(const struct router *r, uint32_t s, uint32_t c)
+{
+	const vt_tree *t = r->t;
+
+	if (r->dist[c] || r->anc[c])
+		return 1;
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		if (r->h[t->up_peer[j]] + 1 == r->h[c] && r->rank[t->up_peer[j]] <= r->rank[s])
+			return 0;
+	return 1;
 }
 
 /*
@@ -174,13 +200,20 @@ static void make_plan(struct router *r, uint32_t x)
 
 		if (!r->dist[s])
 			continue;
-		/* up-going hops first: a detour then turns as high as it can */
+		/* up-going hops first, to the parents of the lowest turn rank */
+		uint32_t br = UINT32_MAX;
+
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			if (r->dist[t->up_peer[j]] + 1 == r->dist[s])
+			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] && r->rank[t->up_peer[j]] < br)
+				br = r->rank[t->up_peer[j]];
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] &&
+			    r->rank[t->up_peer[j]] == br)
 				add_cand(r, &nc, t->up_port[j]);
-		if (nc == r->fstart[r->nfill])
+		for (int any = 0; any < 2 && nc == r->fstart[r->nfill]; any++)
 			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
-				if (r->dist[t->dn_peer[j]] + 1 == r->dist[s])
+				if (r->dist[t->dn_peer[j]] + 1 == r->dist[s] &&
+				    (any || turn_ok(r, s, t->dn_peer[j])))
 					add_cand(r, &nc, t->dn_port[j]);
 		r->fsw[r->nfill++] = s;
 		r->fstart[r->nfill] = nc;
@@ -481,6 +514,7 @@ static void router_free(struct router *r)
 	free(r->via);
 	free(r->dn_rport);
 	free(r->use_key);
+	free(r->rank);
 }
 
 static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
@@ -503,10 +537,51 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->nfound = calloc(nsw, sizeof(uint32_t));
 	r->use_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t));
 	r->via = calloc(nsw, sizeof(uint32_t));
-	if (!r->nfound || !r->via || !r->use_key || !r->use_dn || !r->use_up || !r->h || !r->anc ||
-	    !r->fsw || !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark || !r->found ||
-	    !r->cur || !r->next)
+	r->rank = calloc(nsw, sizeof(uint32_t));
+	if (!r->nfound || !r->via || !r->rank || !r->use_key || !r->use_dn || !r->use_up || !r->h ||
+	    !r->anc || !r->fsw || !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark ||
+	    !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
+	return 0;
+}
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+/* r->rank: see struct router. Classes ranked by their first switch in tree order. */
+static int turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
+{
+	uint32_t nsw = t->nsw, *uf = malloc((nsw + 1) * sizeof(*uf));
+	uint8_t *lost = calloc(nsw + 1, 1);
+
+	if (!uf || !lost) {
+		free(uf);
+		free(lost);
+		return vt_err_set(e, "out of memory");
+	}
+	for (uint32_t s = 0; s < nsw; s++)
+		uf[s] = s;
+	for (uint32_t s = 0; s < nsw; s++)
+		for (uint32_t j = t->dn_start[s]; j + 1 < t->dn_start[s + 1]; j++) {
+			uint32_t a = uf_find(uf, t->dn_peer[j]), b = uf_find(uf, t->dn_peer[j + 1]);
+
+			uf[a > b ? a : b] = a > b ? b : a;
+		}
+	for (uint32_t s = 0; s < nsw; s++)
+		if (t->level[s] != 0xFF && t->level[s] &&
+		    t->dn_start[s + 1] - t->dn_start[s] < t->lv[t->level[s]].down_links)
+			lost[uf_find(uf, s)] = 1;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t s = t->by_level[i], c = uf_find(uf, s);
+
+		r->rank[s] = lost[c] * nsw + t->pos[c];
+	}
+	free(uf);
+	free(lost);
 	return 0;
 }
 
@@ -518,6 +593,8 @@ static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 
 	r->t = t;
 	r->px = VT_NONE;
+	if (turn_ranks(r, t, e))
+		return -1;
 	free(r->dn_rport);
 	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
 	if (!r->dn_rport)

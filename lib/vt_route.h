@@ -39,7 +39,8 @@ struct vt_route_opts {
  * ports to CA LIDs are up*-down*: their channel dependencies (the ones the
  * analyzer's audit and tests/unit/vt_trace count: routes that start at CA
  * ports) have no cycle. Switch-LID routes from a leaf with no up*-down* path
- * take a detour with a down-up turn.
+ * take a detour with one down-up turn, chosen in a global turn order so that
+ * they add no cycle either (every LID, CA and switch, from every CA port).
  * On success fills lfts (initialised here; caller frees) and order (the
  * compute-node order with place-keepers; caller frees). On refusal returns -1
  * with e naming the node and the rule it breaks, and leaves nothing allocated.

@@ -266,6 +266,69 @@ START_TEST(multi_rail_each_plane_congestion_free)
 }
 END_TEST
 
+/*
+ * Every topofile that routes: no credit loop among the routes from every CA
+ * port to every LID, switch LIDs included (degraded-8ary3-leaf-uplinks had
+ * one: a leaf reached a switch cut off from it by down-then-up).
+ */
+START_TEST(every_topofile_cdg_acyclic)
+{
+	static const char *const names[] = {
+		"degraded-4ary3-hosts",
+		"degraded-4ary3-leaf-uplink",
+		"degraded-4ary3-partial",
+		"degraded-4ary3-top-switch",
+		"degraded-8ary3-leaf-uplinks",
+		"degraded-8ary3-mixed",
+		"degraded-8ary3-top-switch",
+		"navaridas-slender-4-2-3",
+		"navaridas-slender-4-2-4",
+		"navaridas-slender-8-4-5",
+		"navaridas-thin-4-2-3",
+		"navaridas-thin-8-4-3",
+		"oversub-16-12-4-4",
+		"oversub-4-8-2-2",
+		"oversub-8-4-2-2",
+		"rails2-4ary3",
+		"wolfe-pruned-36-6",
+		"wolfe-pruned-8-3",
+		"wolfe-rails2-pruned-8-3",
+		"zahavi-12ary2-merged",
+		"zahavi-12ary2",
+		"zahavi-12ary3",
+		"zahavi-2ary4-merged",
+		"zahavi-2ary4",
+		"zahavi-4ary2-merged",
+		"zahavi-4ary2",
+		"zahavi-4ary3-3q",
+		"zahavi-4ary3-half-cbb1",
+		"zahavi-4ary3-half-cbb2",
+		"zahavi-4ary3-half-merged",
+		"zahavi-4ary3-half",
+		"zahavi-4ary3-merged",
+		"zahavi-4ary3",
+		"zahavi-4ary4",
+		"zahavi-8ary3",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[128];
+		vt_fabric *f;
+		vt_lfts l;
+		vt_order o;
+		vt_err e;
+
+		snprintf(path, sizeof(path), "topofiles/%s.topo", names[i]);
+		ck_assert_msg(vt_load(vt_test_path(path), &f, &e) == 0, "%s", e.msg);
+		ck_assert_msg(vt_route(f, NULL, &l, &o, &e) == 0, "%s: %s", names[i], e.msg);
+		ck_assert_msg(vt_trace_cdg_acyclic(f, &l), "%s: credit loop", names[i]);
+		vt_lfts_free(&l);
+		vt_order_free(&o);
+		vt_fabric_free(f);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("route");
@@ -282,6 +345,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, slender_8_4_5_at_cut_bound);
 	tcase_add_test(tc, every_entry_set_4ary3);
 	tcase_add_test(tc, multi_rail_each_plane_congestion_free);
+	tcase_add_test(tc, every_topofile_cdg_acyclic);
 	suite_add_tcase(s, tc);
 	return s;
 }
