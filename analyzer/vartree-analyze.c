@@ -29,10 +29,10 @@
 #define MAX_THRESH   64
 
 static const char usage[] =
-	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [--pattern SPEC]...\n"
+	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [-q] [--help]\n"
+	"       [--stage-limit N] [-q|--quiet] [--help]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
