@@ -389,7 +389,8 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
 	}
-	if (descend(r, path, n, lid) < r->nreach)
+	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
+	if (descend(r, path, n, lid) < r->nreach && (xp || !lid))
 		stragglers(r, pn, lid);
 }
 
