@@ -320,29 +320,42 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 {
 	const vt_tree *t = r->t;
+	uint32_t n = 0, *list = r->next;
 
-	for (uint32_t l = t->nlevels - 1; l-- > 0;)
-		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
-			uint32_t c = t->by_level[i], best = VT_NONE, bu = UINT32_MAX, bm = 0;
+	/* missed leaves, then only the missed switches they (transitively) feed */
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t c = t->by_level[i];
 
-			if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
+		if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
+			continue;
+		r->found[c] = r->serial;
+		list[n++] = c;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t c = list[k], l = t->level[c], best = VT_NONE, bu = UINT32_MAX, bm = 0, p;
+
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+			uint32_t q, m;
+
+			p = t->up_peer[j];
+			if (r->h[p] + 1 != r->h[c])
 				continue;
-			for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
-				uint32_t p = t->up_peer[j], q, m;
-
-				if (r->h[p] + 1 != r->h[c])
-					continue;
-				q = swport(r, c, t->up_port[j]);
-				m = r->mark[p] == r->serial ? 2 : t->up_port[j] == pn[l];
-				if (m > bm || (m == bm && r->use_up[q] < bu)) {
-					bm = m;
-					bu = r->use_up[q];
-					best = j;
-				}
+			q = swport(r, c, t->up_port[j]);
+			m = r->mark[p] == r->serial ? 2 : t->up_port[j] == pn[l];
+			if (m > bm || (m == bm && r->use_up[q] < bu)) {
+				bm = m;
+				bu = r->use_up[q];
+				best = j;
 			}
-			r->use_up[swport(r, c, t->up_port[best])]++;
-			set_entry(r, c, lid, t->up_port[best]);
 		}
+		r->use_up[swport(r, c, t->up_port[best])]++;
+		set_entry(r, c, lid, t->up_port[best]);
+		p = t->up_peer[best];
+		if (!r->anc[p] && r->found[p] != r->serial) {
+			r->found[p] = r->serial;
+			list[n++] = p;
+		}
+	}
 }
 
 /*
