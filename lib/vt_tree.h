@@ -104,6 +104,11 @@ typedef struct vt_tree {
 /* Extracts the tree; on refusal returns -1, e names the node and the broken rule. */
 int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, vt_err *e);
 void vt_tree_free(vt_tree *t);
+/*
+ * Algorithm 1 (vt_tuple.c): fills tuple (digits 0xFFFF outside the tree), unique
+ * per level; links breaking Definition 2 become departures. -1 only when out of memory.
+ */
+int vt_tree_tuples(vt_tree *t, vt_err *e);
 
 /* Is port (ports[] index) a CA port that is a compute node? */
 static inline int vt_tree_is_cn(const vt_tree *t, uint32_t port)
