@@ -9,12 +9,24 @@
 
 int vt_out_open(vt_out *o, const char *path, vt_err *e)
 {
+	struct stat st;
 	size_t n;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->fp = stdout;
+		return 0;
+	}
+	/* a device or FIFO (/dev/null, a pipe) is written in place: renaming a
+	 * temporary file over it would replace the device with a plain file */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode))
+			return vt_err_set(e, "%s: is a directory", path);
+		o->fp = fopen(path, "w");
+		if (!o->fp)
+			return vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+		o->direct = 1;
 		return 0;
 	}
 	n = strlen(path);
@@ -52,6 +64,12 @@ int vt_out_commit(vt_out *o, vt_err *e)
 
 	if (!o->fp)
 		return vt_err_set(e, "output not open");
+	if (o->direct) {
+		bad = ferror(o->fp) | fclose(o->fp);
+		o->fp = NULL;
+		o->direct = 0;
+		return bad ? vt_err_set(e, "write error: %s", strerror(errno)) : 0;
+	}
 	if (!o->path) {
 		bad = fflush(o->fp) != 0 || ferror(o->fp);
 		o->fp = NULL;
@@ -76,8 +94,9 @@ int vt_out_commit(vt_out *o, vt_err *e)
 
 void vt_out_abort(vt_out *o)
 {
-	if (o->fp && o->path)
+	if (o->fp && (o->path || o->direct))
 		fclose(o->fp);
+	o->direct = 0;
 	o->fp = NULL;
 	if (o->tmp)
 		unlink(o->tmp);

@@ -9,11 +9,15 @@
 
 typedef struct vt_out {
 	FILE *fp;
-	char *path; /* NULL when writing to stdout */
+	char *path; /* NULL when writing to stdout or in place */
 	char *tmp;
+	int direct; /* writing in place to a device or FIFO */
 } vt_out;
 
-/* path "-" or NULL writes to stdout (no atomicity there). */
+/*
+ * path "-" or NULL writes to stdout; an existing path that is not a regular
+ * file (/dev/null, a FIFO) is written in place. Neither can be atomic.
+ */
 int vt_out_open(vt_out *o, const char *path, vt_err *e);
 /* Flushes, closes and renames into place; on failure removes the temporary file. */
 int vt_out_commit(vt_out *o, vt_err *e);
