@@ -277,21 +277,30 @@ static const char *swname(const vt_tree *t, uint32_t s)
 	return t->f->nodes[t->f->switches[s]].desc;
 }
 
-/* linked: a link whose tuples differ in digit j; else a missing link whose differ only there */
-static void dep_pair(struct tstate *st, uint32_t lo, uint32_t hi, int linked, uint32_t j)
+/*
+ * linked: a link whose tuples differ in digit j; else a missing link whose
+ * tuples differ only there. more: further such pairs of the same upper switch.
+ */
+static void dep_pair(struct tstate *st, uint32_t lo, uint32_t hi, int linked, uint32_t j,
+		     uint32_t more)
 {
-	char a[128], b[128];
+	char a[128], b[128], m[64] = "";
 
-	dep(st->t, "switches \"%s\" %s and \"%s\" %s %s, but their tuples differ %sin digit %u",
+	if (more)
+		snprintf(m, sizeof(m), " (and %u more %s of \"%s\")", more,
+			 linked ? "down-links" : "missing down-links", swname(st->t, hi));
+	dep(st->t, "switches \"%s\" %s and \"%s\" %s %s, but their tuples differ %sin digit %u%s",
 	    swname(st->t, lo), fmt_tuple(a, sizeof(a), st, lo), swname(st->t, hi),
 	    fmt_tuple(b, sizeof(b), st, hi), linked ? "are linked" : "are not linked",
-	    linked ? "" : "only ", j);
+	    linked ? "" : "only ", j, m);
 }
 
 /*
  * Definition 2, level pair (r, r+1), per upper switch X in tree order: its
  * down-links whose tuples differ elsewhere than digit r, then the switches of
- * its column at level r (X's tuple, digit r free) it has no link to.
+ * its column at level r (X's tuple, digit r free) it has no link to; one line
+ * for each kind naming the first, so a fabric far from a tree (slender) does
+ * not bury the rest.
  */
 static int check_def2(struct tstate *st, vt_err *e)
 {
@@ -323,7 +332,7 @@ static int check_def2(struct tstate *st, vt_err *e)
 			tail[c] = s;
 		}
 		for (uint32_t k = t->lvl_start[r + 1]; k < t->lvl_start[r + 2]; k++) {
-			uint32_t x = t->by_level[k], c;
+			uint32_t x = t->by_level[k], c, nb = 0, nm = 0, fb = 0, fj = 0, fm = 0;
 
 			for (uint32_t q = t->dn_start[x]; q < t->dn_start[x + 1]; q++) {
 				uint32_t s = t->dn_peer[q];
@@ -333,15 +342,20 @@ static int check_def2(struct tstate *st, vt_err *e)
 				stamp[s] = x;
 				for (uint32_t j = 0; j < D; j++)
 					if (j != r && tup(st, s)[j] != tup(st, x)[j]) {
-						dep_pair(st, s, x, 1, j);
+						if (!nb++)
+							fb = s, fj = j;
 						break;
 					}
 			}
 			c = tmap_get(&cols, keyof(st, r, tup(st, x), r), 0, 0);
 			for (uint32_t s = c == VT_NONE ? VT_NONE : cols.val[c]; s != VT_NONE;
 			     s = next[s])
-				if (stamp[s] != x)
-					dep_pair(st, s, x, 0, r);
+				if (stamp[s] != x && !nm++)
+					fm = s;
+			if (nb)
+				dep_pair(st, fb, x, 1, fj, nb - 1);
+			if (nm)
+				dep_pair(st, fm, x, 0, r, nm - 1);
 		}
 	}
 	rc = 0;
