@@ -806,7 +806,7 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	    subtrees_and_order(t, is_leaf, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
 	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) ||
 	    level_shapes(t, is_leaf, e) || reachability(t, is_leaf, e) ||
-	    subtree_table(t, leaf_seq, nl, e))
+	    subtree_table(t, leaf_seq, nl, e) || vt_tree_tuples(t, e))
 		goto fail;
 	free(is_leaf);
 	free(leaf_seq);
