@@ -439,10 +439,12 @@ START_TEST(departure_leaf_uplink)
 		     "groups\n"
 		     "level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
 		     "level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
-		     "2 departures from a regular var-ary-n-tree:\n"
+		     "3 departures from a regular var-ary-n-tree:\n"
 		     "switch \"S-0-1\" at level 0 has 3 up-links, its level has 4\n"
-		     "switch \"S-1-2\" at level 1 has 3 down-links, its level has 4\n",
-		     2);
+		     "switch \"S-1-2\" at level 1 has 3 down-links, its level has 4\n"
+		     "switches \"S-0-1\" {0,0,1} and \"S-1-2\" {1,0,2} are not linked, but their "
+		     "tuples differ only in digit 0\n",
+		     3);
 }
 END_TEST
 
