@@ -1,19 +1,55 @@
 #!/usr/bin/env bash
-# Routing time of vartree-route on pruned 36-port fabrics (6, 9, 18 pods), as
-# reported by vartree-route itself (routing only, not loading or writing).
-# TODO: the same fabric routed by OpenSM's ftree inside OpenSM+ibsim, timed
-# from the OpenSM log, is not measured yet; its column says so.
-set -eu
+# vartree's routing time beside OpenSM's ftree on the same fabric, pruned 3-level
+# trees of 36-port switches: 3888 (12 pods), 5832 (18) and 11664 hosts (36 pods).
+#   vartree: vartree-route's own report (-v): routing ("routed ... in"), and the
+#            whole command (load, route, write the opensm-lfts.dump) by wall clock.
+#   ftree:   the stock OpenSM 3.3.23 inside ibsim (sim/vartree-harness, which sizes
+#            ibsim's -N/-S/-P to the fabric), from its log:
+#            step = "building routing with 'ftree'" to "ftree tables configured on
+#            all switches" (the harness summary's routing_ms: ftree's work,
+#            OpenSM's hop matrices, and sending the LFTs to the switches);
+#            own  = the step to "FatTree routing is done", less the hop matrices
+#            ftree has OpenSM build ("Max LID in switch LFTs" to "Starting
+#            FatTree routing").
+# Ratios are ftree / vartree from one run of each: own vs routing is the same
+# work (tables computed in memory). The 11664-host ftree run takes about a minute.
+set -u
 top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${VT_BIN:-$top/build/bin}
-tmp=$(mktemp -d)
+h=$top/sim/vartree-harness
+tmp=$(mktemp -d /tmp/vt-bench-route.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-16s %8s %8s %14s %s\n' fabric hosts switches vartree_s ftree
-for pods in 6 9 18; do
-	"$bin/vartree-gen" pruned 36,$pods -o "$tmp/f.topo" >/dev/null
-	t=$("$bin/vartree-route" "$tmp/f.topo" -o "$tmp/l.dump" 2>&1 |
-		sed -n 's/.*routed \([0-9]*\) switches x \([0-9]*\) LIDs in \([0-9.]*\) s/\1 \2 \3/p')
-	set -- $t
-	hosts=$(grep -c '^Ca\|^Hca' "$tmp/f.topo" || true)
-	printf '%-16s %8s %8s %14s %s\n' "pruned36,$pods" "$hosts" "$1" "$3" "not measured (ibsim run not written yet)"
+ms() { # LOG START-REGEX END-REGEX: ms between the first matching lines
+	awk -v a="$2" -v b="$3" 'function ts(  t) { split($3, t, ":"); return (t[1] * 3600 + t[2] * 60 + t[3]) * 1000 + $4 / 1000 }
+		$0 ~ a && !s { s = ts() } $0 ~ b && s && !e { e = ts() } END { printf "%.1f", e - s }' "$1"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+now() { date +%s.%N; }
+
+printf '%-15s %6s %5s | %10s %10s | %10s %10s | %8s %8s\n' fabric hosts sws \
+	"vt route" "vt whole" "ft own" "ft step" "own/rt" "step/rt"
+for pods in 12 18 36; do
+	f=$tmp/p$pods.topo
+	"$bin/vartree-gen" pruned 36,$pods -o "$f" || exit 1
+	t0=$(now)
+	"$bin/vartree-route" -v "$f" -o "$tmp/l.dump" 2>"$tmp/vt.err" || { cat "$tmp/vt.err"; exit 1; }
+	t1=$(now)
+	rm -f "$tmp/l.dump"
+	read -r sws vrt < <(sed -n 's/.*routed \([0-9]*\) switches x [0-9]* LIDs in \([0-9.]*\) s/\1 \2/p' "$tmp/vt.err")
+	vrt=$(awk -v s="$vrt" 'BEGIN { printf "%.1f", s * 1000 }')
+	vwhole=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
+	"$h" -q -T 900 -e ftree -o "$tmp/ft$pods" "$f" >/dev/null 2>"$tmp/h.err" ||
+		{ cat "$tmp/h.err" "$tmp/ft$pods/summary.txt" 2>/dev/null; exit 1; }
+	s=$tmp/ft$pods/summary.txt
+	grep -q "^osm_sweep 0: SUBNET UP, engine ftree, fallbacks none," "$s" || { cat "$s"; exit 1; }
+	fstep=$(sed -n 's/^osm_sweep 0: .*routing_ms \([0-9.]*\).*/\1/p' "$s")
+	fstep=$(awk -v a="$fstep" 'BEGIN { printf "%.1f", a }')
+	lf=$tmp/ft$pods/opensm.log
+	fall=$(ms "$lf" "building routing with 'ftree'" "FatTree routing is done")
+	fhop=$(ms "$lf" "Max LID in switch LFTs" "Starting FatTree routing")
+	fown=$(awk -v a="$fall" -v b="$fhop" 'BEGIN { printf "%.1f", a - b }')
+	printf '%-15s %6d %5d | %8sms %8sms | %8sms %8sms | %8s %8s\n' "pruned 36,$pods" \
+		$((pods * 324)) "$sws" "$vrt" "$vwhole" "$fown" "$fstep" \
+		"$(ratio "$fown" "$vrt")" "$(ratio "$fstep" "$vrt")"
+	rm -rf "$tmp/ft$pods" "$f"
 done
