@@ -397,7 +397,15 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 			break;
 		r->use_dn[rq]++;
 		pn[t->level[s]] = t->up_port[best];
-		r->key[t->level[s] + 1] = (best - a + 1) % VT_ROUTE_KEYS;
+		{
+			/* the key names the parent (port group), not the port: parallel
+			 * links to one parent share counters */
+			uint32_t g = 0;
+
+			for (uint32_t j = a + 1; j <= best; j++)
+				g += t->up_peer[j] != t->up_peer[j - 1];
+			r->key[t->level[s] + 1] = (g + 1) % VT_ROUTE_KEYS;
+		}
 		s = t->up_peer[best];
 		set_entry(r, s, lid, r->f->ports[rq].num);
 		path[n++] = s;
