@@ -28,17 +28,20 @@ struct router {
 	uint32_t serial;  /* destinations routed so far (place-keepers included) */
 	/* the plan of destination switch px: every route towards it but the main ones */
 	uint32_t px;
+	uint32_t plan;	  /* plans made so far: the stamp of the current one */
 	uint32_t *h;	  /* per switch: up*-down* hops to px, VT_NONE when it has none */
-	uint8_t *anc;	  /* per switch: 1 when px is below it (it routes down) */
+	uint32_t *anc;	  /* per switch: == plan when px is below it (it routes down) */
 	uint32_t *fsw;	  /* switches with a fill route, in plan order */
 	uint32_t *fstart; /* candidates of fsw[i]: fport[fstart[i] .. fstart[i + 1]) */
 	uint8_t *fport;	  /* candidate local ports */
 	uint32_t nfill;
-	uint32_t nreach; /* switches that route up towards px (not ancestors, h set) */
-	uint32_t *queue; /* switch ordinals, nsw */
-	uint32_t *dist;	 /* detour BFS distances, nsw */
-	uint32_t *mark;	 /* per switch: serial when it carries the main route */
-	uint32_t *found; /* per switch: serial when the main descent found it */
+	uint32_t nreach0;   /* leaves that route up towards px (not ancestors, h set) */
+	uint32_t *urank;    /* per switch: turn_ok()'s lowest parent rank, valid when */
+	uint32_t *urank_at; /* ... urank_at == plan */
+	uint32_t *queue;    /* switch ordinals, nsw */
+	uint32_t *dist;	    /* detour BFS distances, nsw */
+	uint32_t *mark;	    /* per switch: serial when it carries the main route */
+	uint32_t *found;    /* per switch: serial when the main descent found it */
 	uint32_t *cur, *next;
 	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
 	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
@@ -71,9 +74,28 @@ static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
 	return vt_port_index(r->f, r->f->switches[s], p);
 }
 
-static void add_cand(struct router *r, uint32_t *nc, uint8_t p)
+static inline int is_anc(const struct router *r, uint32_t s)
 {
-	r->fport[(*nc)++] = p;
+	return r->anc[s] == r->plan;
+}
+
+/*
+ * The lowest turn rank among the parents c's own route may go up to (one hop
+ * closer to px); computed once per plan, as every detour switch above c asks.
+ */
+static uint32_t up_rank(struct router *r, uint32_t c)
+{
+	const vt_tree *t = r->t;
+	uint32_t m = UINT32_MAX;
+
+	if (r->urank_at[c] == r->plan)
+		return r->urank[c];
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		if (r->h[t->up_peer[j]] + 1 == r->h[c] && r->rank[t->up_peer[j]] < m)
+			m = r->rank[t->up_peer[j]];
+	r->urank_at[c] = r->plan;
+	r->urank[c] = m;
+	return m;
 }
 
 /*
@@ -81,45 +103,26 @@ static void add_cand(struct router *r, uint32_t *nc, uint8_t p)
  * up*-down*; where it goes up the detour turns down-up at c, which is safe
  * when s ranks below every parent c may go up to (vt_route's turn order).
  */
-static int turn_ok(const struct router *r, uint32_t s, uint32_t c)
+static int turn_ok(struct router *r, uint32_t s, uint32_t c)
 {
-	const vt_tree *t = r->t;
-
-	if (r->dist[c] || r->anc[c])
+	if (r->dist[c] || is_anc(r, c))
 		return 1;
-	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
-		if (r->h[t->up_peer[j]] + 1 == r->h[c] && r->rank[t->up_peer[j]] <= r->rank[s])
-			return 0;
-	return 1;
+	return up_rank(r, c) > r->rank[s];
 }
 
-/*
- * The plan of destination switch x: the routes every destination attached to
- * x gets on the switches its main route does not reach. Ancestors of x (x is
- * below them) go down to a child that is an ancestor; every other switch with
- * an up*-down* route goes up to a parent one hop closer; switches with none
- * (a top switch towards another top's LID, a switch cut off by a missing
- * link) take a shortest path to the switches that have one. Host traffic only
- * ever enters switches of the first two kinds, and only leaves them up or
- * down as ranked, so the routes from CA ports stay up*-then-down*: the
- * detours close no credit loop for them.
- */
-static void make_plan(struct router *r, uint32_t x)
+static void add_fill(struct router *r, uint32_t s, uint32_t nc)
+{
+	r->fsw[r->nfill++] = s;
+	r->fstart[r->nfill] = nc;
+}
+
+/* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
+static void plan_ancestors(struct router *r, uint32_t x)
 {
 	const vt_tree *t = r->t;
-	uint32_t nq = 0, nc = 0, nd = 0;
+	uint32_t nq = 0;
 
-	r->px = x;
-	r->nfill = 0;
-	r->nreach = 0;
-	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
-		uint32_t s = t->by_level[i];
-
-		r->h[s] = VT_NONE;
-		r->anc[s] = 0;
-	}
-	/* ancestors: upwards from x */
-	r->anc[x] = 1;
+	r->anc[x] = r->plan;
 	r->h[x] = 0;
 	r->queue[nq++] = x;
 	for (uint32_t q = 0; q < nq; q++) {
@@ -128,52 +131,70 @@ static void make_plan(struct router *r, uint32_t x)
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
 			uint32_t p = t->up_peer[j];
 
-			if (!r->anc[p]) {
-				r->anc[p] = 1;
+			if (!is_anc(r, p)) {
+				r->anc[p] = r->plan;
 				r->h[p] = r->h[s] + 1;
 				r->queue[nq++] = p;
 			}
 		}
 	}
-	/* the others, top level first: one hop more than their nearest parent */
+}
+
+/*
+ * Top level first, so every parent is done before its children: ancestors
+ * go down to a child that is an ancestor; the others get one hop more than
+ * their nearest parent and go up to every parent that near, found in one
+ * scan of their up-links. Returns the switches left without a route.
+ */
+static uint32_t plan_hops(struct router *r, uint32_t x)
+{
+	const vt_tree *t = r->t;
+	uint32_t nc = 0, nd = 0;
+
 	for (uint32_t l = t->nlevels; l-- > 0;)
 		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
-			uint32_t s = t->by_level[i], best = VT_NONE;
+			uint32_t s = t->by_level[i], best = VT_NONE, c0 = nc;
 
-			if (r->anc[s])
+			if (is_anc(r, s)) {
+				if (s == x)
+					continue;
+				for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
+					if (is_anc(r, t->dn_peer[j]))
+						r->fport[nc++] = t->dn_port[j];
+				add_fill(r, s, nc);
 				continue;
-			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-				if (r->h[t->up_peer[j]] < best)
-					best = r->h[t->up_peer[j]];
-			r->h[s] = best == VT_NONE ? VT_NONE : best + 1;
-		}
-	/* fill candidates in tree order */
-	r->fstart[0] = 0;
-	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
-		uint32_t s = t->by_level[i];
+			}
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+				uint32_t v = r->h[t->up_peer[j]];
 
-		if (s == x)
-			continue;
-		if (r->anc[s]) {
-			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
-				if (r->anc[t->dn_peer[j]])
-					add_cand(r, &nc, t->dn_port[j]);
-		} else if (r->h[s] != VT_NONE) {
-			r->nreach++;
-			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-				if (r->h[t->up_peer[j]] + 1 == r->h[s])
-					add_cand(r, &nc, t->up_port[j]);
-		} else {
-			nd++;
-			continue;
+				if (v < best) {
+					best = v;
+					nc = c0;
+				}
+				if (v == best && v != VT_NONE)
+					r->fport[nc++] = t->up_port[j];
+			}
+			r->h[s] = best == VT_NONE ? VT_NONE : best + 1;
+			if (best == VT_NONE) {
+				nd++;
+				continue;
+			}
+			r->nreach0 += !l;
+			add_fill(r, s, nc);
 		}
-		r->fsw[r->nfill++] = s;
-		r->fstart[r->nfill] = nc;
-	}
-	if (!nd)
-		return;
-	/* detours: breadth first from every switch that has a route, over any link */
-	nq = 0;
+	return nd;
+}
+
+/*
+ * Switches with no up*-down* route (a top switch towards another top's LID,
+ * a switch cut off by a missing link) take a shortest path, breadth first
+ * from every switch that has a route, over any link.
+ */
+static void plan_detours(struct router *r)
+{
+	const vt_tree *t = r->t;
+	uint32_t nq = 0, nc = r->fstart[r->nfill];
+
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
 		uint32_t s = t->by_level[i];
 
@@ -196,28 +217,46 @@ static void make_plan(struct router *r, uint32_t x)
 			}
 	}
 	for (uint32_t q = 0; q < nq; q++) {
-		uint32_t s = r->queue[q];
+		uint32_t s = r->queue[q], br = UINT32_MAX;
 
 		if (!r->dist[s])
 			continue;
 		/* up-going hops first, to the parents of the lowest turn rank */
-		uint32_t br = UINT32_MAX;
-
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
 			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] && r->rank[t->up_peer[j]] < br)
 				br = r->rank[t->up_peer[j]];
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
 			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] &&
 			    r->rank[t->up_peer[j]] == br)
-				add_cand(r, &nc, t->up_port[j]);
+				r->fport[nc++] = t->up_port[j];
 		for (int any = 0; any < 2 && nc == r->fstart[r->nfill]; any++)
 			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
 				if (r->dist[t->dn_peer[j]] + 1 == r->dist[s] &&
 				    (any || turn_ok(r, s, t->dn_peer[j])))
-					add_cand(r, &nc, t->dn_port[j]);
-		r->fsw[r->nfill++] = s;
-		r->fstart[r->nfill] = nc;
+					r->fport[nc++] = t->dn_port[j];
+		add_fill(r, s, nc);
 	}
+}
+
+/*
+ * The plan of destination switch x: the routes every destination attached to
+ * x gets on the switches its main route does not reach. Ancestors of x (x is
+ * below them) go down to a child that is an ancestor; every other switch with
+ * an up*-down* route goes up to a parent one hop closer; switches with none
+ * take a detour (plan_detours). Host traffic only ever enters switches of the
+ * first two kinds, and only leaves them up or down as ranked, so the routes
+ * from CA ports stay up*-then-down*: the detours close no credit loop for them.
+ */
+static void make_plan(struct router *r, uint32_t x)
+{
+	r->px = x;
+	r->plan++;
+	r->nfill = 0;
+	r->nreach0 = 0;
+	r->fstart[0] = 0;
+	plan_ancestors(r, x);
+	if (plan_hops(r, x))
+		plan_detours(r);
 }
 
 static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigned p)
@@ -229,10 +268,16 @@ static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigne
 /* Every switch of the plan gets its fill route, candidates taken in turn. */
 static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 {
+	uint32_t ln = 0, m = 0;
+
 	for (uint32_t i = 0; i < r->nfill; i++) {
 		uint32_t a = r->fstart[i], n = r->fstart[i + 1] - a;
 
-		vt_lft_set(r->lfts, r->fsw[i], lid, r->fport[a + (n == 1 ? 0 : rot % n)]);
+		if (n != ln) { /* counts repeat in runs: divide once per run */
+			ln = n;
+			m = rot % n;
+		}
+		vt_lft_set(r->lfts, r->fsw[i], lid, r->fport[a + m]);
 	}
 }
 
@@ -241,7 +286,8 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
  * switch below them that is not an ancestor of x and is one hop farther goes
  * up to the least-used link towards a main-route parent one hop closer. Taking
  * the hop counts in turn lets a switch with several such parents (slender
- * trees, parallel links) spread over all of them.
+ * trees, parallel links) spread over all of them. Returns the leaves it
+ * found: only missed leaves leave work for stragglers().
  */
 static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
 {
@@ -287,7 +333,7 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 			for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
 				uint32_t c = t->dn_peer[k];
 
-				if (r->anc[c] || r->h[c] != hh + 1)
+				if (is_anc(r, c) || r->h[c] != hh + 1)
 					continue;
 				if (r->found[c] == r->serial) {
 					r->nfound[c]++;
@@ -297,6 +343,7 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 				r->nfound[c] = 1;
 				r->via[c] = k;
 				next[nnext++] = c;
+				nf += !t->level[c];
 			}
 		}
 		uint32_t *tmp = cur;
@@ -304,7 +351,6 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 		cur = next;
 		next = tmp;
 		ncur = nnext;
-		nf += nnext;
 	}
 	return nf;
 }
@@ -326,7 +372,7 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
 		uint32_t c = t->by_level[i];
 
-		if (r->anc[c] || r->found[c] == r->serial || r->h[c] == VT_NONE)
+		if (is_anc(r, c) || r->found[c] == r->serial || r->h[c] == VT_NONE)
 			continue;
 		r->found[c] = r->serial;
 		list[n++] = c;
@@ -351,7 +397,7 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 		r->use_up[swport(r, c, t->up_port[best])]++;
 		set_entry(r, c, lid, t->up_port[best]);
 		p = t->up_peer[best];
-		if (!r->anc[p] && r->found[p] != r->serial) {
+		if (!is_anc(r, p) && r->found[p] != r->serial) {
 			r->found[p] = r->serial;
 			list[n++] = p;
 		}
@@ -411,7 +457,7 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		path[n++] = s;
 	}
 	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
-	if (descend(r, path, n, lid) < r->nreach && (xp || !lid))
+	if (descend(r, path, n, lid) < r->nreach0 && (xp || !lid))
 		stragglers(r, pn, lid);
 }
 
@@ -523,6 +569,8 @@ static void router_free(struct router *r)
 	free(r->use_up);
 	free(r->h);
 	free(r->anc);
+	free(r->urank);
+	free(r->urank_at);
 	free(r->fsw);
 	free(r->fstart);
 	free(r->fport);
@@ -546,7 +594,9 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->use_dn = calloc(f->nports + 1, sizeof(uint32_t));
 	r->use_up = calloc(f->nports + 1, sizeof(uint32_t));
 	r->h = malloc(nsw * sizeof(uint32_t));
-	r->anc = malloc(nsw);
+	r->anc = calloc(nsw, sizeof(uint32_t));
+	r->urank = malloc(nsw * sizeof(uint32_t));
+	r->urank_at = calloc(nsw, sizeof(uint32_t));
 	r->fsw = malloc(nsw * sizeof(uint32_t));
 	r->fstart = malloc((nsw + 1) * sizeof(uint32_t));
 	r->fport = malloc((size_t)f->nports + 1);
