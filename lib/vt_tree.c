@@ -32,8 +32,7 @@ static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
 	return l && n && bsearch(&g, l, n, sizeof(*l), cmp_u64) != NULL;
 }
 
-static void dep(vt_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void dep(vt_tree *t, const char *fmt, ...)
+void vt_tree_dep(vt_tree *t, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -247,7 +246,8 @@ static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tre
 				goto out;
 			}
 			if (!t->plane_of || t->plane_of[s] == t->plane)
-				dep(t, "switch \"%s\" is not connected to the tree", swname(t, s));
+				vt_tree_dep(t, "switch \"%s\" is not connected to the tree",
+					    swname(t, s));
 			continue;
 		}
 		t->level[s] = (uint8_t)(maxd - dist[s]);
@@ -450,10 +450,10 @@ static int build_order(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_err
 			c++;
 		}
 		if (c < H)
-			dep(t,
-			    "leaf \"%s\" has %u compute nodes, the fullest has %u (%u "
-			    "place-keepers)",
-			    swname(t, s), c, H, H - c);
+			vt_tree_dep(t,
+				    "leaf \"%s\" has %u compute nodes, the fullest has %u (%u "
+				    "place-keepers)",
+				    swname(t, s), c, H, H - c);
 	}
 	return 0;
 }
@@ -666,13 +666,15 @@ static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			uint32_t d = t->dn_start[s + 1] - t->dn_start[s];
 
 			if (u != lv->up_links)
-				dep(t,
-				    "switch \"%s\" at level %u has %u up-links, its level has %u",
-				    swname(t, s), l, u, lv->up_links);
+				vt_tree_dep(t,
+					    "switch \"%s\" at level %u has %u up-links, its level "
+					    "has %u",
+					    swname(t, s), l, u, lv->up_links);
 			if (l > 0 && d != lv->down_links)
-				dep(t,
-				    "switch \"%s\" at level %u has %u down-links, its level has %u",
-				    swname(t, s), l, d, lv->down_links);
+				vt_tree_dep(t,
+					    "switch \"%s\" at level %u has %u down-links, its "
+					    "level has %u",
+					    swname(t, s), l, d, lv->down_links);
 		}
 	}
 	t->lv[0].max_hosts = t->hosts_per_leaf;

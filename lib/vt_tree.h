@@ -75,7 +75,8 @@ typedef struct vt_tree {
 	uint32_t *up_start, *dn_start; /* CSR offsets, nsw + 1 */
 	uint8_t *up_port, *dn_port;    /* local port numbers */
 	uint32_t *up_peer, *dn_peer;   /* remote switch ordinal of each entry */
-	/* Algorithm 1 tuples: not computed yet, always NULL */
+	/* Algorithm 1 tuples (vt_tree_tuples): nsw * (nlevels - 1) digits, S_0 first,
+	 * 0xFFFF for switches outside the tree */
 	uint16_t *tuple;
 	const uint32_t *plane_of; /* as given in the options, or NULL */
 	uint32_t plane;
@@ -120,6 +121,9 @@ static inline int vt_tree_bit(const vt_tree *t, const uint64_t *rows, uint32_t r
 {
 	return (int)((rows[(uint64_t)row * t->bw + (s >> 6)] >> (s & 63)) & 1);
 }
+
+/* Records one departure line (kept up to a cap; all are counted in ndep_total). */
+void vt_tree_dep(vt_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Writes the structure found (levels, arities, departures) as text lines. */
 void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), void *ctx);

@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEP_CAP 200	/* vt_tree.c keeps this many departure lines, counts the rest */
-#define MASK	0xFFFFu /* the masked digit of a column key; digits of an unreached switch */
+#define MASK 0xFFFFu /* the masked digit of a column key; digits of an unreached switch */
 
 /* Open addressing over keys of `width` halfwords (level, then the digits). */
 struct tmap {
@@ -87,29 +86,6 @@ static uint32_t tmap_get(struct tmap *m, const uint16_t *k, int add, uint32_t v0
 	m->val[x] = v0;
 	m->slot[h] = x;
 	return x;
-}
-
-/* Appends a departure line the way vt_tree.c does (same cap, same counting). */
-static void dep(vt_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void dep(vt_tree *t, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	char **d;
-
-	t->ndep_total++;
-	if (t->ndep >= DEP_CAP)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	d = realloc(t->dep, (t->ndep + 1) * sizeof(*d));
-	if (!d)
-		return;
-	t->dep = d;
-	d[t->ndep] = strdup(buf);
-	if (d[t->ndep])
-		t->ndep++;
 }
 
 struct tstate {
@@ -289,10 +265,11 @@ static void dep_pair(struct tstate *st, uint32_t lo, uint32_t hi, int linked, ui
 	if (more)
 		snprintf(m, sizeof(m), " (and %u more %s of \"%s\")", more,
 			 linked ? "down-links" : "missing down-links", swname(st->t, hi));
-	dep(st->t, "switches \"%s\" %s and \"%s\" %s %s, but their tuples differ %sin digit %u%s",
-	    swname(st->t, lo), fmt_tuple(a, sizeof(a), st, lo), swname(st->t, hi),
-	    fmt_tuple(b, sizeof(b), st, hi), linked ? "are linked" : "are not linked",
-	    linked ? "" : "only ", j, m);
+	vt_tree_dep(st->t,
+		    "switches \"%s\" %s and \"%s\" %s %s, but their tuples differ %sin digit %u%s",
+		    swname(st->t, lo), fmt_tuple(a, sizeof(a), st, lo), swname(st->t, hi),
+		    fmt_tuple(b, sizeof(b), st, hi), linked ? "are linked" : "are not linked",
+		    linked ? "" : "only ", j, m);
 }
 
 /*
