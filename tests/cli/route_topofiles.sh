@@ -27,6 +27,7 @@ declare -A want=(
 	[zahavi-4ary3]="1 1.000000"
 	[zahavi-4ary3-merged]="1 1.000000"
 	[zahavi-4ary3-3q]="1 1.000000"
+	[zahavi-fig6-varary]="1 1.000000"
 	[zahavi-4ary3-half]="1 1.000000"
 	[zahavi-4ary3-half-merged]="1 1.000000"
 	[zahavi-4ary4]="1 1.000000"
