@@ -176,6 +176,44 @@ static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
 			  t->f->nodes[leaf_ca(t, s)].desc, swname(t, s), lvl);
 }
 
+/*
+ * Compute nodes must all hang off level 0. When they do not, the switches
+ * holding most of them are taken as the true leaves and the first other one
+ * is named with its distance from those: a CA on a spine switch then reads
+ * "at level 1" or "2", not the level a skewed ranking gave it. dist and q are
+ * scratch arrays of nsw entries.
+ */
+static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			     vt_err *e)
+{
+	uint32_t cnt[VT_TREE_MAX_LEVELS] = {0}, m = 0, nq = 0, total = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF) {
+			cnt[t->level[s]]++;
+			total++;
+		}
+	for (uint32_t l = 1; l < VT_TREE_MAX_LEVELS; l++)
+		if (cnt[l] > cnt[m])
+			m = l;
+	if (cnt[0] == total)
+		return 0;
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] == m) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	bfs(t->f, q, nq, dist, e);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
+			return refuse_leaf_level(t, s, dist[s], e);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF)
+			return refuse_leaf_level(t, s, m, e);
+	return 0;
+}
+
 static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tree_opts *o,
 			 vt_err *e)
 {
@@ -251,11 +289,9 @@ static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tre
 			continue;
 		}
 		t->level[s] = (uint8_t)(maxd - dist[s]);
-		if (is_leaf[s] && t->level[s] != 0) {
-			refuse_leaf_level(t, s, t->level[s], e);
-			goto out;
-		}
 	}
+	if (check_leaf_levels(t, is_leaf, dist, q, e))
+		goto out;
 	t->nlevels = maxd + 1;
 	rc = 0;
 out:

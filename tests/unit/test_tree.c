@@ -531,8 +531,8 @@ static void refused(vt_fabric *f, const struct vt_tree_opts *o, const char *msg)
 /*
  * A CA on a middle switch. With the tops as roots the levels are counted from
  * them and the refusal names that CA. Without roots the ranking from the
- * farthest switches puts that switch's side of the tree one level lower than
- * the rest, so the message names another leaf's CA: only the rule is asserted.
+ * farthest switches is skewed by the stray CA, and the refusal still names it,
+ * counted from the switches that hold most compute nodes.
  */
 static vt_fabric *ca_on_level1(void)
 {
@@ -550,22 +550,17 @@ START_TEST(refuses_ca_on_level1)
 {
 	uint64_t roots[16];
 	struct vt_tree_opts o = {.root_guids = roots, .nroots = 16};
-	vt_fabric *f = ca_on_level1();
-	const char *rule = ", but compute nodes must all hang off level 0";
-	vt_tree t;
-	vt_err e;
 
 	for (unsigned s = 0; s < 16; s++)
 		roots[s] = 0x10000 + 2 * 256 + s;
 	refused(ca_on_level1(), &o,
 		"CA \"IO\" is attached to switch \"S-1-6\" at level 1, but compute nodes must "
 		"all hang off level 0");
-	finish(f);
-	ck_assert_int_eq(vt_tree_build(&t, f, NULL, &e), -1);
-	ck_assert_msg(!strncmp(e.msg, "CA \"", 4) &&
-			      !strcmp(e.msg + strlen(e.msg) - strlen(rule), rule),
-		      "%s", e.msg);
-	vt_fabric_free(f);
+	/* without roots the ranking is skewed by the stray CA; the message still
+	 * names it, counted from the switches that hold most compute nodes */
+	refused(ca_on_level1(), NULL,
+		"CA \"IO\" is attached to switch \"S-1-6\" at level 1, but compute nodes must "
+		"all hang off level 0");
 }
 END_TEST
 
