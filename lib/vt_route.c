@@ -19,6 +19,13 @@
 #include "vt_io.h"
 #include "vt_tree.h"
 
+struct cls {
+	uint32_t rep;	 /* first member: its up_peer[] or dn_peer[] run is the class's */
+	uint32_t at;	 /* the plan the fields below belong to */
+	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
+	uint32_t off, n; /* candidates: cpos[off .. off + n) */
+};
+
 struct router {
 	const vt_fabric *f;
 	const vt_tree *t;
@@ -28,13 +35,29 @@ struct router {
 	uint32_t serial;  /* destinations routed so far (place-keepers included) */
 	/* the plan of destination switch px: every route towards it but the main ones */
 	uint32_t px;
-	uint32_t plan;	  /* plans made so far: the stamp of the current one */
-	uint32_t *h;	  /* per switch: up*-down* hops to px, VT_NONE when it has none */
-	uint32_t *anc;	  /* per switch: == plan when px is below it (it routes down) */
-	uint32_t *fsw;	  /* switches with a fill route, in plan order */
-	uint32_t *fstart; /* candidates of fsw[i]: fport[fstart[i] .. fstart[i + 1]) */
-	uint8_t *fport;	  /* candidate local ports */
+	uint32_t plan; /* plans made so far: the stamp of the current one */
+	uint32_t *h;   /* per switch: up*-down* hops to px, VT_NONE when it has none */
+	uint32_t *anc; /* per switch: == plan when px is below it (it routes down) */
+	/*
+	 * Fill route i: switch fsw[i] takes port fbase[i][cpos[fpos[i] + k]],
+	 * k = 0 .. fn[i] - 1 in turn: fbase is the switch's own up_port[] or
+	 * dn_port[] run and cpos the candidates' positions in it, so switches
+	 * of one class share one candidate list.
+	 */
+	uint32_t *fsw, *fpos, *fn;
+	const uint8_t **fbase;
 	uint32_t nfill;
+	uint8_t *cpos; /* candidate positions of this plan: class lists, then detours */
+	uint32_t npos;
+	/*
+	 * Classes, per plane: switches of a level with the same parents (ucl)
+	 * or the same children (dcl), in the same order, have the same
+	 * candidates towards every destination, so a plan finds them once per
+	 * class (a pruned 36-port tree: under a hundred classes, 1620 switches).
+	 */
+	uint32_t *ucls, *dcls; /* per switch: its class */
+	struct cls *ucl, *dcl;
+	uint32_t nucl, ndcl;
 	uint32_t nreach0;   /* leaves that route up towards px (not ancestors, h set) */
 	uint32_t *urank;    /* per switch: turn_ok()'s lowest parent rank, valid when */
 	uint32_t *urank_at; /* ... urank_at == plan */
@@ -110,10 +133,12 @@ static int turn_ok(struct router *r, uint32_t s, uint32_t c)
 	return up_rank(r, c) > r->rank[s];
 }
 
-static void add_fill(struct router *r, uint32_t s, uint32_t nc)
+static void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off, uint32_t n)
 {
-	r->fsw[r->nfill++] = s;
-	r->fstart[r->nfill] = nc;
+	r->fsw[r->nfill] = s;
+	r->fbase[r->nfill] = base;
+	r->fpos[r->nfill] = off;
+	r->fn[r->nfill++] = n;
 }
 
 /* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
@@ -141,48 +166,125 @@ static void plan_ancestors(struct router *r, uint32_t x)
 }
 
 /*
+ * The candidates of the up class c's members that are not ancestors: one hop
+ * more than their nearest parent, up to every parent that near (their parents
+ * are one level up, done already).
+ */
+static struct cls *up_class(struct router *r, uint32_t c)
+{
+	const vt_tree *t = r->t;
+	struct cls *k = &r->ucl[c];
+	uint32_t a = t->up_start[k->rep], n = t->up_start[k->rep + 1] - a, best = VT_NONE;
+
+	if (k->at == r->plan)
+		return k;
+	k->at = r->plan;
+	k->off = r->npos;
+	k->n = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t v = r->h[t->up_peer[a + j]];
+
+		if (v < best) {
+			best = v;
+			k->n = 0;
+		}
+		if (v == best && v != VT_NONE)
+			r->cpos[k->off + k->n++] = (uint8_t)j;
+	}
+	k->h = best == VT_NONE ? VT_NONE : best + 1;
+	r->npos += k->n;
+	return k;
+}
+
+/* The candidates of the down class c's members that are ancestors: the children that are. */
+static struct cls *down_class(struct router *r, uint32_t c)
+{
+	const vt_tree *t = r->t;
+	struct cls *k = &r->dcl[c];
+	uint32_t a = t->dn_start[k->rep], n = t->dn_start[k->rep + 1] - a;
+
+	if (k->at == r->plan)
+		return k;
+	k->at = r->plan;
+	k->off = r->npos;
+	k->n = 0;
+	for (uint32_t j = 0; j < n; j++)
+		if (is_anc(r, t->dn_peer[a + j]))
+			r->cpos[k->off + k->n++] = (uint8_t)j;
+	r->npos += k->n;
+	return k;
+}
+
+/*
  * Top level first, so every parent is done before its children: ancestors
- * go down to a child that is an ancestor; the others get one hop more than
- * their nearest parent and go up to every parent that near, found in one
- * scan of their up-links. Returns the switches left without a route.
+ * go down to a child that is an ancestor, the others up to their nearest
+ * parents. Returns the switches left without a route.
  */
 static uint32_t plan_hops(struct router *r, uint32_t x)
 {
 	const vt_tree *t = r->t;
-	uint32_t nc = 0, nd = 0;
+	uint32_t nd = 0;
 
 	for (uint32_t l = t->nlevels; l-- > 0;)
 		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
-			uint32_t s = t->by_level[i], best = VT_NONE, c0 = nc;
+			uint32_t s = t->by_level[i];
+			const struct cls *k;
 
 			if (is_anc(r, s)) {
 				if (s == x)
 					continue;
-				for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
-					if (is_anc(r, t->dn_peer[j]))
-						r->fport[nc++] = t->dn_port[j];
-				add_fill(r, s, nc);
+				k = down_class(r, r->dcls[s]);
+				add_fill(r, s, &t->dn_port[t->dn_start[s]], k->off, k->n);
 				continue;
 			}
-			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
-				uint32_t v = r->h[t->up_peer[j]];
-
-				if (v < best) {
-					best = v;
-					nc = c0;
-				}
-				if (v == best && v != VT_NONE)
-					r->fport[nc++] = t->up_port[j];
-			}
-			r->h[s] = best == VT_NONE ? VT_NONE : best + 1;
-			if (best == VT_NONE) {
+			k = up_class(r, r->ucls[s]);
+			r->h[s] = k->h;
+			if (k->h == VT_NONE) {
 				nd++;
 				continue;
 			}
 			r->nreach0 += !l;
-			add_fill(r, s, nc);
+			add_fill(r, s, &t->up_port[t->up_start[s]], k->off, k->n);
 		}
 	return nd;
+}
+
+/*
+ * A detour switch s goes one hop closer to a switch with a route: up to the
+ * parents of the lowest turn rank if it can, else down where turn_ok allows,
+ * else down anywhere closer.
+ */
+static void detour_cands(struct router *r, uint32_t s)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], n = t->up_start[s + 1] - a, br = UINT32_MAX, d = r->dist[s];
+	uint32_t off = r->npos, nc = 0;
+
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t p = t->up_peer[a + j];
+
+		if (r->dist[p] + 1 != d || r->rank[p] > br)
+			continue;
+		if (r->rank[p] < br) {
+			br = r->rank[p];
+			nc = 0;
+		}
+		r->cpos[off + nc++] = (uint8_t)j;
+	}
+	if (nc) {
+		r->npos += nc;
+		add_fill(r, s, &t->up_port[a], off, nc);
+		return;
+	}
+	a = t->dn_start[s];
+	n = t->dn_start[s + 1] - a;
+	for (int any = 0; any < 2 && !nc; any++)
+		for (uint32_t j = 0; j < n; j++)
+			if (r->dist[t->dn_peer[a + j]] + 1 == d &&
+			    (any || turn_ok(r, s, t->dn_peer[a + j])))
+				r->cpos[off + nc++] = (uint8_t)j;
+	r->npos += nc;
+	add_fill(r, s, &t->dn_port[a], off, nc);
 }
 
 /*
@@ -193,7 +295,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 static void plan_detours(struct router *r)
 {
 	const vt_tree *t = r->t;
-	uint32_t nq = 0, nc = r->fstart[r->nfill];
+	uint32_t nq = 0;
 
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
 		uint32_t s = t->by_level[i];
@@ -216,26 +318,9 @@ static void plan_detours(struct router *r)
 				r->queue[nq++] = t->dn_peer[j];
 			}
 	}
-	for (uint32_t q = 0; q < nq; q++) {
-		uint32_t s = r->queue[q], br = UINT32_MAX;
-
-		if (!r->dist[s])
-			continue;
-		/* up-going hops first, to the parents of the lowest turn rank */
-		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] && r->rank[t->up_peer[j]] < br)
-				br = r->rank[t->up_peer[j]];
-		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			if (r->dist[t->up_peer[j]] + 1 == r->dist[s] &&
-			    r->rank[t->up_peer[j]] == br)
-				r->fport[nc++] = t->up_port[j];
-		for (int any = 0; any < 2 && nc == r->fstart[r->nfill]; any++)
-			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
-				if (r->dist[t->dn_peer[j]] + 1 == r->dist[s] &&
-				    (any || turn_ok(r, s, t->dn_peer[j])))
-					r->fport[nc++] = t->dn_port[j];
-		add_fill(r, s, nc);
-	}
+	for (uint32_t q = 0; q < nq; q++)
+		if (r->dist[r->queue[q]])
+			detour_cands(r, r->queue[q]);
 }
 
 /*
@@ -252,8 +337,8 @@ static void make_plan(struct router *r, uint32_t x)
 	r->px = x;
 	r->plan++;
 	r->nfill = 0;
+	r->npos = 0;
 	r->nreach0 = 0;
-	r->fstart[0] = 0;
 	plan_ancestors(r, x);
 	if (plan_hops(r, x))
 		plan_detours(r);
@@ -271,13 +356,13 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 	uint32_t ln = 0, m = 0;
 
 	for (uint32_t i = 0; i < r->nfill; i++) {
-		uint32_t a = r->fstart[i], n = r->fstart[i + 1] - a;
+		uint32_t n = r->fn[i];
 
 		if (n != ln) { /* counts repeat in runs: divide once per run */
 			ln = n;
 			m = rot % n;
 		}
-		vt_lft_set(r->lfts, r->fsw[i], lid, r->fport[a + m]);
+		vt_lft_set(r->lfts, r->fsw[i], lid, r->fbase[i][r->cpos[r->fpos[i] + m]]);
 	}
 }
 
@@ -572,8 +657,14 @@ static void router_free(struct router *r)
 	free(r->urank);
 	free(r->urank_at);
 	free(r->fsw);
-	free(r->fstart);
-	free(r->fport);
+	free(r->fpos);
+	free(r->fn);
+	free(r->fbase);
+	free(r->cpos);
+	free(r->ucls);
+	free(r->dcls);
+	free(r->ucl);
+	free(r->dcl);
 	free(r->queue);
 	free(r->dist);
 	free(r->mark);
@@ -598,8 +689,13 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->urank = malloc(nsw * sizeof(uint32_t));
 	r->urank_at = calloc(nsw, sizeof(uint32_t));
 	r->fsw = malloc(nsw * sizeof(uint32_t));
-	r->fstart = malloc((nsw + 1) * sizeof(uint32_t));
-	r->fport = malloc((size_t)f->nports + 1);
+	r->fpos = malloc(nsw * sizeof(uint32_t));
+	r->fn = malloc(nsw * sizeof(uint32_t));
+	r->fbase = malloc(nsw * sizeof(*r->fbase));
+	r->ucls = malloc(nsw * sizeof(uint32_t));
+	r->dcls = malloc(nsw * sizeof(uint32_t));
+	r->ucl = calloc(nsw, sizeof(struct cls));
+	r->dcl = calloc(nsw, sizeof(struct cls));
 	r->queue = malloc(nsw * sizeof(uint32_t));
 	r->dist = malloc(nsw * sizeof(uint32_t));
 	r->mark = calloc(nsw, sizeof(uint32_t));
@@ -611,8 +707,9 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->via = calloc(nsw, sizeof(uint32_t));
 	r->rank = calloc(nsw, sizeof(uint32_t));
 	if (!r->nfound || !r->via || !r->rank || !r->use_key || !r->use_dn || !r->use_up || !r->h ||
-	    !r->anc || !r->fsw || !r->fstart || !r->fport || !r->queue || !r->dist || !r->mark ||
-	    !r->found || !r->cur || !r->next)
+	    !r->anc || !r->fsw || !r->fpos || !r->fn || !r->fbase || !r->ucls || !r->dcls ||
+	    !r->ucl || !r->dcl || !r->queue || !r->dist || !r->mark || !r->found || !r->cur ||
+	    !r->next)
 		return vt_err_set(e, "out of memory");
 	return 0;
 }
@@ -657,6 +754,74 @@ static int turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
 	return 0;
 }
 
+static int same_run(const vt_tree *t, const uint32_t *start, const uint32_t *peer, uint32_t a,
+		    uint32_t b)
+{
+	uint32_t n = start[a + 1] - start[a];
+
+	return t->level[a] == t->level[b] && start[b + 1] - start[b] == n &&
+	       !memcmp(&peer[start[a]], &peer[start[b]], n * sizeof(*peer));
+}
+
+/*
+ * Groups the switches of tree t by level and peer run (up_peer[] or dn_peer[]
+ * with its start[] offsets): cls[s] per switch, k[] the classes' first
+ * members, found through a hash table. Returns the number of classes, VT_NONE
+ * when out of memory.
+ */
+static uint32_t classify(const vt_tree *t, const uint32_t *start, const uint32_t *peer,
+			 uint32_t *cls, struct cls *k)
+{
+	uint32_t cap = 2, nk = 0, *slot;
+
+	while (cap < 2 * t->nsw)
+		cap *= 2;
+	slot = malloc(cap * sizeof(*slot));
+	if (!slot)
+		return VT_NONE;
+	memset(slot, 0xFF, cap * sizeof(*slot));
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t s = t->by_level[i], hv = 2166136261u * 16777619u ^ t->level[s], q;
+
+		for (uint32_t j = start[s]; j < start[s + 1]; j++)
+			hv = (hv ^ peer[j]) * 16777619u;
+		for (q = hv & (cap - 1); slot[q] != VT_NONE; q = (q + 1) & (cap - 1))
+			if (same_run(t, start, peer, k[slot[q]].rep, s))
+				break;
+		if (slot[q] == VT_NONE) {
+			slot[q] = nk;
+			k[nk] = (struct cls){.rep = s};
+			nk++;
+		}
+		cls[s] = slot[q];
+	}
+	free(slot);
+	return nk;
+}
+
+/* Per-plane tables: dn_rport, the classes and room for a plan's candidates. */
+static int plane_tables(struct router *r, const vt_tree *t, vt_err *e)
+{
+	const vt_fabric *f = r->f;
+	uint32_t nlinks = t->up_start[t->nsw] + t->dn_start[t->nsw];
+
+	free(r->dn_rport);
+	free(r->cpos);
+	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
+	/* each class list once, and each detour switch's list once */
+	r->cpos = malloc(2 * (size_t)nlinks + 1);
+	if (!r->dn_rport || !r->cpos)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++)
+			r->dn_rport[k] = f->ports[f->ports[swport(r, s, t->dn_port[k])].peer].num;
+	r->nucl = classify(t, t->up_start, t->up_peer, r->ucls, r->ucl);
+	r->ndcl = classify(t, t->dn_start, t->dn_peer, r->dcls, r->dcl);
+	if (r->nucl == VT_NONE || r->ndcl == VT_NONE)
+		return vt_err_set(e, "out of memory");
+	return 0;
+}
+
 /* Routes every LID of plane t: compute nodes in index order, other CAs, switches. */
 static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 {
@@ -667,13 +832,8 @@ static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 	r->px = VT_NONE;
 	if (turn_ranks(r, t, e))
 		return -1;
-	free(r->dn_rport);
-	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
-	if (!r->dn_rport)
-		return vt_err_set(e, "out of memory");
-	for (uint32_t s = 0; s < t->nsw; s++)
-		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++)
-			r->dn_rport[k] = f->ports[f->ports[swport(r, s, t->dn_port[k])].peer].num;
+	if (plane_tables(r, t, e))
+		return -1;
 	/* Algorithm 2: compute nodes in index order, place-keepers included */
 	for (uint32_t i = 0; i < t->order.n; i++)
 		if (t->order.port[i] != VT_NONE && f->ports[t->order.port[i]].lmc > maxlmc)
