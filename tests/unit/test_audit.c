@@ -9,72 +9,11 @@
 
 #include "vt_audit.h"
 #include "vt_gen.h"
+#include "vt_k22.h"
 #include "vt_test.h"
 #include "vt_trace.h"
 
-struct fx {
-	vt_fabric *f;
-	vt_lfts t;
-	vt_order o;
-	uint32_t leaf[2], spine[2], host[4]; /* node indices; hosts in leaf order */
-};
-
-static unsigned port_to(const vt_fabric *f, uint32_t a, uint32_t b)
-{
-	for (unsigned p = 1; p <= f->nodes[a].nports; p++)
-		if (vt_peer_node(f, vt_port_index(f, a, p)) == b)
-			return p;
-	ck_abort_msg("no link");
-	return 0;
-}
-
-static uint32_t lid_of(const struct fx *x, int h)
-{
-	return vt_port(x->f, x->host[h], 1)->lid;
-}
-
-static void set(struct fx *x, uint32_t node, int h, uint32_t to)
-{
-	vt_lft_set(&x->t, x->f->nodes[node].sw, lid_of(x, h), (uint8_t)port_to(x->f, node, to));
-}
-
-/* Minimal routing with every up-going flow on spine X. */
-static void setup(struct fx *x)
-{
-	struct vt_gen_spec s;
-	vt_err e = {{0}};
-
-	memset(x, 0, sizeof(*x));
-	ck_assert_int_eq(vt_gen_parse(&s, "fat 2,2", &e), 0);
-	ck_assert_msg(vt_gen_build(&s, &x->f, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(vt_order_leaf(&x->o, x->f, &e), 0);
-	ck_assert_uint_eq(x->o.n, 4);
-	for (int h = 0; h < 4; h++)
-		x->host[h] = x->f->ports[x->o.port[h]].node;
-	x->leaf[0] = vt_peer_node(x->f, x->o.port[0]);
-	x->leaf[1] = vt_peer_node(x->f, x->o.port[2]);
-	ck_assert_uint_ne(x->leaf[0], x->leaf[1]);
-	for (uint32_t i = 0, k = 0; i < x->f->nswitches; i++)
-		if (x->f->switches[i] != x->leaf[0] && x->f->switches[i] != x->leaf[1])
-			x->spine[k++] = x->f->switches[i];
-	ck_assert_int_eq(vt_lfts_init(&x->t, x->f, &e), 0);
-	for (int h = 0; h < 4; h++) {
-		int l = h / 2;
-		set(x, x->leaf[l], h, x->host[h]);
-		set(x, x->leaf[1 - l], h, x->spine[0]);
-		set(x, x->spine[0], h, x->leaf[l]);
-		set(x, x->spine[1], h, x->leaf[l]);
-	}
-}
-
-static void teardown(struct fx *x)
-{
-	vt_lfts_free(&x->t);
-	vt_order_free(&x->o);
-	vt_fabric_free(x->f);
-}
-
-static void audit_one(struct fx *x, enum vt_audit_kind want, uint32_t sw_node, int h)
+static void audit_one(struct vt_k22 *x, enum vt_audit_kind want, uint32_t sw_node, int h)
 {
 	vt_audit a;
 	vt_err e = {{0}};
@@ -86,40 +25,40 @@ static void audit_one(struct fx *x, enum vt_audit_kind want, uint32_t sw_node, i
 				      a.item[k].detail);
 	ck_assert_msg(a.item[want].count > 0, "%s not found", vt_audit_name(want));
 	ck_assert_uint_eq(a.item[want].sw, x->f->nodes[sw_node].sw);
-	ck_assert_uint_eq(a.item[want].lid, lid_of(x, h));
+	ck_assert_uint_eq(a.item[want].lid, vt_k22_lid(x, h));
 }
 
 START_TEST(audits)
 {
-	struct fx x;
+	struct vt_k22 x;
 	vt_audit a;
 	vt_err e = {{0}};
 
-	setup(&x);
+	vt_k22_setup(&x);
 	ck_assert_int_eq(vt_audit_run(x.f, &x.t, &a, &e), 0);
 	ck_assert_uint_eq(vt_audit_failed(&a), 0);
 	/* no entry on spine X for host 2 */
-	vt_lft_set(&x.t, x.f->nodes[x.spine[0]].sw, lid_of(&x, 2), VT_LFT_NONE);
+	vt_lft_set(&x.t, x.f->nodes[x.spine[0]].sw, vt_k22_lid(&x, 2), VT_LFT_NONE);
 	audit_one(&x, VT_AUDIT_UNREACHABLE, x.spine[0], 2);
-	teardown(&x);
+	vt_k22_teardown(&x);
 	/* spine X sends host 2's LID back down to leaf A: loop A -> X -> A */
-	setup(&x);
-	set(&x, x.spine[0], 2, x.leaf[0]);
+	vt_k22_setup(&x);
+	vt_k22_set(&x, x.spine[0], 2, x.leaf[0]);
 	audit_one(&x, VT_AUDIT_LOOP, x.leaf[0], 2);
-	teardown(&x);
+	vt_k22_teardown(&x);
 	/* leaf B hands host 2's LID to host 3 */
-	setup(&x);
-	set(&x, x.leaf[1], 2, x.host[3]);
+	vt_k22_setup(&x);
+	vt_k22_set(&x, x.leaf[1], 2, x.host[3]);
 	audit_one(&x, VT_AUDIT_MISDELIVERY, x.leaf[1], 2);
-	teardown(&x);
+	vt_k22_teardown(&x);
 	/* leaf A goes up via Y for host 2, and spine X detours down through A: X -> A -> Y -> B.
 	 * No CA's path reaches X for host 2, so that detour carries nothing and passes. */
-	setup(&x);
-	set(&x, x.leaf[0], 2, x.spine[1]);
-	set(&x, x.spine[0], 2, x.leaf[0]);
+	vt_k22_setup(&x);
+	vt_k22_set(&x, x.leaf[0], 2, x.spine[1]);
+	vt_k22_set(&x, x.spine[0], 2, x.leaf[0]);
 	ck_assert_int_eq(vt_audit_run(x.f, &x.t, &a, &e), 0);
 	ck_assert_uint_eq(vt_audit_failed(&a), 0);
-	teardown(&x);
+	vt_k22_teardown(&x);
 }
 END_TEST
 

@@ -14,81 +14,20 @@
 #include "vt_lftio.h"
 #include "vt_load.h"
 #include "vt_route.h"
+#include "vt_k22.h"
 #include "vt_test.h"
 #include "vt_trace.h"
 #include "vt_tree.h"
 
-struct fx {
-	vt_fabric *f;
-	vt_lfts t;
-	vt_order o;
-	uint32_t leaf[2], spine[2], host[4]; /* node indices; hosts in leaf order */
-};
-
-static unsigned port_to(const vt_fabric *f, uint32_t a, uint32_t b)
-{
-	for (unsigned p = 1; p <= f->nodes[a].nports; p++)
-		if (vt_peer_node(f, vt_port_index(f, a, p)) == b)
-			return p;
-	ck_abort_msg("no link");
-	return 0;
-}
-
-static uint32_t lid_of(const struct fx *x, int h)
-{
-	return vt_port(x->f, x->host[h], 1)->lid;
-}
-
-static void set(struct fx *x, uint32_t node, int h, uint32_t to)
-{
-	vt_lft_set(&x->t, x->f->nodes[node].sw, lid_of(x, h), (uint8_t)port_to(x->f, node, to));
-}
-
-/* Minimal routing with every up-going flow on spine X. */
-static void setup(struct fx *x)
-{
-	struct vt_gen_spec s;
-	vt_err e = {{0}};
-
-	memset(x, 0, sizeof(*x));
-	ck_assert_int_eq(vt_gen_parse(&s, "fat 2,2", &e), 0);
-	ck_assert_msg(vt_gen_build(&s, &x->f, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(vt_order_leaf(&x->o, x->f, &e), 0);
-	ck_assert_uint_eq(x->o.n, 4);
-	for (int h = 0; h < 4; h++)
-		x->host[h] = x->f->ports[x->o.port[h]].node;
-	x->leaf[0] = vt_peer_node(x->f, x->o.port[0]);
-	x->leaf[1] = vt_peer_node(x->f, x->o.port[2]);
-	ck_assert_uint_ne(x->leaf[0], x->leaf[1]);
-	for (uint32_t i = 0, k = 0; i < x->f->nswitches; i++)
-		if (x->f->switches[i] != x->leaf[0] && x->f->switches[i] != x->leaf[1])
-			x->spine[k++] = x->f->switches[i];
-	ck_assert_int_eq(vt_lfts_init(&x->t, x->f, &e), 0);
-	for (int h = 0; h < 4; h++) {
-		int l = h / 2;
-		set(x, x->leaf[l], h, x->host[h]);
-		set(x, x->leaf[1 - l], h, x->spine[0]);
-		set(x, x->spine[0], h, x->leaf[l]);
-		set(x, x->spine[1], h, x->leaf[l]);
-	}
-}
-
-static void teardown(struct fx *x)
-{
-	vt_lfts_free(&x->t);
-	vt_order_free(&x->o);
-	vt_fabric_free(x->f);
-}
-
 START_TEST(shift_by_hand)
 {
-	struct fx x;
+	struct vt_k22 x;
 	vt_routes r;
 	vt_cuts cuts;
 	vt_err e = {{0}};
 	vt_pattern p;
 
-	setup(&x);
+	vt_k22_setup(&x);
 	ck_assert_int_eq(vt_routes_build(&r, x.f, &x.t, &x.o, &e), 0);
 	ck_assert_int_eq(vt_cuts_leaf(&cuts, &r, &e), 0);
 	ck_assert_int_eq(vt_pattern_parse(&p, "shift", 4, &e), 0);
@@ -128,7 +67,7 @@ START_TEST(shift_by_hand)
 	vt_congest_free(&c);
 	vt_cuts_free(&cuts);
 	vt_routes_free(&r);
-	teardown(&x);
+	vt_k22_teardown(&x);
 }
 END_TEST
 
