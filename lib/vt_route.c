@@ -24,6 +24,12 @@ struct cls {
 	uint32_t at;	 /* the plan the fields below belong to */
 	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
 	uint32_t off, n; /* candidates: cpos[off .. off + n) */
+	/*
+	 * Detour candidates of members at distance dd, plan dat: the parents
+	 * (up classes) or children (down classes) at distance dd - 1; down
+	 * classes also keep the least and greatest turn_ok() key among those.
+	 */
+	uint32_t dat, dd, doff, dn, kmin, kmax;
 };
 
 struct router {
@@ -124,13 +130,12 @@ static uint32_t up_rank(struct router *r, uint32_t c)
 /*
  * May a detour come down from s into c and follow c's route? c's route is
  * up*-down*; where it goes up the detour turns down-up at c, which is safe
- * when s ranks below every parent c may go up to (vt_route's turn order).
+ * when s ranks below every parent c may go up to (vt_route's turn order):
+ * the turn is allowed when turn_key(c) > rank[s].
  */
-static int turn_ok(struct router *r, uint32_t s, uint32_t c)
+static uint32_t turn_key(struct router *r, uint32_t c)
 {
-	if (r->dist[c] || is_anc(r, c))
-		return 1;
-	return up_rank(r, c) > r->rank[s];
+	return r->dist[c] || is_anc(r, c) ? UINT32_MAX : up_rank(r, c);
 }
 
 static void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off, uint32_t n)
@@ -218,7 +223,7 @@ static struct cls *down_class(struct router *r, uint32_t c)
 /*
  * Top level first, so every parent is done before its children: ancestors
  * go down to a child that is an ancestor, the others up to their nearest
- * parents. Returns the switches left without a route.
+ * parents. Returns the switches left without a route, put in queue[].
  */
 static uint32_t plan_hops(struct router *r, uint32_t x)
 {
@@ -230,6 +235,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			uint32_t s = t->by_level[i];
 			const struct cls *k;
 
+			r->dist[s] = 0; /* detours: a switch with a route */
 			if (is_anc(r, s)) {
 				if (s == x)
 					continue;
@@ -240,7 +246,8 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			k = up_class(r, r->ucls[s]);
 			r->h[s] = k->h;
 			if (k->h == VT_NONE) {
-				nd++;
+				r->dist[s] = VT_NONE;
+				r->queue[nd++] = s;
 				continue;
 			}
 			r->nreach0 += !l;
@@ -249,17 +256,19 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 	return nd;
 }
 
-/*
- * A detour switch s goes one hop closer to a switch with a route: up to the
- * parents of the lowest turn rank if it can, else down where turn_ok allows,
- * else down anywhere closer.
- */
-static void detour_cands(struct router *r, uint32_t s)
+/* The parents at distance d - 1 of up class c's members, those of the lowest turn rank. */
+static struct cls *detour_up(struct router *r, uint32_t c, uint32_t d)
 {
 	const vt_tree *t = r->t;
-	uint32_t a = t->up_start[s], n = t->up_start[s + 1] - a, br = UINT32_MAX, d = r->dist[s];
-	uint32_t off = r->npos, nc = 0;
+	struct cls *k = &r->ucl[c];
+	uint32_t a = t->up_start[k->rep], n = t->up_start[k->rep + 1] - a, br = UINT32_MAX;
 
+	if (k->dat == r->plan && k->dd == d)
+		return k;
+	k->dat = r->plan;
+	k->dd = d;
+	k->doff = r->npos;
+	k->dn = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t p = t->up_peer[a + j];
 
@@ -267,60 +276,110 @@ static void detour_cands(struct router *r, uint32_t s)
 			continue;
 		if (r->rank[p] < br) {
 			br = r->rank[p];
-			nc = 0;
+			k->dn = 0;
 		}
-		r->cpos[off + nc++] = (uint8_t)j;
+		r->cpos[k->doff + k->dn++] = (uint8_t)j;
 	}
-	if (nc) {
-		r->npos += nc;
-		add_fill(r, s, &t->up_port[a], off, nc);
+	r->npos += k->dn;
+	return k;
+}
+
+/* The children at distance d - 1 of down class c's members, and their turn keys' range. */
+static struct cls *detour_down(struct router *r, uint32_t c, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	struct cls *k = &r->dcl[c];
+	uint32_t a = t->dn_start[k->rep], n = t->dn_start[k->rep + 1] - a;
+
+	if (k->dat == r->plan && k->dd == d)
+		return k;
+	k->dat = r->plan;
+	k->dd = d;
+	k->doff = r->npos;
+	k->dn = 0;
+	k->kmin = UINT32_MAX;
+	k->kmax = 0;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t ch = t->dn_peer[a + j], key;
+
+		if (r->dist[ch] + 1 != d)
+			continue;
+		key = turn_key(r, ch);
+		k->kmin = key < k->kmin ? key : k->kmin;
+		k->kmax = key > k->kmax ? key : k->kmax;
+		r->cpos[k->doff + k->dn++] = (uint8_t)j;
+	}
+	r->npos += k->dn;
+	return k;
+}
+
+/*
+ * A detour switch s goes one hop closer to a switch with a route: up to the
+ * parents of the lowest turn rank if it can, else down where the turn is
+ * allowed (turn_key), else (none allowed) down anywhere closer.
+ */
+static void detour_cands(struct router *r, uint32_t s)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->dist[s], rk = r->rank[s], off;
+	const struct cls *k = detour_up(r, r->ucls[s], d);
+	const uint8_t *dn = &t->dn_port[t->dn_start[s]];
+
+	if (k->dn) {
+		add_fill(r, s, &t->up_port[t->up_start[s]], k->doff, k->dn);
 		return;
 	}
-	a = t->dn_start[s];
-	n = t->dn_start[s + 1] - a;
-	for (int any = 0; any < 2 && !nc; any++)
-		for (uint32_t j = 0; j < n; j++)
-			if (r->dist[t->dn_peer[a + j]] + 1 == d &&
-			    (any || turn_ok(r, s, t->dn_peer[a + j])))
-				r->cpos[off + nc++] = (uint8_t)j;
-	r->npos += nc;
-	add_fill(r, s, &t->dn_port[a], off, nc);
+	k = detour_down(r, r->dcls[s], d);
+	if (k->kmin > rk || k->kmax <= rk) { /* all allowed, or none */
+		add_fill(r, s, dn, k->doff, k->dn);
+		return;
+	}
+	off = r->npos;
+	for (uint32_t i = 0; i < k->dn; i++) {
+		uint8_t j = r->cpos[k->doff + i];
+
+		if (turn_key(r, t->dn_peer[t->dn_start[s] + j]) > rk)
+			r->cpos[r->npos++] = j;
+	}
+	add_fill(r, s, dn, off, r->npos - off);
 }
 
 /*
  * Switches with no up*-down* route (a top switch towards another top's LID,
- * a switch cut off by a missing link) take a shortest path, breadth first
- * from every switch that has a route, over any link.
+ * a switch cut off by a missing link) take a shortest path to the switches
+ * that have one, over any link. The nd of them are queue[0 .. nd), dist
+ * NONE; rounds pull distance k onto those next to a switch at k - 1.
  */
-static void plan_detours(struct router *r)
+static void plan_detours(struct router *r, uint32_t nd)
 {
 	const vt_tree *t = r->t;
-	uint32_t nq = 0;
+	uint32_t *q = r->queue;
 
-	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
+	for (uint32_t k = 1, left = nd; left; k++) {
+		uint32_t n = 0;
+
+		for (uint32_t i = 0; i < left; i++) {
+			uint32_t s = q[i], hit = 0;
+
+			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1] && !hit; j++)
+				hit = r->dist[t->dn_peer[j]] == k - 1;
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1] && !hit; j++)
+				hit = r->dist[t->up_peer[j]] == k - 1;
+			if (hit)
+				r->dist[s] = k;
+			else
+				q[n++] = s; /* still far: keep for the next round */
+		}
+		if (n == left)
+			break; /* the rest are cut off from every route */
+		left = n;
+	}
+	for (uint32_t i = 0; i < t->lvl_start[t->nlevels]; i++) {
 		uint32_t s = t->by_level[i];
 
-		r->dist[s] = r->h[s] == VT_NONE ? VT_NONE : 0;
-		if (!r->dist[s])
-			r->queue[nq++] = s;
+		if (r->dist[s] && r->dist[s] != VT_NONE)
+			detour_cands(r, s);
 	}
-	for (uint32_t q = 0; q < nq; q++) {
-		uint32_t s = r->queue[q];
-
-		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			if (r->dist[t->up_peer[j]] == VT_NONE) {
-				r->dist[t->up_peer[j]] = r->dist[s] + 1;
-				r->queue[nq++] = t->up_peer[j];
-			}
-		for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++)
-			if (r->dist[t->dn_peer[j]] == VT_NONE) {
-				r->dist[t->dn_peer[j]] = r->dist[s] + 1;
-				r->queue[nq++] = t->dn_peer[j];
-			}
-	}
-	for (uint32_t q = 0; q < nq; q++)
-		if (r->dist[r->queue[q]])
-			detour_cands(r, r->queue[q]);
 }
 
 /*
@@ -340,8 +399,7 @@ static void make_plan(struct router *r, uint32_t x)
 	r->npos = 0;
 	r->nreach0 = 0;
 	plan_ancestors(r, x);
-	if (plan_hops(r, x))
-		plan_detours(r);
+	plan_detours(r, plan_hops(r, x));
 }
 
 static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigned p)
@@ -808,8 +866,8 @@ static int plane_tables(struct router *r, const vt_tree *t, vt_err *e)
 	free(r->dn_rport);
 	free(r->cpos);
 	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
-	/* each class list once, and each detour switch's list once */
-	r->cpos = malloc(2 * (size_t)nlinks + 1);
+	/* each class's hop list once; detours: per switch a class list and a filtered one */
+	r->cpos = malloc(3 * (size_t)nlinks + 1);
 	if (!r->dn_rport || !r->cpos)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < t->nsw; s++)
