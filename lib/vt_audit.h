@@ -10,6 +10,10 @@
  * between CA LIDs use). Each kind reports its count and the first offence:
  * the switch and the LID, in LID order then switch order. Switches with no
  * cable path to a LID (another plane of a multi-rail fabric) are skipped.
+ * Each LID's routes are followed once from every switch (walks end where an
+ * earlier one passed), dependencies are collected per LID on the CA paths
+ * only, and the channel dependency graph is searched for a cycle once, at the
+ * end. Results do not depend on the number of threads.
  */
 #ifndef VT_AUDIT_H
 #define VT_AUDIT_H
@@ -40,7 +44,11 @@ typedef struct vt_audit {
 	struct vt_audit_item item[VT_AUDIT_NKINDS];
 } vt_audit;
 
+/* Uses 2 threads. */
 int vt_audit_run(const vt_fabric *f, const vt_lfts *t, vt_audit *a, vt_err *e);
+/* The LIDs split into nthreads (1 or 2) ranges, audited at the same time. */
+int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads, vt_audit *a,
+			 vt_err *e);
 /* "unreachable", "loop", "misdelivery", "non-minimal", "credit-loop". */
 const char *vt_audit_name(enum vt_audit_kind k);
 /* Number of kinds with a nonzero count. */
