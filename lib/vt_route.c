@@ -93,6 +93,15 @@ struct router {
 	 * global order and, with the up*-down* CA routes, close no cycle.
 	 */
 	uint32_t *rank;
+	/*
+	 * Ascent alignment on degraded trees: sib[s] is a switch of s's level
+	 * with the level's full up-links whose parents include all of s's
+	 * (VT_NONE: s is complete, or none). Such a sibling takes its parents
+	 * in turn, so its n-th ascent goes to its (n mod up-links)-th; s, on
+	 * its n-th ascent (nasc[s]), takes that same parent when linked to it,
+	 * keeping every destination that can in its regular lane.
+	 */
+	uint32_t *sib, *nasc;
 	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
@@ -499,6 +508,34 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 }
 
 /*
+ * A straggler c with a complete sibling lost the parent behind port pn (in
+ * the sibling's run): it takes the next parent of that run it has, a fixed
+ * neighbour lane, rather than the least-used one.
+ */
+static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
+{
+	const vt_tree *t = r->t;
+	uint32_t sb = r->sib[c], sa, sn, i;
+
+	if (sb == VT_NONE)
+		return VT_NONE;
+	sa = t->up_start[sb];
+	sn = t->up_start[sb + 1] - sa;
+	for (i = 0; i < sn && t->up_port[sa + i] != pn; i++)
+		;
+	if (i == sn)
+		return VT_NONE;
+	for (uint32_t k = 1; k < sn; k++) {
+		uint32_t p = t->up_peer[sa + (i + k) % sn];
+
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+			if (t->up_peer[j] == p && r->h[p] + 1 == r->h[c])
+				return p;
+	}
+	return VT_NONE;
+}
+
+/*
  * Switches below the main route that its descent missed (a degraded tree:
  * they lost their link towards it) still carry host traffic. Each goes up
  * to a parent one hop closer: a main-route one if it has it, else the one
@@ -522,6 +559,7 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 	}
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t c = list[k], l = t->level[c], best = VT_NONE, bu = UINT32_MAX, bm = 0, p;
+		uint32_t pref = straggler_pref(r, c, pn[l]);
 
 		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 			uint32_t q, m;
@@ -530,7 +568,7 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 			if (r->h[p] + 1 != r->h[c])
 				continue;
 			q = swport(r, c, t->up_port[j]);
-			m = r->mark[p] == r->serial ? 2 : t->up_port[j] == pn[l];
+			m = r->mark[p] == r->serial ? 3 : p == pref ? 2 : t->up_port[j] == pn[l];
 			if (m > bm || (m == bm && r->use_up[q] < bu)) {
 				bm = m;
 				bu = r->use_up[q];
@@ -570,9 +608,26 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	/* Algorithm 4: up through the least-used down-going port */
 	for (;;) {
 		uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
-		uint32_t bu = UINT32_MAX, rq = VT_NONE;
+		uint32_t bu = UINT32_MAX, rq = VT_NONE, want = VT_NONE, sb = r->sib[s];
 
-		for (uint32_t i = 0; i < nu; i++) {
+		/* the sibling's parent for this ascent, else the next one s has */
+		for (uint32_t k = 0; sb != VT_NONE && best == VT_NONE && k < nu + 1; k++) {
+			uint32_t sa = t->up_start[sb], sn = t->up_start[sb + 1] - sa;
+
+			want = t->up_peer[sa + (r->nasc[s] + rot + k) % sn];
+			for (uint32_t i = 0; i < nu; i++) {
+				uint32_t j = a + (i + rot) % nu;
+				uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+
+				if (t->up_peer[j] == want && r->use_dn[q] < bu) {
+					bu = r->use_dn[q];
+					best = j;
+					rq = q;
+				}
+			}
+		}
+		r->nasc[s]++;
+		for (uint32_t i = 0, any = best == VT_NONE; i < nu && any; i++) {
 			uint32_t j = a + (i + rot) % nu;
 			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
 
@@ -734,6 +789,8 @@ static void router_free(struct router *r)
 	free(r->dn_rport);
 	free(r->use_key);
 	free(r->rank);
+	free(r->sib);
+	free(r->nasc);
 }
 
 static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
@@ -764,10 +821,12 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->use_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t));
 	r->via = calloc(nsw, sizeof(uint32_t));
 	r->rank = calloc(nsw, sizeof(uint32_t));
-	if (!r->nfound || !r->via || !r->rank || !r->use_key || !r->use_dn || !r->use_up || !r->h ||
-	    !r->anc || !r->fsw || !r->fpos || !r->fn || !r->fbase || !r->ucls || !r->dcls ||
-	    !r->ucl || !r->dcl || !r->queue || !r->dist || !r->mark || !r->found || !r->cur ||
-	    !r->next)
+	r->sib = malloc(nsw * sizeof(uint32_t));
+	r->nasc = calloc(nsw, sizeof(uint32_t));
+	if (!r->sib || !r->nasc || !r->nfound || !r->via || !r->rank || !r->use_key || !r->use_dn ||
+	    !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->fn || !r->fbase ||
+	    !r->ucls || !r->dcls || !r->ucl || !r->dcl || !r->queue || !r->dist || !r->mark ||
+	    !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
 	return 0;
 }
@@ -857,6 +916,42 @@ static uint32_t classify(const vt_tree *t, const uint32_t *start, const uint32_t
 	return nk;
 }
 
+/* Is every parent of s also a parent of c? */
+static int parents_within(const vt_tree *t, uint32_t s, uint32_t c)
+{
+	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+		uint32_t k = t->up_start[c];
+
+		while (k < t->up_start[c + 1] && t->up_peer[k] != t->up_peer[j])
+			k++;
+		if (k == t->up_start[c + 1])
+			return 0;
+	}
+	return 1;
+}
+
+/* r->sib: see struct router; a sibling is looked for among the first parent's children. */
+static void siblings(struct router *r, const vt_tree *t)
+{
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
+
+		r->sib[s] = VT_NONE;
+		if (l == 0xFF || !l || !nu || nu >= t->lv[l].up_links)
+			continue;
+		p = t->up_peer[t->up_start[s]];
+		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
+			uint32_t c = t->dn_peer[k];
+
+			if (t->up_start[c + 1] - t->up_start[c] == t->lv[l].up_links &&
+			    parents_within(t, s, c)) {
+				r->sib[s] = c;
+				break;
+			}
+		}
+	}
+}
+
 /* Per-plane tables: dn_rport, the classes and room for a plan's candidates. */
 static int plane_tables(struct router *r, const vt_tree *t, vt_err *e)
 {
@@ -873,6 +968,7 @@ static int plane_tables(struct router *r, const vt_tree *t, vt_err *e)
 	for (uint32_t s = 0; s < t->nsw; s++)
 		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++)
 			r->dn_rport[k] = f->ports[f->ports[swport(r, s, t->dn_port[k])].peer].num;
+	siblings(r, t);
 	r->nucl = classify(t, t->up_start, t->up_peer, r->ucls, r->ucl);
 	r->ndcl = classify(t, t->dn_start, t->dn_peer, r->dcls, r->dcl);
 	if (r->nucl == VT_NONE || r->ndcl == VT_NONE)
