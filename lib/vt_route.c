@@ -509,8 +509,9 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 
 /*
  * A straggler c with a complete sibling lost the parent behind port pn (in
- * the sibling's run): it takes the next parent of that run it has, a fixed
- * neighbour lane, rather than the least-used one.
+ * the sibling's run): it takes the first parent it has from half that run
+ * on, a fixed lane away from the lost one (as the ascent falls back), rather
+ * than the least-used one.
  */
 static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 {
@@ -526,7 +527,7 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 	if (i == sn)
 		return VT_NONE;
 	for (uint32_t k = 1; k < sn; k++) {
-		uint32_t p = t->up_peer[sa + (i + k) % sn];
+		uint32_t p = t->up_peer[sa + (i + sn / 2 + k - 1) % sn];
 
 		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
 			if (t->up_peer[j] == p && r->h[p] + 1 == r->h[c])
@@ -610,11 +611,18 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
 		uint32_t bu = UINT32_MAX, rq = VT_NONE, want = VT_NONE, sb = r->sib[s];
 
-		/* the sibling's parent for this ascent, else the next one s has */
-		for (uint32_t k = 0; sb != VT_NONE && best == VT_NONE && k < nu + 1; k++) {
-			uint32_t sa = t->up_start[sb], sn = t->up_start[sb + 1] - sa;
+		/*
+		 * the sibling's parent for this ascent, else the first s has from
+		 * half its run on: the destination then shares a lane with one
+		 * half a subtree away (fewer shift stages hold both than with a
+		 * neighbour), and switches that lost different parents fall back
+		 * to different ones
+		 */
+		for (uint32_t k = 0, sn = 0; sb != VT_NONE && best == VT_NONE && k <= sn; k++) {
+			uint32_t sa = t->up_start[sb];
 
-			want = t->up_peer[sa + (r->nasc[s] + rot + k) % sn];
+			sn = t->up_start[sb + 1] - sa;
+			want = t->up_peer[sa + (r->nasc[s] + rot + (k ? sn / 2 + k - 1 : 0)) % sn];
 			for (uint32_t i = 0; i < nu; i++) {
 				uint32_t j = a + (i + rot) % nu;
 				uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
