@@ -54,6 +54,11 @@ n=0
 for f in "$top"/topofiles/*.topo; do
 	start "$f"
 	lines=$(wc -l <"$f")
+	# under load the parse line can land after the ready line: give it time
+	for _ in $(seq 100); do
+		grep -qx "$f: parsed $lines lines" "$tmp/out" && break
+		sleep 0.05
+	done
 	grep -qx "$f: parsed $lines lines" "$tmp/out" || { cat "$tmp/out"; fail "$f: not parsed whole"; }
 	grep -qiE 'ibwarn|ibpanic' "$tmp/out" && { cat "$tmp/out"; fail "$f: warnings"; }
 	case $(basename "$f") in
