@@ -290,7 +290,7 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 				     .progress = on_progress,
 				     .progress_ctx = &pr};
 
-	if (vt_audit_run(f, &r->lfts, &r->audit, e))
+	if (vt_audit_run_threads(f, &r->lfts, o->threads > 1 ? 2 : 1, &r->audit, e))
 		return -1;
 	note(o, "audited the tables");
 	if (vt_routes_build(&r->routes, f, &r->lfts, &r->order, e))
