@@ -537,12 +537,51 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 }
 
 /*
+ * Destinations of leaf x expected down its up-link with port number pnum
+ * (capped at 62; 63 when x has no such port): its ascents take its nu
+ * up-links in turn, so the first hosts_per_leaf % nu take one more.
+ */
+static uint32_t lane_share(const struct router *r, uint32_t x, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[x], nu = t->up_start[x + 1] - a, hpl = t->hosts_per_leaf;
+
+	for (uint32_t j = a; j < a + nu; j++)
+		if (t->up_port[j] == pnum) {
+			uint32_t v = hpl / nu + (j - a < hpl % nu);
+
+			return v > 62 ? 62 : v;
+		}
+	return 63;
+}
+
+/* The fewest destinations routed so far from ancestor p down to a child that is an ancestor. */
+static uint32_t down_load(const struct router *r, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t ld = 62;
+
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
+		if (is_anc(r, t->dn_peer[k])) {
+			uint32_t v = r->use_dn[swport(r, p, t->dn_port[k])];
+
+			ld = v < ld ? v : ld;
+		}
+	return ld;
+}
+
+/*
  * Switches below the main route that its descent missed (a degraded tree:
  * they lost their link towards it) still carry host traffic. Each goes up
  * to a parent one hop closer: a main-route one if it has it, else the one
- * behind the port the main route took at its level (the same position in a
- * regularly cabled tree, so the subtree stays in step with the others),
- * else its least-used one.
+ * its complete sibling's run names (straggler_pref). Else a leaf takes the
+ * lane (port number, the same position in a regularly cabled tree) on which
+ * the destination's own leaf expects the fewest destinations, so it does not
+ * add to the lane that leaf doubles; a higher switch takes, among parents
+ * that go down towards the destination, the one whose way down carries the
+ * fewest so far, so it does not add to a lane doubled there. Ties go to the
+ * port the main route took at its level (so the subtree stays in step with
+ * the others), then to the least-used.
  */
 static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 {
@@ -570,6 +609,10 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 				continue;
 			q = swport(r, c, t->up_port[j]);
 			m = r->mark[p] == r->serial ? 3 : p == pref ? 2 : t->up_port[j] == pn[l];
+			if (!l) /* the lane of x's leaf with the fewest destinations */
+				m = m * 64 + 63 - lane_share(r, r->px, t->up_port[j]);
+			else if (is_anc(r, p)) /* a parent whose way down is least used */
+				m = m >= 2 ? m * 128 : (63 - down_load(r, p)) * 2 + m;
 			if (m > bm || (m == bm && r->use_up[q] < bu)) {
 				bm = m;
 				bu = r->use_up[q];

@@ -270,6 +270,27 @@ START_TEST(degraded_8ary3_mixed_lanes)
 }
 END_TEST
 
+/*
+ * Four leaves lost an up-link each. A leaf that lost the main route's lane
+ * takes the lane the destination's leaf doubles least, and a middle switch
+ * above it the top whose way down is least used: was 3/2.041 (least-used
+ * up-link), now 3/1.994; cut bound 2/1.973.
+ */
+START_TEST(degraded_8ary3_leaf_uplinks_lanes)
+{
+	struct vt_trace_shift tr;
+
+	topo_trace("topofiles/degraded-8ary3-leaf-uplinks.topo", 0, &tr);
+	ck_assert_uint_eq(tr.stages, 511);
+	ck_assert_uint_eq(tr.bound_worst, 2);
+	ck_assert_uint_eq(tr.worst, 3);
+	ck_assert_double_lt(tr.avg, 1.995);
+	ck_assert_double_gt(tr.avg, 1.994);
+	ck_assert_uint_eq(tr.bad_paths, 0);
+	vt_trace_shift_free(&tr);
+}
+END_TEST
+
 START_TEST(multi_rail_each_plane_congestion_free)
 {
 	struct vt_trace_shift tr;
@@ -366,6 +387,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, slender_8_4_5_at_cut_bound);
 	tcase_add_test(tc, every_entry_set_4ary3);
 	tcase_add_test(tc, degraded_8ary3_mixed_lanes);
+	tcase_add_test(tc, degraded_8ary3_leaf_uplinks_lanes);
 	tcase_add_test(tc, multi_rail_each_plane_congestion_free);
 	tcase_add_test(tc, every_topofile_cdg_acyclic);
 	suite_add_tcase(s, tc);
