@@ -102,6 +102,7 @@ struct router {
 	 * keeping every destination that can in its regular lane.
 	 */
 	uint32_t *sib, *nasc;
+	uint32_t crank;	  /* rank of the compute destination being routed, else VT_NONE */
 	uint64_t detours; /* switch/LID pairs routed by a detour (no up*-down* route) */
 };
 
@@ -555,6 +556,45 @@ static uint32_t lane_share(const struct router *r, uint32_t x, uint8_t pnum)
 	return 63;
 }
 
+/* Port number of rank d's leaf's up-link its ascent takes (in turn), 0 if none. */
+static uint8_t rank_lane(const struct router *r, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
+	uint32_t off = d - t->subs[t->sub[L]].first_rank;
+
+	return nu ? t->up_port[a + off % nu] : 0;
+}
+
+/*
+ * A shift stage sends a leaf's hosts to a window of as many consecutive
+ * ranks: the most of the other destinations in any window holding the
+ * current one (crank) that are expected on lane pnum (their leaves' lanes,
+ * the same port numbers in a regularly cabled tree). 0 for destinations
+ * that are not compute nodes, or leaves wider than 64.
+ */
+static uint32_t window_load(const struct router *r, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->crank, hit[2 * 64], best = 0;
+
+	if (d == VT_NONE || w > 64 || 2 * w > n)
+		return 0;
+	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
+		uint32_t dd = (d + n + k - (w - 1)) % n;
+
+		hit[k] = dd != d && t->order.port[dd] != VT_NONE && rank_lane(r, dd) == pnum;
+	}
+	for (uint32_t a = 0; a < w; a++) {
+		uint32_t sum = 0;
+
+		for (uint32_t k = a; k < a + w; k++)
+			sum += hit[k];
+		best = sum > best ? sum : best;
+	}
+	return best > 62 ? 62 : best;
+}
+
 /* The fewest destinations routed so far from ancestor p down to a child that is an ancestor. */
 static uint32_t down_load(const struct router *r, uint32_t p)
 {
@@ -609,8 +649,9 @@ static void stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 				continue;
 			q = swport(r, c, t->up_port[j]);
 			m = r->mark[p] == r->serial ? 3 : p == pref ? 2 : t->up_port[j] == pn[l];
-			if (!l) /* the lane of x's leaf with the fewest destinations */
-				m = m * 64 + 63 - lane_share(r, r->px, t->up_port[j]);
+			if (!l) /* the lane least used near d, then by d's leaf */
+				m = (m * 64 + 63 - window_load(r, t->up_port[j])) * 64 + 63 -
+				    lane_share(r, r->px, t->up_port[j]);
 			else if (is_anc(r, p)) /* a parent whose way down is least used */
 				m = m >= 2 ? m * 128 : (63 - down_load(r, p)) * 2 + m;
 			if (m > bm || (m == bm && r->use_up[q] < bu)) {
@@ -1035,6 +1076,7 @@ static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 
 	r->t = t;
 	r->px = VT_NONE;
+	r->crank = VT_NONE;
 	if (turn_ranks(r, t, e))
 		return -1;
 	if (plane_tables(r, t, e))
@@ -1047,6 +1089,7 @@ static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 		for (uint32_t i = 0; i < t->order.n; i++) {
 			uint32_t cap = t->order.port[i];
 
+			r->crank = i;
 			if (cap == VT_NONE) {
 				if (!off)
 					route_dest(r, t->rank_leaf[i], 0, 0, 0);
@@ -1058,6 +1101,7 @@ static int route_plane(struct router *r, const vt_tree *t, vt_err *e)
 			if (off < (1u << p->lmc) && p->lid)
 				route_dest(r, f->nodes[sp->node].sw, sp->num, p->lid + off, off);
 		}
+	r->crank = VT_NONE;
 	/* then every other CA port (I/O and service nodes) of the plane */
 	for (uint32_t q = 0; q < f->nports; q++) {
 		const struct vt_port *p = &f->ports[q];
