@@ -9,7 +9,7 @@ set -u
 
 start_sim /usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
 run_opensm "$tmp/minhop"
-sed -E 's/^(0x[0-9a-f]{4}) 003 /\1 XXX /; s/^(0x[0-9a-f]{4}) 005 /\1 003 /; s/ XXX / 005 /' \
+sed -E 's/^(0x[0-9a-f]{4}) 003 /\1 SWAP /; s/^(0x[0-9a-f]{4}) 005 /\1 003 /; s/ SWAP / 005 /' \
 	"$tmp/minhop/opensm-lfts.dump" >"$tmp/swapped.dump"
 cmp -s "$tmp/minhop/opensm-lfts.dump" "$tmp/swapped.dump" && { echo "nothing swapped"; exit 1; }
 LD_PRELOAD=$umad2sim "$cap" - 0 "$tmp/ours.dump" "$tmp/swapped.dump" || { echo "rewrite failed"; exit 1; }
