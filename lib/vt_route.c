@@ -75,6 +75,8 @@ struct router {
 	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
 	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
+	uint32_t *dn_ridx; /* ... and its ports[] index */
+	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
 	/*
 	 * Per ports[] index and VT_ROUTE_KEYS keys: a switch with several
 	 * main-route parents (slender trees) carries only the destinations its
@@ -418,19 +420,28 @@ static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigne
 		vt_lft_set(r->lfts, s, lid, (uint8_t)p);
 }
 
-/* Every switch of the plan gets its fill route, candidates taken in turn. */
+/*
+ * Every switch of the plan gets its fill route, candidates taken in turn.
+ * Locals, not r->...: the byte stores may alias anything, so the compiler
+ * would reload every field per entry.
+ */
 static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 {
+	uint8_t *col = r->lfts->port + lid;
+	const uint64_t nlid = r->lfts->nlid;
+	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *fn = r->fn, nfill = r->nfill;
+	const uint8_t *const *fbase = r->fbase;
+	const uint8_t *cpos = r->cpos;
 	uint32_t ln = 0, m = 0;
 
-	for (uint32_t i = 0; i < r->nfill; i++) {
-		uint32_t n = r->fn[i];
+	for (uint32_t i = 0; i < nfill; i++) {
+		uint32_t n = fn[i];
 
 		if (n != ln) { /* counts repeat in runs: divide once per run */
 			ln = n;
 			m = rot % n;
 		}
-		vt_lft_set(r->lfts, r->fsw[i], lid, r->fbase[i][r->cpos[r->fpos[i] + m]]);
+		col[fsw[i] * nlid] = fbase[i][cpos[fpos[i] + m]];
 	}
 }
 
@@ -444,59 +455,70 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
  */
 static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
 {
+	/* locals, as in write_fill: the table's byte stores may alias the fields */
 	const vt_tree *t = r->t;
+	const uint32_t serial = r->serial, plan = r->plan, *h = r->h, *anc = r->anc;
+	const uint32_t *up_start = t->up_start, *up_peer = t->up_peer, *dn_start = t->dn_start;
+	const uint32_t *dn_peer = t->dn_peer, *dn_ridx = r->dn_ridx, *key = r->key;
+	const uint32_t *first = r->swfirst;
+	const uint8_t *up_port = t->up_port, *dn_rport = r->dn_rport, *level = t->level;
+	uint32_t *mark = r->mark, *found = r->found, *nfound = r->nfound, *via = r->via;
+	uint32_t *use_up = r->use_up, *use_key = r->use_key;
+	uint8_t *col = lid ? r->lfts->port + lid : NULL;
+	const uint64_t nlid = r->lfts->nlid;
 	uint32_t ncur = 0, nnext = 0, *cur = r->cur, *next = r->next, nf = 0;
 
 	for (uint32_t hh = 0; hh < npath || ncur; hh++) {
 		for (uint32_t i = 0; i < ncur; i++) {
-			uint32_t c = cur[i], best = VT_NONE, bu = UINT32_MAX;
+			uint32_t c = cur[i], best = VT_NONE, bu = UINT32_MAX, q;
 
-			if (r->nfound[c] == 1) { /* one link: no choice (fat trees) */
-				unsigned p = r->dn_rport[r->via[c]];
+			if (nfound[c] == 1) { /* one link: no choice (fat trees) */
+				uint32_t k = via[c];
 
-				r->use_up[swport(r, c, p)]++;
-				set_entry(r, c, lid, p);
+				use_up[dn_ridx[k]]++;
+				if (col)
+					col[c * nlid] = dn_rport[k];
 				continue;
 			}
-			for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
-				uint32_t p = t->up_peer[j], q;
+			for (uint32_t j = up_start[c]; j < up_start[c + 1]; j++) {
+				uint32_t p = up_peer[j];
 
-				if (r->mark[p] != r->serial || r->h[p] + 1 != hh)
+				if (mark[p] != serial || h[p] + 1 != hh)
 					continue;
-				q = swport(r, c, t->up_port[j]) * VT_ROUTE_KEYS +
-				    r->key[t->level[c]];
-				if (r->use_key[q] < bu) {
-					bu = r->use_key[q];
+				q = (first[c] + up_port[j]) * VT_ROUTE_KEYS + key[level[c]];
+				if (use_key[q] < bu) {
+					bu = use_key[q];
 					best = j;
 				}
 			}
-			r->use_key[swport(r, c, t->up_port[best]) * VT_ROUTE_KEYS +
-				   r->key[t->level[c]]]++;
-			r->use_up[swport(r, c, t->up_port[best])]++;
-			set_entry(r, c, lid, t->up_port[best]);
+			q = first[c] + up_port[best];
+			use_key[q * VT_ROUTE_KEYS + key[level[c]]]++;
+			use_up[q]++;
+			if (col)
+				col[c * nlid] = up_port[best];
 		}
 		if (hh < npath)
 			cur[ncur++] = path[hh];
 		for (uint32_t i = 0; i < ncur; i++)
-			r->mark[cur[i]] = r->serial;
+			mark[cur[i]] = serial;
 		nnext = 0;
 		for (uint32_t i = 0; i < ncur; i++) {
 			uint32_t s = cur[i];
 
-			for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
-				uint32_t c = t->dn_peer[k];
+			for (uint32_t k = dn_start[s]; k < dn_start[s + 1]; k++) {
+				uint32_t c = dn_peer[k];
 
-				if (is_anc(r, c) || r->h[c] != hh + 1)
+				if (anc[c] == plan || h[c] != hh + 1)
 					continue;
-				if (r->found[c] == r->serial) {
-					r->nfound[c]++;
+				if (found[c] == serial) {
+					nfound[c]++;
 					continue;
 				}
-				r->found[c] = r->serial;
-				r->nfound[c] = 1;
-				r->via[c] = k;
+				found[c] = serial;
+				nfound[c] = 1;
+				via[c] = k;
 				next[nnext++] = c;
-				nf += !t->level[c];
+				nf += !level[c];
 			}
 		}
 		uint32_t *tmp = cur;
@@ -879,6 +901,8 @@ static void router_free(struct router *r)
 	free(r->nfound);
 	free(r->via);
 	free(r->dn_rport);
+	free(r->dn_ridx);
+	free(r->swfirst);
 	free(r->use_key);
 	free(r->rank);
 	free(r->sib);
@@ -915,11 +939,14 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->rank = calloc(nsw, sizeof(uint32_t));
 	r->sib = malloc(nsw * sizeof(uint32_t));
 	r->nasc = calloc(nsw, sizeof(uint32_t));
-	if (!r->sib || !r->nasc || !r->nfound || !r->via || !r->rank || !r->use_key || !r->use_dn ||
-	    !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->fn || !r->fbase ||
-	    !r->ucls || !r->dcls || !r->ucl || !r->dcl || !r->queue || !r->dist || !r->mark ||
-	    !r->found || !r->cur || !r->next)
+	r->swfirst = malloc(nsw * sizeof(uint32_t));
+	if (!r->swfirst || !r->sib || !r->nasc || !r->nfound || !r->via || !r->rank ||
+	    !r->use_key || !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos ||
+	    !r->fn || !r->fbase || !r->ucls || !r->dcls || !r->ucl || !r->dcl || !r->queue ||
+	    !r->dist || !r->mark || !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		r->swfirst[s] = vt_port_index(f, f->switches[s], 0);
 	return 0;
 }
 
@@ -1051,15 +1078,19 @@ static int plane_tables(struct router *r, const vt_tree *t, vt_err *e)
 	uint32_t nlinks = t->up_start[t->nsw] + t->dn_start[t->nsw];
 
 	free(r->dn_rport);
+	free(r->dn_ridx);
 	free(r->cpos);
 	r->dn_rport = malloc(t->dn_start[t->nsw] + 1);
+	r->dn_ridx = malloc(((size_t)t->dn_start[t->nsw] + 1) * sizeof(uint32_t));
 	/* each class's hop list once; detours: per switch a class list and a filtered one */
 	r->cpos = malloc(3 * (size_t)nlinks + 1);
-	if (!r->dn_rport || !r->cpos)
+	if (!r->dn_rport || !r->dn_ridx || !r->cpos)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < t->nsw; s++)
-		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++)
-			r->dn_rport[k] = f->ports[f->ports[swport(r, s, t->dn_port[k])].peer].num;
+		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
+			r->dn_ridx[k] = f->ports[swport(r, s, t->dn_port[k])].peer;
+			r->dn_rport[k] = f->ports[r->dn_ridx[k]].num;
+		}
 	siblings(r, t);
 	r->nucl = classify(t, t->up_start, t->up_peer, r->ucls, r->ucl);
 	r->ndcl = classify(t, t->dn_start, t->dn_peer, r->dcls, r->dcl);
