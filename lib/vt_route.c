@@ -53,6 +53,8 @@ struct router {
 	uint32_t *fsw, *fpos, *fn;
 	const uint8_t **fbase;
 	uint32_t nfill;
+	/* runs of fill routes with the same fn: run g ends at fill route rend[g] */
+	uint32_t *rend, *rn, nrun;
 	uint8_t *cpos; /* candidate positions of this plan: class lists, then detours */
 	uint32_t npos;
 	/*
@@ -65,15 +67,16 @@ struct router {
 	struct cls *ucl, *dcl;
 	uint32_t nucl, ndcl;
 	uint32_t nreach0;   /* leaves that route up towards px (not ancestors, h set) */
-	uint32_t *urank;    /* per switch: turn_ok()'s lowest parent rank, valid when */
+	uint32_t *urank;    /* per up class: turn_ok()'s lowest parent rank, valid when */
 	uint32_t *urank_at; /* ... urank_at == plan */
 	uint32_t *queue;    /* switch ordinals, nsw */
 	uint32_t *dist;	    /* detour BFS distances, nsw */
 	uint32_t *mark;	    /* per switch: serial when it carries the main route */
 	uint32_t *found;    /* per switch: serial when the main descent found it */
 	uint32_t *cur, *next;
-	uint32_t *nfound;  /* per switch: main-route links that found it in the descent */
-	uint32_t *via;	   /* per switch: the dn_port[] entry of the first such link */
+	uint32_t *mul;	   /* descent: switches several main-route links found */
+	uint32_t *via;	   /* per switch: the dn_port[] entry of the main-route link that found it
+			    * in the descent, VT_NONE when several did */
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
 	uint32_t *dn_ridx; /* ... and its ports[] index */
 	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
@@ -122,20 +125,21 @@ static inline int is_anc(const struct router *r, uint32_t s)
 
 /*
  * The lowest turn rank among the parents c's own route may go up to (one hop
- * closer to px); computed once per plan, as every detour switch above c asks.
+ * closer to px); computed once per plan and up class, as every detour switch
+ * above c asks (c routes up, so it has its class's parents and hop count).
  */
 static uint32_t up_rank(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
-	uint32_t m = UINT32_MAX;
+	uint32_t m = UINT32_MAX, u = r->ucls[c];
 
-	if (r->urank_at[c] == r->plan)
-		return r->urank[c];
+	if (r->urank_at[u] == r->plan)
+		return r->urank[u];
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
 		if (r->h[t->up_peer[j]] + 1 == r->h[c] && r->rank[t->up_peer[j]] < m)
 			m = r->rank[t->up_peer[j]];
-	r->urank_at[c] = r->plan;
-	r->urank[c] = m;
+	r->urank_at[u] = r->plan;
+	r->urank[u] = m;
 	return m;
 }
 
@@ -156,6 +160,9 @@ static void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t
 	r->fbase[r->nfill] = base;
 	r->fpos[r->nfill] = off;
 	r->fn[r->nfill++] = n;
+	if (!r->nrun || r->rn[r->nrun - 1] != n)
+		r->rn[r->nrun++] = n;
+	r->rend[r->nrun - 1] = r->nfill;
 }
 
 /* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
@@ -191,10 +198,12 @@ static struct cls *up_class(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
 	struct cls *k = &r->ucl[c];
-	uint32_t a = t->up_start[k->rep], n = t->up_start[k->rep + 1] - a, best = VT_NONE;
+	uint32_t a, n, best = VT_NONE;
 
 	if (k->at == r->plan)
 		return k;
+	a = t->up_start[k->rep];
+	n = t->up_start[k->rep + 1] - a;
 	k->at = r->plan;
 	k->off = r->npos;
 	k->n = 0;
@@ -408,6 +417,7 @@ static void make_plan(struct router *r, uint32_t x)
 	r->px = x;
 	r->plan++;
 	r->nfill = 0;
+	r->nrun = 0;
 	r->npos = 0;
 	r->nreach0 = 0;
 	plan_ancestors(r, x);
@@ -429,19 +439,16 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 {
 	uint8_t *col = r->lfts->port + lid;
 	const uint64_t nlid = r->lfts->nlid;
-	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *fn = r->fn, nfill = r->nfill;
+	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *rend = r->rend, *rn = r->rn;
 	const uint8_t *const *fbase = r->fbase;
 	const uint8_t *cpos = r->cpos;
-	uint32_t ln = 0, m = 0;
 
-	for (uint32_t i = 0; i < nfill; i++) {
-		uint32_t n = fn[i];
+	/* counts repeat in runs: divide once per run */
+	for (uint32_t g = 0, i = 0; g < r->nrun; g++) {
+		uint32_t m = rot % rn[g], e = rend[g];
 
-		if (n != ln) { /* counts repeat in runs: divide once per run */
-			ln = n;
-			m = rot % n;
-		}
-		col[fsw[i] * nlid] = fbase[i][cpos[fpos[i] + m]];
+		for (; i < e; i++)
+			col[fsw[i] * nlid] = fbase[i][cpos[fpos[i] + m]];
 	}
 }
 
@@ -462,24 +469,22 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 	const uint32_t *dn_peer = t->dn_peer, *dn_ridx = r->dn_ridx, *key = r->key;
 	const uint32_t *first = r->swfirst;
 	const uint8_t *up_port = t->up_port, *dn_rport = r->dn_rport, *level = t->level;
-	uint32_t *mark = r->mark, *found = r->found, *nfound = r->nfound, *via = r->via;
+	uint32_t *mark = r->mark, *found = r->found, *via = r->via, *mul = r->mul;
 	uint32_t *use_up = r->use_up, *use_key = r->use_key;
-	uint8_t *col = lid ? r->lfts->port + lid : NULL;
-	const uint64_t nlid = r->lfts->nlid;
+	/* a place-keeper (lid 0) writes every entry into one spare byte */
+	uint8_t spare, *col = lid ? r->lfts->port + lid : &spare;
+	const uint64_t nlid = lid ? r->lfts->nlid : 0;
 	uint32_t ncur = 0, nnext = 0, *cur = r->cur, *next = r->next, nf = 0;
 
-	for (uint32_t hh = 0; hh < npath || ncur; hh++) {
-		for (uint32_t i = 0; i < ncur; i++) {
-			uint32_t c = cur[i], best = VT_NONE, bu = UINT32_MAX, q;
+	/*
+	 * A switch one main-route link found goes up that link, written when
+	 * found; one found again (slender trees) takes that back and chooses
+	 * among its links in the next round.
+	 */
+	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur; hh++) {
+		for (uint32_t i = 0; i < nmul; i++) {
+			uint32_t c = mul[i], best = VT_NONE, bu = UINT32_MAX, q;
 
-			if (nfound[c] == 1) { /* one link: no choice (fat trees) */
-				uint32_t k = via[c];
-
-				use_up[dn_ridx[k]]++;
-				if (col)
-					col[c * nlid] = dn_rport[k];
-				continue;
-			}
 			for (uint32_t j = up_start[c]; j < up_start[c + 1]; j++) {
 				uint32_t p = up_peer[j];
 
@@ -494,32 +499,37 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 			q = first[c] + up_port[best];
 			use_key[q * VT_ROUTE_KEYS + key[level[c]]]++;
 			use_up[q]++;
-			if (col)
-				col[c * nlid] = up_port[best];
+			col[c * nlid] = up_port[best];
 		}
 		if (hh < npath)
 			cur[ncur++] = path[hh];
-		for (uint32_t i = 0; i < ncur; i++)
-			mark[cur[i]] = serial;
 		nnext = 0;
+		nmul = 0;
 		for (uint32_t i = 0; i < ncur; i++) {
-			uint32_t s = cur[i];
+			uint32_t s = cur[i], n0 = nnext;
 
+			mark[s] = serial;
 			for (uint32_t k = dn_start[s]; k < dn_start[s + 1]; k++) {
 				uint32_t c = dn_peer[k];
 
 				if (anc[c] == plan || h[c] != hh + 1)
 					continue;
 				if (found[c] == serial) {
-					nfound[c]++;
+					if (via[c] != VT_NONE) {
+						use_up[dn_ridx[via[c]]]--;
+						via[c] = VT_NONE;
+						mul[nmul++] = c;
+					}
 					continue;
 				}
 				found[c] = serial;
-				nfound[c] = 1;
 				via[c] = k;
+				use_up[dn_ridx[k]]++;
+				col[c * nlid] = dn_rport[k];
 				next[nnext++] = c;
-				nf += !level[c];
 			}
+			if (level[s] == 1) /* its children are leaves */
+				nf += nnext - n0;
 		}
 		uint32_t *tmp = cur;
 
@@ -886,6 +896,9 @@ static void router_free(struct router *r)
 	free(r->fsw);
 	free(r->fpos);
 	free(r->fn);
+	free(r->rend);
+	free(r->rn);
+	free(r->mul);
 	free(r->fbase);
 	free(r->cpos);
 	free(r->ucls);
@@ -898,7 +911,6 @@ static void router_free(struct router *r)
 	free(r->found);
 	free(r->cur);
 	free(r->next);
-	free(r->nfound);
 	free(r->via);
 	free(r->dn_rport);
 	free(r->dn_ridx);
@@ -922,6 +934,9 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->fsw = malloc(nsw * sizeof(uint32_t));
 	r->fpos = malloc(nsw * sizeof(uint32_t));
 	r->fn = malloc(nsw * sizeof(uint32_t));
+	r->rend = malloc(nsw * sizeof(uint32_t));
+	r->rn = malloc(nsw * sizeof(uint32_t));
+	r->mul = malloc(nsw * sizeof(uint32_t));
 	r->fbase = malloc(nsw * sizeof(*r->fbase));
 	r->ucls = malloc(nsw * sizeof(uint32_t));
 	r->dcls = malloc(nsw * sizeof(uint32_t));
@@ -933,17 +948,16 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->found = calloc(nsw, sizeof(uint32_t));
 	r->cur = malloc(nsw * sizeof(uint32_t));
 	r->next = malloc(nsw * sizeof(uint32_t));
-	r->nfound = calloc(nsw, sizeof(uint32_t));
 	r->use_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t));
 	r->via = calloc(nsw, sizeof(uint32_t));
 	r->rank = calloc(nsw, sizeof(uint32_t));
 	r->sib = malloc(nsw * sizeof(uint32_t));
 	r->nasc = calloc(nsw, sizeof(uint32_t));
 	r->swfirst = malloc(nsw * sizeof(uint32_t));
-	if (!r->swfirst || !r->sib || !r->nasc || !r->nfound || !r->via || !r->rank ||
-	    !r->use_key || !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos ||
-	    !r->fn || !r->fbase || !r->ucls || !r->dcls || !r->ucl || !r->dcl || !r->queue ||
-	    !r->dist || !r->mark || !r->found || !r->cur || !r->next)
+	if (!r->swfirst || !r->sib || !r->nasc || !r->via || !r->rank || !r->use_key ||
+	    !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->fn ||
+	    !r->rend || !r->rn || !r->mul || !r->fbase || !r->ucls || !r->dcls || !r->ucl ||
+	    !r->dcl || !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)
 		r->swfirst[s] = vt_port_index(f, f->switches[s], 0);
