@@ -46,15 +46,15 @@ struct router {
 	uint32_t *anc; /* per switch: == plan when px is below it (it routes down) */
 	/*
 	 * Fill route i: switch fsw[i] takes port fbase[i][cpos[fpos[i] + k]],
-	 * k = 0 .. fn[i] - 1 in turn: fbase is the switch's own up_port[] or
+	 * k = 0 .. n - 1 in turn (n: the run's rn): fbase is the switch's own up_port[] or
 	 * dn_port[] run and cpos the candidates' positions in it, so switches
 	 * of one class share one candidate list.
 	 */
-	uint32_t *fsw, *fpos, *fn;
+	uint32_t *fsw, *fpos;
 	const uint8_t **fbase;
 	uint32_t nfill;
-	/* runs of fill routes with the same fn: run g ends at fill route rend[g] */
-	uint32_t *rend, *rn, nrun;
+	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
+	uint32_t *rstart, *rn, nrun, lastn;
 	uint8_t *cpos; /* candidate positions of this plan: class lists, then detours */
 	uint32_t npos;
 	/*
@@ -156,13 +156,14 @@ static uint32_t turn_key(struct router *r, uint32_t c)
 
 static void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off, uint32_t n)
 {
+	if (n != r->lastn) {
+		r->lastn = n;
+		r->rstart[r->nrun] = r->nfill;
+		r->rn[r->nrun++] = n;
+	}
 	r->fsw[r->nfill] = s;
 	r->fbase[r->nfill] = base;
-	r->fpos[r->nfill] = off;
-	r->fn[r->nfill++] = n;
-	if (!r->nrun || r->rn[r->nrun - 1] != n)
-		r->rn[r->nrun++] = n;
-	r->rend[r->nrun - 1] = r->nfill;
+	r->fpos[r->nfill++] = off;
 }
 
 /* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
@@ -374,7 +375,7 @@ static void detour_cands(struct router *r, uint32_t s)
 static void plan_detours(struct router *r, uint32_t nd)
 {
 	const vt_tree *t = r->t;
-	uint32_t *q = r->queue;
+	uint32_t *q = r->queue, *got = r->cur, ngot = 0; /* the descent's cur is free here */
 
 	for (uint32_t k = 1, left = nd; left; k++) {
 		uint32_t n = 0;
@@ -387,7 +388,7 @@ static void plan_detours(struct router *r, uint32_t nd)
 			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1] && !hit; j++)
 				hit = r->dist[t->up_peer[j]] == k - 1;
 			if (hit)
-				r->dist[s] = k;
+				r->dist[got[ngot++] = s] = k;
 			else
 				q[n++] = s; /* still far: keep for the next round */
 		}
@@ -395,12 +396,9 @@ static void plan_detours(struct router *r, uint32_t nd)
 			break; /* the rest are cut off from every route */
 		left = n;
 	}
-	for (uint32_t i = 0; i < t->lvl_start[t->nlevels]; i++) {
-		uint32_t s = t->by_level[i];
-
-		if (r->dist[s] && r->dist[s] != VT_NONE)
-			detour_cands(r, s);
-	}
+	/* in any order: a switch's candidates depend on the distances alone */
+	for (uint32_t i = 0; i < ngot; i++)
+		detour_cands(r, got[i]);
 }
 
 /*
@@ -418,6 +416,7 @@ static void make_plan(struct router *r, uint32_t x)
 	r->plan++;
 	r->nfill = 0;
 	r->nrun = 0;
+	r->lastn = 0;
 	r->npos = 0;
 	r->nreach0 = 0;
 	plan_ancestors(r, x);
@@ -439,13 +438,13 @@ static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 {
 	uint8_t *col = r->lfts->port + lid;
 	const uint64_t nlid = r->lfts->nlid;
-	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *rend = r->rend, *rn = r->rn;
+	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *rstart = r->rstart, *rn = r->rn;
 	const uint8_t *const *fbase = r->fbase;
 	const uint8_t *cpos = r->cpos;
 
 	/* counts repeat in runs: divide once per run */
 	for (uint32_t g = 0, i = 0; g < r->nrun; g++) {
-		uint32_t m = rot % rn[g], e = rend[g];
+		uint32_t m = rot % rn[g], e = g + 1 < r->nrun ? rstart[g + 1] : r->nfill;
 
 		for (; i < e; i++)
 			col[fsw[i] * nlid] = fbase[i][cpos[fpos[i] + m]];
@@ -895,8 +894,7 @@ static void router_free(struct router *r)
 	free(r->urank_at);
 	free(r->fsw);
 	free(r->fpos);
-	free(r->fn);
-	free(r->rend);
+	free(r->rstart);
 	free(r->rn);
 	free(r->mul);
 	free(r->fbase);
@@ -933,8 +931,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->urank_at = calloc(nsw, sizeof(uint32_t));
 	r->fsw = malloc(nsw * sizeof(uint32_t));
 	r->fpos = malloc(nsw * sizeof(uint32_t));
-	r->fn = malloc(nsw * sizeof(uint32_t));
-	r->rend = malloc(nsw * sizeof(uint32_t));
+	r->rstart = malloc(nsw * sizeof(uint32_t));
 	r->rn = malloc(nsw * sizeof(uint32_t));
 	r->mul = malloc(nsw * sizeof(uint32_t));
 	r->fbase = malloc(nsw * sizeof(*r->fbase));
@@ -955,9 +952,9 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->nasc = calloc(nsw, sizeof(uint32_t));
 	r->swfirst = malloc(nsw * sizeof(uint32_t));
 	if (!r->swfirst || !r->sib || !r->nasc || !r->via || !r->rank || !r->use_key ||
-	    !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->fn ||
-	    !r->rend || !r->rn || !r->mul || !r->fbase || !r->ucls || !r->dcls || !r->ucl ||
-	    !r->dcl || !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
+	    !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->rstart ||
+	    !r->rn || !r->mul || !r->fbase || !r->ucls || !r->dcls || !r->ucl || !r->dcl ||
+	    !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)
 		r->swfirst[s] = vt_port_index(f, f->switches[s], 0);
