@@ -71,7 +71,7 @@ struct router {
 	uint32_t *urank_at; /* ... urank_at == plan */
 	uint32_t *queue;    /* switch ordinals, nsw */
 	uint32_t *dist;	    /* detour BFS distances, nsw */
-	uint32_t *mark;	    /* per switch: serial when it carries the main route */
+	uint32_t *mark;	    /* per switch above the leaves: serial when it carries the main route */
 	uint32_t *found;    /* per switch: serial when the main descent found it */
 	uint32_t *cur, *next;
 	uint32_t *mul;	   /* descent: switches several main-route links found */
@@ -480,7 +480,7 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 	 * found; one found again (slender trees) takes that back and chooses
 	 * among its links in the next round.
 	 */
-	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur; hh++) {
+	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur || nmul; hh++) {
 		for (uint32_t i = 0; i < nmul; i++) {
 			uint32_t c = mul[i], best = VT_NONE, bu = UINT32_MAX, q;
 
@@ -527,8 +527,10 @@ static uint32_t descend(struct router *r, const uint32_t *path, uint32_t npath, 
 				col[c * nlid] = dn_rport[k];
 				next[nnext++] = c;
 			}
-			if (level[s] == 1) /* its children are leaves */
+			if (level[s] == 1) { /* its children are leaves: nothing below */
 				nf += nnext - n0;
+				nnext = n0;
+			}
 		}
 		uint32_t *tmp = cur;
 
