@@ -45,12 +45,14 @@ struct router {
 	uint32_t *h;   /* per switch: up*-down* hops to px, VT_NONE when it has none */
 	uint32_t *anc; /* per switch: == plan when px is below it (it routes down) */
 	/*
-	 * Fill route i: switch fsw[i] takes port fbase[i][cpos[fpos[i] + k]],
+	 * Fill route i: switch fsw takes port fbase[i][cpos[fpos + k]],
 	 * k = 0 .. n - 1 in turn (n: the run's rn): fbase is the switch's own up_port[] or
 	 * dn_port[] run and cpos the candidates' positions in it, so switches
-	 * of one class share one candidate list.
+	 * of one class share one candidate list. Kept as the switch's row
+	 * (frow) and the list's address (fcand) for write_fill.
 	 */
-	uint32_t *fsw, *fpos;
+	size_t *frow;	       /* fsw[i] * nlid: its row in the tables */
+	const uint8_t **fcand; /* &cpos[fpos[i]] */
 	const uint8_t **fbase;
 	uint32_t nfill;
 	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
@@ -154,16 +156,17 @@ static uint32_t turn_key(struct router *r, uint32_t c)
 	return r->dist[c] || is_anc(r, c) ? UINT32_MAX : up_rank(r, c);
 }
 
-static void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off, uint32_t n)
+static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off,
+			    uint32_t n)
 {
 	if (n != r->lastn) {
 		r->lastn = n;
 		r->rstart[r->nrun] = r->nfill;
 		r->rn[r->nrun++] = n;
 	}
-	r->fsw[r->nfill] = s;
+	r->frow[r->nfill] = (size_t)s * r->lfts->nlid;
 	r->fbase[r->nfill] = base;
-	r->fpos[r->nfill++] = off;
+	r->fcand[r->nfill++] = &r->cpos[off];
 }
 
 /* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
@@ -437,17 +440,17 @@ static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigne
 static void write_fill(struct router *r, uint32_t lid, uint32_t rot)
 {
 	uint8_t *col = r->lfts->port + lid;
-	const uint64_t nlid = r->lfts->nlid;
-	const uint32_t *fsw = r->fsw, *fpos = r->fpos, *rstart = r->rstart, *rn = r->rn;
+	const uint32_t *rstart = r->rstart, *rn = r->rn;
+	const size_t *frow = r->frow;
+	const uint8_t *const *fcand = r->fcand;
 	const uint8_t *const *fbase = r->fbase;
-	const uint8_t *cpos = r->cpos;
 
 	/* counts repeat in runs: divide once per run */
 	for (uint32_t g = 0, i = 0; g < r->nrun; g++) {
 		uint32_t m = rot % rn[g], e = g + 1 < r->nrun ? rstart[g + 1] : r->nfill;
 
 		for (; i < e; i++)
-			col[fsw[i] * nlid] = fbase[i][cpos[fpos[i] + m]];
+			col[frow[i]] = fbase[i][fcand[i][m]];
 	}
 }
 
@@ -894,8 +897,8 @@ static void router_free(struct router *r)
 	free(r->anc);
 	free(r->urank);
 	free(r->urank_at);
-	free(r->fsw);
-	free(r->fpos);
+	free(r->frow);
+	free(r->fcand);
 	free(r->rstart);
 	free(r->rn);
 	free(r->mul);
@@ -931,8 +934,8 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->anc = calloc(nsw, sizeof(uint32_t));
 	r->urank = malloc(nsw * sizeof(uint32_t));
 	r->urank_at = calloc(nsw, sizeof(uint32_t));
-	r->fsw = malloc(nsw * sizeof(uint32_t));
-	r->fpos = malloc(nsw * sizeof(uint32_t));
+	r->frow = malloc(nsw * sizeof(*r->frow));
+	r->fcand = malloc(nsw * sizeof(*r->fcand));
 	r->rstart = malloc(nsw * sizeof(uint32_t));
 	r->rn = malloc(nsw * sizeof(uint32_t));
 	r->mul = malloc(nsw * sizeof(uint32_t));
@@ -954,7 +957,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	r->nasc = calloc(nsw, sizeof(uint32_t));
 	r->swfirst = malloc(nsw * sizeof(uint32_t));
 	if (!r->swfirst || !r->sib || !r->nasc || !r->via || !r->rank || !r->use_key ||
-	    !r->use_dn || !r->use_up || !r->h || !r->anc || !r->fsw || !r->fpos || !r->rstart ||
+	    !r->use_dn || !r->use_up || !r->h || !r->anc || !r->frow || !r->fcand || !r->rstart ||
 	    !r->rn || !r->mul || !r->fbase || !r->ucls || !r->dcls || !r->ucl || !r->dcl ||
 	    !r->queue || !r->dist || !r->mark || !r->found || !r->cur || !r->next)
 		return vt_err_set(e, "out of memory");
