@@ -375,23 +375,31 @@ static void detour_cands(struct router *r, uint32_t s)
  * that have one, over any link. The nd of them are queue[0 .. nd), dist
  * NONE; rounds pull distance k onto those next to a switch at k - 1.
  */
+/* Is some peer[a .. b) at distance d? */
+static inline int any_at(const uint32_t *dist, const uint32_t *peer, uint32_t a, uint32_t b,
+			 uint32_t d)
+{
+	for (; a < b; a++)
+		if (dist[peer[a]] == d)
+			return 1;
+	return 0;
+}
+
 static void plan_detours(struct router *r, uint32_t nd)
 {
 	const vt_tree *t = r->t;
 	uint32_t *q = r->queue, *got = r->cur, ngot = 0; /* the descent's cur is free here */
+	uint32_t *dist = r->dist;
 
 	for (uint32_t k = 1, left = nd; left; k++) {
 		uint32_t n = 0;
 
 		for (uint32_t i = 0; i < left; i++) {
-			uint32_t s = q[i], hit = 0;
+			uint32_t s = q[i];
 
-			for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1] && !hit; j++)
-				hit = r->dist[t->dn_peer[j]] == k - 1;
-			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1] && !hit; j++)
-				hit = r->dist[t->up_peer[j]] == k - 1;
-			if (hit)
-				r->dist[got[ngot++] = s] = k;
+			if (any_at(dist, t->dn_peer, t->dn_start[s], t->dn_start[s + 1], k - 1) ||
+			    any_at(dist, t->up_peer, t->up_start[s], t->up_start[s + 1], k - 1))
+				dist[got[ngot++] = s] = k;
 			else
 				q[n++] = s; /* still far: keep for the next round */
 		}
