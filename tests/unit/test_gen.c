@@ -14,21 +14,10 @@
 #include "vt_test.h"
 #include "vt_write.h"
 
-static vt_fabric *gen(const char *spec)
-{
-	struct vt_gen_spec s;
-	vt_fabric *f = NULL;
-	vt_err e;
-
-	if (vt_gen_parse(&s, spec, &e) || vt_gen_build(&s, &f, &e))
-		ck_abort_msg("%s: %s", spec, e.msg);
-	return f;
-}
-
 static struct vt_gen_stats stats(const char *spec)
 {
 	struct vt_gen_stats st;
-	vt_fabric *f = gen(spec);
+	vt_fabric *f = vt_test_gen(spec);
 
 	ck_assert_int_eq(vt_gen_stats(f, &st), 0);
 	vt_fabric_free(f);
@@ -132,7 +121,7 @@ static void desc_pos(const vt_fabric *f, uint32_t n, unsigned *lv, unsigned *idx
 START_TEST(definition1_adjacency)
 {
 	const unsigned K = 3, N = 3;
-	vt_fabric *f = gen("fat 3,3");
+	vt_fabric *f = vt_test_gen("fat 3,3");
 	unsigned pairs = 0;
 
 	for (uint32_t a = 0; a < f->nnodes; a++) {
@@ -167,7 +156,7 @@ END_TEST
 START_TEST(slender_wiring)
 {
 	const unsigned k = 4, kp = 2;
-	vt_fabric *f = gen("slender 4:2,4");
+	vt_fabric *f = vt_test_gen("slender 4:2,4");
 	unsigned links = 0;
 
 	for (uint32_t a = 0; a < f->nnodes; a++) {
@@ -227,7 +216,7 @@ START_TEST(clique_sizes)
 		vt_fabric *f;
 
 		snprintf(spec, sizeof(spec), "clique %u", n[i]);
-		f = gen(spec);
+		f = vt_test_gen(spec);
 		ck_assert_uint_eq(vt_fabric_count_cas(f), hosts[i]);
 		ck_assert_uint_eq(f->nswitches, n[i] / 2 + 1);
 		for (uint32_t a = 0; a < f->nswitches; a++)
@@ -257,7 +246,7 @@ START_TEST(oversub_and_rails)
 	st = stats("oversub 8,4,2,3");	     /* round robin: spines get 6,5,5 up-links */
 	ck_assert_uint_eq(st.links, 32 + 16);
 	ck_assert_uint_eq(st.radix, 6);
-	f = gen("rails 2 fat 2,2");
+	f = vt_test_gen("rails 2 fat 2,2");
 	ck_assert_uint_eq(vt_fabric_count_cas(f), 4);
 	ck_assert_uint_eq(f->nswitches, 8);
 	for (uint32_t n = 0; n < f->nnodes; n++) {
@@ -280,7 +269,7 @@ END_TEST
 /* Host h sits on leaf h/K port h%K+1, leaves and hosts in record order = index order. */
 START_TEST(names_and_guids)
 {
-	vt_fabric *f = gen("fat 4,3");
+	vt_fabric *f = vt_test_gen("fat 4,3");
 	uint32_t hosts = 0, leaves = 0;
 
 	for (uint32_t n = 0; n < f->nnodes; n++) {
@@ -351,9 +340,9 @@ START_TEST(removals_exact_and_seeded)
 	st = stats("fat 8,3 drop-links=5@1 seed=7");
 	ck_assert_uint_eq(st.links, 512 * 3 - 5);
 
-	a = gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=42");
-	b = gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=42");
-	c = gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=43");
+	a = vt_test_gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=42");
+	b = vt_test_gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=42");
+	c = vt_test_gen("fat 8,3 drop-links=3@0 drop-hosts=4 seed=43");
 	ta = write_mem(a, &la);
 	tb = write_mem(b, &lb);
 	tc = write_mem(c, &lc);
@@ -401,7 +390,7 @@ END_TEST
 
 START_TEST(writer_form)
 {
-	vt_fabric *f = gen("fat 2,2");
+	vt_fabric *f = vt_test_gen("fat 2,2");
 	size_t len;
 	char *t = write_mem(f, &len);
 	vt_err e;
@@ -471,7 +460,7 @@ START_TEST(round_trip_through_loader)
 		"slender 4:2,4 drop-switches=1@1",
 	};
 	const char *spec = specs[_i];
-	vt_fabric *a = gen(spec), *b = NULL;
+	vt_fabric *a = vt_test_gen(spec), *b = NULL;
 	size_t len;
 	char *t = write_mem(a, &len);
 	vt_err e;

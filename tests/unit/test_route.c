@@ -165,7 +165,7 @@ static void topo_trace(const char *name, uint32_t plane, struct vt_trace_shift *
 	uint32_t *pl;
 	uint64_t unset = 0;
 
-	ck_assert_msg(vt_load(vt_test_path(name), &f, &e) == 0, "%s", e.msg);
+	f = vt_test_load(name);
 	ck_assert_msg(vt_route(f, NULL, &l, &o, &e) == 0, "%s", e.msg);
 	pl = malloc((f->nswitches + 1) * sizeof(*pl));
 	ck_assert_uint_ne(vt_route_planes(f, pl), VT_NONE);
@@ -362,7 +362,7 @@ START_TEST(every_topofile_cdg_acyclic)
 		vt_err e;
 
 		snprintf(path, sizeof(path), "topofiles/%s.topo", names[i]);
-		ck_assert_msg(vt_load(vt_test_path(path), &f, &e) == 0, "%s", e.msg);
+		f = vt_test_load(path);
 		ck_assert_msg(vt_route(f, NULL, &l, &o, &e) == 0, "%s: %s", names[i], e.msg);
 		ck_assert_msg(vt_trace_cdg_acyclic(f, &l), "%s: credit loop", names[i]);
 		vt_lfts_free(&l);

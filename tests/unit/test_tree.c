@@ -17,17 +17,6 @@
 
 /* ---- fabrics */
 
-static vt_fabric *gen(const char *spec)
-{
-	struct vt_gen_spec s;
-	vt_fabric *f;
-	vt_err e;
-
-	ck_assert_msg(vt_gen_parse(&s, spec, &e) == 0, "%s", e.msg);
-	ck_assert_msg(vt_gen_build(&s, &f, &e) == 0, "%s", e.msg);
-	return f;
-}
-
 /*
  * A k-ary-3-tree by Petrini's Definition 1, built here so departures and
  * refusals can be placed exactly: level-r switch s ("S-r-s") links to level
@@ -268,7 +257,7 @@ START_TEST(fat_4_3)
 		{16, 4, 4, 0, 0, 1}, {16, 4, 4, 4, 4, 1}, {16, 0, 0, 4, 4, 0}};
 	/* level-1 subtree: a pod, 4 leaves + 4 middle switches with 4 up-links each */
 	static const uint32_t ranks[] = {4, 16, 64}, nsw[] = {1, 8, 48}, nup[] = {4, 16, 0};
-	vt_fabric *f = gen("fat 4,3");
+	vt_fabric *f = vt_test_gen("fat 4,3");
 	vt_tree t;
 
 	build_ok(&t, f, NULL);
@@ -302,7 +291,7 @@ START_TEST(thin_4_2_3)
 	static const struct shape sh[] = {
 		{16, 2, 2, 0, 0, 1}, {8, 2, 2, 4, 4, 1}, {4, 0, 0, 4, 4, 0}};
 	static const uint32_t ranks[] = {4, 16, 64}, nsw[] = {1, 6, 28}, nup[] = {2, 4, 0};
-	vt_fabric *f = gen("thin 4:2,3");
+	vt_fabric *f = vt_test_gen("thin 4:2,3");
 	vt_tree t;
 
 	build_ok(&t, f, NULL);
@@ -334,7 +323,7 @@ START_TEST(varary_unequal_groups)
 	static const struct shape sh[] = {
 		{8, 4, 4, 0, 0, 1}, {8, 4, 2, 4, 4, 2}, {8, 0, 0, 4, 2, 0}};
 	static const uint32_t ranks[] = {4, 16, 32}, nsw[] = {1, 8, 24}, nup[] = {4, 16, 0};
-	vt_fabric *f = gen("varary 4,4,2:4,2:1,2");
+	vt_fabric *f = vt_test_gen("varary 4,4,2:4,2:1,2");
 	vt_tree t;
 
 	build_ok(&t, f, NULL);
@@ -372,7 +361,7 @@ START_TEST(rails_planes)
 	static const struct shape sh[] = {
 		{16, 4, 4, 0, 0, 1}, {16, 4, 4, 4, 4, 1}, {16, 0, 0, 4, 4, 0}};
 	static const uint32_t ranks[] = {4, 16, 64}, nsw[] = {1, 8, 48}, nup[] = {4, 16, 0};
-	vt_fabric *f = gen("rails 2 fat 4,3");
+	vt_fabric *f = vt_test_gen("rails 2 fat 4,3");
 	uint32_t *plane = malloc(f->nswitches * sizeof(*plane)), inplane[2] = {0, 0};
 
 	ck_assert_uint_eq(f->nswitches, 96);

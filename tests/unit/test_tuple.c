@@ -18,26 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static vt_fabric *gen(const char *spec)
-{
-	struct vt_gen_spec s;
-	vt_fabric *f;
-	vt_err e;
-
-	ck_assert_msg(vt_gen_parse(&s, spec, &e) == 0, "%s", e.msg);
-	ck_assert_msg(vt_gen_build(&s, &f, &e) == 0, "%s", e.msg);
-	return f;
-}
-
-static vt_fabric *load(const char *rel)
-{
-	vt_fabric *f;
-	vt_err e;
-
-	ck_assert_msg(vt_load(vt_test_path(rel), &f, &e) == 0, "%s", e.msg);
-	return f;
-}
-
 static void build_ok(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o)
 {
 	vt_err e;
@@ -163,7 +143,7 @@ static void group_indices(const vt_tree *t)
 /* Definition 1: K-ary-N-tree, every level a bijection onto {0..K-1}^(N-1). */
 static void kary(const char *spec, unsigned k)
 {
-	vt_fabric *f = gen(spec);
+	vt_fabric *f = vt_test_gen(spec);
 	unsigned range[VT_TREE_MAX_LEVELS];
 	vt_tree t;
 
@@ -199,7 +179,7 @@ END_TEST
  */
 static void varary(const char *spec, unsigned n, const unsigned *down, const unsigned *up)
 {
-	vt_fabric *f = gen(spec);
+	vt_fabric *f = vt_test_gen(spec);
 	vt_tree t;
 
 	build_ok(&t, f, NULL);
@@ -235,7 +215,7 @@ END_TEST
  */
 START_TEST(cabling_order)
 {
-	vt_fabric *g = gen("fat 4,3"), *f = vt_fabric_new("rotated");
+	vt_fabric *g = vt_test_gen("fat 4,3"), *f = vt_fabric_new("rotated");
 	uint32_t *map = malloc(g->nnodes * sizeof(*map));
 	vt_tree t;
 	vt_err e;
@@ -293,7 +273,7 @@ START_TEST(topofiles_unique)
 		if (len < 5 || strcmp(de->d_name + len - 5, ".topo"))
 			continue;
 		snprintf(rel, sizeof(rel), "topofiles/%s", de->d_name);
-		f = load(rel);
+		f = vt_test_load(rel);
 		plane = malloc(f->nswitches * sizeof(*plane));
 		np = vt_route_planes(f, plane);
 		for (uint32_t p = 0; p < np; p++) {
@@ -343,7 +323,7 @@ static uint32_t tuple_deps(const vt_tree *t, char *buf, size_t n)
  */
 START_TEST(departs_leaf_uplink)
 {
-	vt_fabric *f = load("topofiles/degraded-4ary3-leaf-uplink.topo");
+	vt_fabric *f = vt_test_load("topofiles/degraded-4ary3-leaf-uplink.topo");
 	char buf[4096];
 	vt_tree t;
 
@@ -406,7 +386,7 @@ static uint32_t sw_by_desc(const vt_tree *t, const char *desc)
  */
 static void departs_missing(const char *rel, const char *full_spec, uint32_t nmiss)
 {
-	vt_fabric *deg = load(rel), *full = gen(full_spec);
+	vt_fabric *deg = vt_test_load(rel), *full = vt_test_gen(full_spec);
 	char lo[16][16], hi[16][16], buf[8192], want[8192] = "", line[256];
 	uint32_t n = missing_links(full, deg, lo, hi, 16);
 	size_t o = 0;
@@ -456,7 +436,7 @@ START_TEST(departs_none)
 	char buf[256];
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
-		vt_fabric *f = load(files[i]);
+		vt_fabric *f = vt_test_load(files[i]);
 		vt_tree t;
 
 		build_ok(&t, f, NULL);
@@ -475,7 +455,7 @@ END_TEST
  */
 START_TEST(departs_slender)
 {
-	vt_fabric *f = load("topofiles/navaridas-slender-4-2-3.topo");
+	vt_fabric *f = vt_test_load("topofiles/navaridas-slender-4-2-3.topo");
 	char buf[4096];
 	vt_tree t;
 

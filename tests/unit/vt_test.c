@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 
+#include "vt_gen.h"
+#include "vt_load.h"
+
 const char *vt_test_top(void)
 {
 	const char *t = getenv("VT_TOP");
@@ -16,4 +19,25 @@ const char *vt_test_path(const char *rel)
 
 	snprintf(buf, sizeof(buf), "%s/%s", vt_test_top(), rel);
 	return buf;
+}
+
+vt_fabric *vt_test_gen(const char *spec)
+{
+	struct vt_gen_spec s;
+	vt_fabric *f = NULL;
+	vt_err e;
+
+	if (vt_gen_parse(&s, spec, &e) || vt_gen_build(&s, &f, &e))
+		ck_abort_msg("%s: %s", spec, e.msg);
+	return f;
+}
+
+vt_fabric *vt_test_load(const char *rel)
+{
+	vt_fabric *f = NULL;
+	vt_err e;
+
+	if (vt_load(vt_test_path(rel), &f, &e))
+		ck_abort_msg("%s", e.msg);
+	return f;
 }

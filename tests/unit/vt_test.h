@@ -17,6 +17,13 @@
 		return nf ? EXIT_FAILURE : EXIT_SUCCESS;                                           \
 	}
 
+#include "vt_fabric.h"
+
+/* A generated fabric (vartree-gen spec); the test fails when the spec is refused. */
+vt_fabric *vt_test_gen(const char *spec);
+/* A fabric loaded from a file under the source tree; the test fails on any error. */
+vt_fabric *vt_test_load(const char *rel);
+
 /* Directory of the source tree (set by tests/run-tests), for fixture files. */
 const char *vt_test_top(void);
 /* A path under the source tree; the returned string lives until the next call. */
