@@ -39,7 +39,7 @@ side_objs = $(patsubst %.c,$(1)/obj/%.o,$(filter-out $(2)/vartree-%.c,$(wildcard
 B := build
 A := build/asan
 
-.PHONY: all check unit bench fuzz install clean topofiles format tidy
+.PHONY: all check unit bench fuzz install clean topofiles format tidy golden
 all: $(B)/lib/libvtcore.a $(addprefix $(B)/bin/,$(BINS)) $(if $(PLUG_SRC),$(B)/lib/libvartree.so) man-build
 
 # ---- objects
@@ -115,6 +115,10 @@ fuzz:
 		$(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 			-artifact_prefix=$(B)/fuzz/$$n- $(B)/fuzz/$$n-corpus tests/fuzz/corpus; \
 	done
+
+# rewrites tests/data/route-golden.txt; a commit that changes it says why the tables changed
+golden: all
+	VT_GOLDEN_UPDATE=1 tests/cli/route_golden.sh
 
 topofiles: $(B)/bin/vartree-gen
 	topofiles/regenerate $(B)/bin/vartree-gen
