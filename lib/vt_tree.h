@@ -1,8 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * var-ary-n-tree extraction (Zahavi et al., Algorithm 1): levels, port groups,
- * tuples, the compute-node index order with place-keepers (§3.2), nested
- * subtrees, and the departures of the fabric from a regular tree.
+ * var-ary-n-tree extraction: levels, port groups, the compute-node index
+ * order with place-keepers (Zahavi et al. §3.2), nested subtrees, Algorithm 1
+ * tuples, and the departures of the fabric from a regular tree.
+ *
+ * Host order: NOT derived from the tuples, as the paper derives it. Leaves
+ * are sorted by subtree, outermost first: each level-l subtree (union-find
+ * over the links below level l+1) is keyed by the natural-order rank of its
+ * first leaf (node descriptions, digit runs compared as numbers, ties by GUID:
+ * vt_order_sort_nodes), so every subtree is a contiguous run of ranks. Each
+ * leaf then gets hosts_per_leaf ranks, its compute nodes in port order, and
+ * place-keepers (VT_NONE) fill the missing slots. Why not the tuples: both
+ * keep subtrees contiguous on a regular tree, but the order by names lets an
+ * administrator predict a host's rank from the switch names, and changing it
+ * would change every routing table (tests/data/route-golden.txt).
+ *
+ * Tuples (vt_tree_tuples, vt_tuple.c): only for the Definition 2 check, which
+ * turns links that break it into departures (vt_tree_describe); neither the
+ * host order nor the routing reads them.
  *
  * Levels: switches with compute nodes are leaves (level 0) and every switch is
  * ranked by its hop distance from them; with root GUIDs the ranks are counted
