@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vt_fabric.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,6 +390,22 @@ uint32_t vt_fabric_node_by_id(const vt_fabric *f, const char *id)
 		i = (i + 1) & m;
 	}
 	return VT_NONE;
+}
+
+const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t len)
+{
+	if (!len)
+		return buf;
+	if (node >= f->nnodes)
+		snprintf(buf, len, "(no node %u)", node);
+	else {
+		/* a long description is cut, never the GUID that tells nodes apart */
+		size_t room = len > 24 ? len - 24 : 0, dl = strlen(f->nodes[node].desc);
+
+		snprintf(buf, len, "\"%.*s\" (0x%016llx)", (int)(dl < room ? dl : room),
+			 f->nodes[node].desc, (unsigned long long)f->nodes[node].guid);
+	}
+	return buf;
 }
 
 uint32_t vt_fabric_count_cas(const vt_fabric *f)

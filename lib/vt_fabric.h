@@ -7,6 +7,7 @@
 #ifndef VT_FABRIC_H
 #define VT_FABRIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vt_err.h"
@@ -42,15 +43,15 @@ struct vt_port {
 };
 
 struct vt_node {
-	uint64_t guid;	 /* node GUID */
+	uint64_t guid; /* node GUID */
 	uint64_t sysguid;
-	char *id;	 /* the record's quoted id ("S-0002c903..." or "Switch1") */
-	char *desc;	 /* node description; equal to id when the input gives none */
+	char *id;	     /* the record's quoted id ("S-0002c903..." or "Switch1") */
+	char *desc;	     /* node description; equal to id when the input gives none */
 	uint32_t first_port; /* ports[first_port + p] is port p, p = 0 .. nports */
-	uint32_t sw;	 /* ordinal among switches, VT_NONE for other nodes */
-	unsigned line;	 /* line of the record in the source, for messages */
+	uint32_t sw;	     /* ordinal among switches, VT_NONE for other nodes */
+	unsigned line;	     /* line of the record in the source, for messages */
 	uint8_t nports;
-	uint8_t type;	 /* enum vt_node_type */
+	uint8_t type; /* enum vt_node_type */
 };
 
 typedef struct vt_fabric {
@@ -117,6 +118,16 @@ static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
 	uint32_t q = f->ports[port].peer;
 	return q == VT_NONE ? VT_NONE : f->ports[q].node;
 }
+
+/*
+ * A node as every message names it: `"DESC" (0xGUID)`, the GUID as 16 hex
+ * digits, since real fabrics repeat descriptions ("SwitchIB Mellanox
+ * Technologies" on 80 switches). Writes into buf and returns it; a
+ * description too long for len is cut, the GUID never (VT_NODE_NAME_MAX
+ * holds any 64-byte IB NodeDescription).
+ */
+const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t len);
+#define VT_NODE_NAME_MAX 96
 
 /* Number of CAs / connected CA ports / links (each link counted once). */
 uint32_t vt_fabric_count_cas(const vt_fabric *f);

@@ -28,7 +28,7 @@ int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e);
  */
 int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
 /* The same from memory; buf need not be NUL-terminated, name is used in messages. */
-int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
-		     const char *name, vt_err *e);
+int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
+		     vt_err *e);
 
 #endif

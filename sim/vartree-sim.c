@@ -101,7 +101,8 @@ static double num(const char *opt, const char *s, double lo, double hi)
 		goto bad;
 	return v;
 bad:
-	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%.15g, %.15g]\n", opt, s, lo, hi);
+	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%.15g, %.15g]\n", opt, s, lo,
+		hi);
 	exit(2);
 }
 
@@ -180,8 +181,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			if (o->nr == MAX_ROUTINGS)
 				usage_error("at most 4 routings");
 			if (c == 'r' && strcmp(optarg, "vartree"))
-				usage_error("--route: only 'vartree' (give other engines' tables with "
-				    "--lfts)");
+				usage_error(
+					"--route: only 'vartree' (give other engines' tables with "
+					"--lfts)");
 			o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
 			break;
 		case 'o':

@@ -98,6 +98,22 @@ START_TEST(errors)
 }
 END_TEST
 
+START_TEST(node_names)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+	char buf[VT_NODE_NAME_MAX], tiny[30];
+
+	ck_assert_str_eq(vt_node_name(f, 1, buf, sizeof(buf)),
+			 "\"Switch one\" (0x0000000000000200)");
+	ck_assert_str_eq(vt_node_name(f, 2, buf, sizeof(buf)), "\"h0\" (0x0000000000000300)");
+	/* too long: the description is cut, the GUID kept */
+	ck_assert_str_eq(vt_node_name(f, 1, tiny, sizeof(tiny)), "\"Switch\" (0x0000000000000200)");
+	ck_assert_str_eq(vt_node_name(f, 9, buf, sizeof(buf)), "(no node 9)");
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(speeds)
 {
 	ck_assert_int_eq(vt_speed_parse("EDR", 3), VT_EDR);
@@ -118,6 +134,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, lookups);
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, speeds);
+	tcase_add_test(tc, node_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
