@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vt_io.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +144,102 @@ int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e)
 	*buf = b;
 	*len = n;
 	return 0;
+}
+
+int vt_read_text(const char *path, char **buf, size_t *len, vt_err *e)
+{
+	const char *nul;
+
+	if (vt_read_file(path, buf, len, e))
+		return -1;
+	nul = memchr(*buf, '\0', *len);
+	if (nul) {
+		unsigned line = 1;
+
+		for (const char *c = *buf; c < nul; c++)
+			line += *c == '\n';
+		free(*buf);
+		*buf = NULL;
+		return vt_err_at(e, path, line, "NUL byte, not a text file");
+	}
+	return 0;
+}
+
+/* One GUID: hex digits with an optional 0x, at most 16 of them. */
+static int parse_guid(const char *s, uint64_t *g)
+{
+	unsigned nd = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	*g = 0;
+	for (; isxdigit((unsigned char)*s); s++, nd++) {
+		int d = isdigit((unsigned char)*s) ? *s - '0'
+						   : tolower((unsigned char)*s) - 'a' + 10;
+
+		*g = *g << 4 | (uint64_t)d;
+	}
+	return !*s && nd >= 1 && nd <= 16 ? 0 : -1;
+}
+
+static int push_guid(uint64_t **guids, uint32_t *n, uint32_t *cap, uint64_t g)
+{
+	if (*n == *cap) {
+		uint64_t *p = realloc(*guids, (*cap ? *cap * 2 : 64) * sizeof(*p));
+
+		if (!p)
+			return -1;
+		*guids = p;
+		*cap = *cap ? *cap * 2 : 64;
+	}
+	(*guids)[(*n)++] = g;
+	return 0;
+}
+
+int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e)
+{
+	char *buf, *s, *next;
+	size_t len;
+	uint32_t cap = 0;
+	unsigned line = 0;
+
+	*guids = NULL;
+	*n = 0;
+	if (vt_read_text(path, &buf, &len, e))
+		return -1;
+	for (s = buf; s && *s; s = next) {
+		char *nl = strchr(s, '\n'), *h, *end;
+		uint64_t g;
+
+		next = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		line++;
+		h = strchr(s, '#');
+		if (h)
+			*h = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		for (end = s + strlen(s); end > s && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		if (!*s)
+			continue;
+		if (parse_guid(s, &g)) {
+			vt_err_at(e, path, line, "bad GUID \"%s\" (1 to 16 hex digits expected)",
+				  s);
+			goto fail;
+		}
+		if (push_guid(guids, n, &cap, g)) {
+			vt_err_set(e, "out of memory");
+			goto fail;
+		}
+	}
+	free(buf);
+	return 0;
+fail:
+	free(buf);
+	free(*guids);
+	*guids = NULL;
+	*n = 0;
+	return -1;
 }

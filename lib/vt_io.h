@@ -3,6 +3,7 @@
 #ifndef VT_IO_H
 #define VT_IO_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "vt_err.h"
@@ -26,5 +27,17 @@ void vt_out_abort(vt_out *o);
 
 /* Reads a whole file into a NUL-terminated buffer (*len excludes the NUL). */
 int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e);
+/*
+ * vt_read_file for text formats: a NUL byte is refused ("FILE:LINE: NUL byte,
+ * not a text file") rather than silently ending the text there.
+ */
+int vt_read_text(const char *path, char **buf, size_t *len, vt_err *e);
+
+/*
+ * Reads a GUID file as OpenSM does (one GUID per line, 0x prefix optional,
+ * '#' comments and blank lines ignored); more than 16 hex digits is refused,
+ * not saturated. Caller frees *guids.
+ */
+int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e);
 
 #endif

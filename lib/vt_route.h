@@ -65,10 +65,4 @@ uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane);
 int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
 			 vt_err *e);
 
-/*
- * Reads a GUID file as OpenSM does (one GUID per line, 0x prefix optional,
- * '#' comments and blank lines ignored). Caller frees *guids.
- */
-int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e);
-
 #endif

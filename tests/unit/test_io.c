@@ -85,6 +85,73 @@ START_TEST(errors)
 }
 END_TEST
 
+/* Writes len bytes (NULs included) to a fresh temporary file; returns its path. */
+static const char *tmpfile_with(const char *data, size_t len)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/vt-io-guids-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, data, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+static int guids_of(const char *data, size_t len, uint64_t **g, uint32_t *n, vt_err *e)
+{
+	const char *path = tmpfile_with(data, len);
+	int rc = vt_guid_file_read(path, g, n, e);
+
+	unlink(path);
+	return rc;
+}
+
+START_TEST(guid_file)
+{
+	static const char ok[] = "# roots\n0x0002c90000000001\n  2c90000000002 # second\n\n"
+				 "FFFFFFFFFFFFFFFF\n0X10";
+	uint64_t *g;
+	uint32_t n;
+	vt_err e;
+
+	ck_assert_int_eq(guids_of(ok, sizeof(ok) - 1, &g, &n, &e), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(g[0], 0x0002c90000000001ull);
+	ck_assert_uint_eq(g[1], 0x0002c90000000002ull);
+	ck_assert_uint_eq(g[2], UINT64_MAX);
+	ck_assert_uint_eq(g[3], 0x10);
+	free(g);
+}
+END_TEST
+
+/* Seventeen digits used to saturate to 0xffffffffffffffff, a NUL to end the file unseen. */
+START_TEST(guid_file_refusals)
+{
+	static const char nul[] = "0x1\n0x2\n\0000x3\n";
+	uint64_t *g = (uint64_t *)1;
+	uint32_t n = 7;
+	vt_err e;
+	char want[128];
+
+	ck_assert_int_eq(guids_of("0x1\n0x10000000000000000\n", 24, &g, &n, &e), -1);
+	ck_assert_ptr_null(g);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, ":2: bad GUID \"0x10000000000000000\""));
+	ck_assert_int_eq(guids_of("00000000000000001\n", 18, &g, &n, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, ":1: bad GUID \"00000000000000001\""));
+	ck_assert_int_eq(guids_of("0x\n", 3, &g, &n, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, ":1: bad GUID \"0x\""));
+	ck_assert_int_eq(guids_of("0x12g\n", 6, &g, &n, &e), -1);
+	ck_assert_int_eq(guids_of(nul, sizeof(nul) - 1, &g, &n, &e), -1);
+	ck_assert_ptr_null(g);
+	snprintf(want, sizeof(want), ":3: NUL byte, not a text file");
+	ck_assert_ptr_nonnull(strstr(e.msg, want));
+	ck_assert_str_eq(strstr(e.msg, ":3:"), want);
+}
+END_TEST
+
 static Suite *io_suite(void)
 {
 	Suite *s = suite_create("io");
@@ -93,6 +160,8 @@ static Suite *io_suite(void)
 	tcase_add_test(tc, commit_and_abort);
 	tcase_add_test(tc, device_written_in_place);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, guid_file);
+	tcase_add_test(tc, guid_file_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }
