@@ -792,9 +792,16 @@ static void post_stage_of(sim *s, uint32_t r)
 	default:
 		c = end;
 	}
-	for (uint32_t k = s->cursor[r]; k < c; k++)
-		post(s, s->rank_msg[k]);
+	/*
+	 * The cursor moves first: a b2b message sent at once (one packet, idle
+	 * HCA) releases the next stage from inside post(), which must not see
+	 * this stage again.
+	 */
+	uint32_t from = s->cursor[r];
+
 	s->cursor[r] = c;
+	for (uint32_t k = from; k < c; k++)
+		post(s, s->rank_msg[k]);
 }
 
 static int open_msg(sim *s, uint32_t r)
