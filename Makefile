@@ -20,7 +20,7 @@ CSTD      := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 OPT       ?= -O2 -g
 CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib $(CFLAGS)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-EXTLIBS   := -libnetdisc -libmad -libumad $(shell pkg-config --libs cairo 2>/dev/null) -lm -lpthread
+EXTLIBS   := -libnetdisc -libmad -libumad $(shell pkg-config --libs cairo 2>/dev/null) -ljansson -lm -lpthread
 EXTINC    := $(shell pkg-config --cflags cairo 2>/dev/null)
 CHECKLIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
 

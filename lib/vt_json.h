@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON output through jansson (Debian's libjansson): values built as json_t
+ * trees, dumped in one piece. Node descriptions are bytes, not necessarily
+ * UTF-8 (a NodeDesc is 64 arbitrary bytes): vt_json_text() keeps the valid
+ * UTF-8 sequences and replaces every other byte by U+FFFD, so the output is
+ * always valid JSON that any parser accepts.
+ */
+#ifndef VT_JSON_H
+#define VT_JSON_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+
+/* A JSON string of s (NULL gives null); NULL when out of memory. */
+json_t *vt_json_text(const char *s);
+/* "0x%016x", the form GUIDs take in infiniband-diags output. */
+json_t *vt_json_guid(uint64_t guid);
+/* {"node": desc, "guid": "0x...", "port": num, "lid": lid} for ports[] index p (lid omitted when
+ * 0). */
+json_t *vt_json_port(const vt_fabric *f, uint32_t p);
+/* Sets key of obj to v, taking v's reference (jansson's json_object_set_new). */
+static inline void vt_json_set(json_t *obj, const char *key, json_t *v)
+{
+	json_object_set_new(obj, key, v);
+}
+/* Writes v (indented, keys in insertion order) and a newline; drops v's reference. */
+int vt_json_dump(json_t *v, FILE *fp, vt_err *e);
+
+#endif
