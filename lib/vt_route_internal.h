@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The router's state, shared by the files of vartree's routing and by no one
+ * else. Where each step of Zahavi et al. lives:
+ *
+ *   vt_route.c            entry point: trees extracted and routed plane by plane
+ *   vt_route_mainloop.c   Algorithm 2, "main loop setting LFT to compute nodes":
+ *                         destinations in index order, place-keepers, LMC
+ *   vt_route_downgoing.c  Algorithm 4, assign-down-going-port-by-ascending
+ *   vt_route_upgoing.c    Algorithm 3, assign-up-going-port-by-descending
+ *   vt_route_plan.c       every route the two above do not set (per destination switch)
+ *   vt_route_class.c      switch classes: switches with the same parents or children
+ *   vt_route_detour.c     degraded trees: detours and the turn order that keeps them
+ *                         deadlock-free
+ *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
+ *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
+ *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
+ */
+#ifndef VT_ROUTE_INTERNAL_H
+#define VT_ROUTE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_fabric.h"
+#include "vt_lft.h"
+#include "vt_tree.h"
+
+/* Up-link keys a switch counts its usage apart by (see route_usage.by_key). */
+#define VT_ROUTE_KEYS 8u
+
+/*
+ * A class: switches of a level with the same parents (up class) or the same
+ * children (down class), in the same order, have the same candidates towards
+ * every destination, so a plan finds them once per class (a pruned 36-port
+ * tree: under a hundred classes, 1620 switches).
+ */
+struct cls {
+	uint32_t rep;	 /* first member: its up_peer[] or dn_peer[] run is the class's */
+	uint32_t at;	 /* the plan the fields below belong to */
+	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
+	uint32_t off, n; /* candidates: fill.cpos[off .. off + n) */
+	/*
+	 * Detour candidates of members at distance dd, plan dat: the parents
+	 * (up classes) or children (down classes) at distance dd - 1; down
+	 * classes also keep the least and greatest turn_key() among those.
+	 */
+	uint32_t dat, dd, doff, dn, kmin, kmax;
+};
+
+/* Algorithm 2's usage counters: what each port carries so far. */
+struct route_usage {
+	uint32_t *dn; /* per ports[] index: destinations routed down out of this port */
+	uint32_t *up; /* per ports[] index: destinations routed up out of this port */
+	/*
+	 * Per ports[] index and VT_ROUTE_KEYS keys: a switch with several
+	 * main-route parents (slender trees) carries only the destinations its
+	 * children sent to it, so it alternates among those: it counts apart
+	 * per key[level], the up-link the main route took one level below
+	 * (which, in step, the children below took too). Leaves count all.
+	 */
+	uint32_t *by_key;
+	uint32_t key[VT_TREE_MAX_LEVELS + 1];
+};
+
+/* The plan of destination switch px: every route towards it but the main ones. */
+struct route_plan {
+	uint32_t px;
+	uint32_t stamp;	    /* plans made so far: the stamp of the current one */
+	uint32_t *h;	    /* per switch: up*-down* hops to px, VT_NONE when it has none */
+	uint32_t *anc;	    /* per switch: == stamp when px is below it (it routes down) */
+	uint32_t nreach0;   /* leaves that route up towards px (not ancestors, h set) */
+	uint32_t *queue;    /* switch ordinals, nsw */
+	uint32_t *dist;	    /* detour distances, nsw */
+	uint32_t *urank;    /* per up class: turn_key()'s lowest parent rank, valid when */
+	uint32_t *urank_at; /* ... urank_at == stamp */
+};
+
+/*
+ * Fill route i: switch fsw takes port fbase[i][cpos[fpos + k]], k = 0 .. n - 1
+ * in turn (n: the run's rn): fbase is the switch's own up_port[] or dn_port[]
+ * run and cpos the candidates' positions in it, so switches of one class
+ * share one candidate list. Kept as the switch's row (frow) and the list's
+ * address (fcand) for vt_route_write_fill.
+ */
+struct route_fill {
+	size_t *frow;	       /* fsw[i] * nlid: its row in the tables */
+	const uint8_t **fcand; /* &cpos[fpos[i]] */
+	const uint8_t **fbase;
+	uint32_t n;
+	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
+	uint32_t *rstart, *rn, nrun, lastn;
+	uint8_t *cpos; /* candidate positions of this plan: class lists, then detours */
+	uint32_t npos;
+};
+
+/* Switch classes of the current plane (struct cls). */
+struct route_classes {
+	uint32_t *ucls, *dcls; /* per switch: its up and down class */
+	struct cls *ucl, *dcl;
+};
+
+/* The main route of the current destination: Algorithms 4 and 3. */
+struct route_main {
+	uint32_t serial; /* destinations routed so far (place-keepers included) */
+	uint32_t crank;	 /* rank of the compute destination being routed, else VT_NONE */
+	uint32_t *mark;	 /* per switch above the leaves: serial when it carries the main route */
+	uint32_t *found; /* per switch: serial when the main descent found it */
+	uint32_t *cur, *next;
+	uint32_t *mul; /* descent: switches several main-route links found */
+	uint32_t *via; /* per switch: the dn_port[] entry of the main-route link that found it
+			* in the descent, VT_NONE when several did */
+};
+
+/* Per-plane link tables the descent reads instead of deriving them. */
+struct route_links {
+	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
+	uint32_t *dn_ridx; /* ... and its ports[] index */
+	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
+};
+
+/* Degraded trees: the turn order of detours and the sibling lanes of ascents. */
+struct route_degraded {
+	/*
+	 * Turn order, per switch: switches of a level that share a parent form
+	 * a class (CA routes pass from any of them to any other through their
+	 * parents); classes that lost down-links (the ones detours must reach
+	 * by a down-up turn) rank after the others. A detour turning down from
+	 * a into c and up to b needs rank(a) < rank(b), so its turns follow one
+	 * global order and, with the up*-down* CA routes, close no cycle.
+	 */
+	uint32_t *rank;
+	/*
+	 * Ascent alignment: sib[s] is a switch of s's level with the level's
+	 * full up-links whose parents include all of s's (VT_NONE: s is
+	 * complete, or none). Such a sibling takes its parents in turn, so its
+	 * n-th ascent goes to its (n mod up-links)-th; s, on its n-th ascent
+	 * (nasc[s]), takes that same parent when linked to it, keeping every
+	 * destination that can in its regular lane.
+	 */
+	uint32_t *sib, *nasc;
+};
+
+struct router {
+	const vt_fabric *f;
+	const vt_tree *t; /* the plane being routed */
+	vt_lfts *lfts;
+	struct route_usage use;
+	struct route_plan plan;
+	struct route_fill fill;
+	struct route_classes cls;
+	struct route_main main;
+	struct route_links links;
+	struct route_degraded deg;
+};
+
+static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
+{
+	return vt_port_index(r->f, r->f->switches[s], p);
+}
+
+/* Is px below s (s routes down towards it)? */
+static inline int is_anc(const struct router *r, uint32_t s)
+{
+	return r->plan.anc[s] == r->plan.stamp;
+}
+
+static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigned p)
+{
+	if (lid) /* lid 0: a place-keeper, which moves the counters only */
+		vt_lft_set(r->lfts, s, lid, (uint8_t)p);
+}
+
+static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off,
+			    uint32_t n)
+{
+	struct route_fill *fl = &r->fill;
+
+	if (n != fl->lastn) {
+		fl->lastn = n;
+		fl->rstart[fl->nrun] = fl->n;
+		fl->rn[fl->nrun++] = n;
+	}
+	fl->frow[fl->n] = (size_t)s * r->lfts->nlid;
+	fl->fbase[fl->n] = base;
+	fl->fcand[fl->n++] = &fl->cpos[off];
+}
+
+/* vt_route_mainloop.c */
+void vt_route_plane_lids(struct router *r, const vt_tree *t);
+/* vt_route_downgoing.c: returns the main route's switches, x first, in path[] */
+uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t lid, uint32_t rot, uint32_t *path,
+			 uint8_t *pn);
+/* vt_route_upgoing.c */
+uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid);
+/* vt_route_plan.c */
+void vt_route_make_plan(struct router *r, uint32_t x);
+void vt_route_write_fill(struct router *r, uint32_t lid, uint32_t rot);
+/* vt_route_class.c */
+int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e);
+/* vt_route_detour.c */
+void vt_route_plan_detours(struct router *r, uint32_t nd);
+int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
+/* vt_route_straggler.c */
+void vt_route_stragglers(struct router *r, const uint8_t *pn, uint32_t lid);
+void vt_route_siblings(struct router *r, const vt_tree *t);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tie-break policy of vartree's routing, apart from the mechanism: which of
+ * the parents one hop closer a straggler (a switch the main descent missed on
+ * a degraded tree, vt_route_straggler.c) goes up to. The mechanism lists the
+ * candidates; this module gives each a set of named keys and compares them.
+ * The keys aim at shift all-to-all, the pattern Zahavi et al. optimise: a
+ * shift stage sends a leaf's hosts to a window of consecutive ranks, so a
+ * lane (up-link port number) that other destinations of such a window also
+ * use congests in that stage.
+ */
+#ifndef VT_ROUTE_POLICY_H
+#define VT_ROUTE_POLICY_H
+
+#include <stdint.h>
+
+struct router;
+
+/* Why a candidate parent is preferred, strongest last. */
+enum straggler_pref {
+	PREF_NONE = 0,
+	PREF_IN_STEP = 1,    /* the port number the main route took at this level */
+	PREF_SIBLING = 2,    /* the lane a complete sibling's run names (straggler_pref) */
+	PREF_MAIN_ROUTE = 3, /* the parent carries the main route already */
+};
+
+/*
+ * Compared in this order; the first that differs decides. The values are
+ * capped where the routing has always capped them (window_load, lane_share
+ * and down_load at 62), which keeps the tables the golden test checks.
+ */
+struct straggler_keys {
+	uint32_t tier;	    /* higher wins; see vt_route_straggler_keys */
+	uint32_t down_load; /* lower wins: above the leaves, the parent's way down */
+	uint32_t pref;	    /* higher wins: enum straggler_pref */
+	uint32_t
+		window_load; /* lower wins: leaves, destinations of the shift windows on the lane */
+	uint32_t lane_share; /* lower wins: leaves, destinations px's leaf expects on the lane */
+	uint32_t use;	     /* lower wins: the up-link's usage so far */
+};
+
+/*
+ * The keys of straggler c's up-link j (an up_port[] entry, towards a parent
+ * one hop closer); sib_parent is the parent straggler_pref names, pn[l] the
+ * port number the main route took at level l.
+ */
+void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
+			     const uint8_t *pn, struct straggler_keys *k);
+/* Is a strictly better than b? */
+int vt_route_straggler_better(const struct straggler_keys *a, const struct straggler_keys *b);
+
+#endif
