@@ -7,12 +7,10 @@
  */
 #include "vt_route.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_io.h"
 #include "vt_route_internal.h"
 #include "vt_tree.h"
 
