@@ -327,6 +327,13 @@ static int set_entry(struct lft_parse *s, uint64_t lid, uint64_t port)
 	if (lid > s->f->max_lid)
 		return err(s, "LID 0x%04" PRIx64 " beyond the fabric's top LID 0x%04x", lid,
 			   s->f->max_lid);
+	if (vt_lft_get(s->t, s->sw, (uint32_t)lid) != VT_LFT_NONE) {
+		char nm[VT_NODE_NAME_MAX];
+
+		/* last-wins would hide a corrupt or concatenated dump */
+		return err(s, "LID 0x%04" PRIx64 " listed twice for switch %s", lid,
+			   vt_node_name(s->f, s->f->switches[s->sw], nm, sizeof(nm)));
+	}
 	vt_lft_set(s->t, s->sw, (uint32_t)lid, (uint8_t)port);
 	return 0;
 }

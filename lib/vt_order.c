@@ -310,7 +310,7 @@ int vt_order_read(vt_order *o, const vt_fabric *f, const char *path, vt_err *e)
 		free(seen);
 		return vt_err_set(e, "out of memory");
 	}
-	if (vt_read_file(path, &buf, &len, e)) {
+	if (vt_read_text(path, &buf, &len, e)) {
 		free(descs);
 		free(seen);
 		return -1;

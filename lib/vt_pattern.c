@@ -145,7 +145,7 @@ static int parse_file(vt_pattern *p, const char *path, vt_err *e)
 	int open = 0; /* the current stage has flows */
 	unsigned line = 0;
 
-	if (vt_read_file(path, &buf, &len, e))
+	if (vt_read_text(path, &buf, &len, e))
 		return -1;
 	p->stage_off = NULL;
 	p->flows = NULL;
@@ -352,6 +352,21 @@ static int parse_args(vt_pattern *p, const char *spec, const char *a, vt_err *e)
 	return bad(e, spec, "unknown kind");
 }
 
+/* A control character (a newline from a script) would split the one-line error. */
+static int refuse_control(const char *spec, vt_err *e)
+{
+	char shown[128];
+	size_t n = 0;
+
+	for (const unsigned char *c = (const unsigned char *)spec; *c && n + 5 < sizeof(shown); c++)
+		if (*c < 0x20 || *c == 0x7f)
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n, "\\x%02x", *c);
+		else
+			shown[n++] = (char)*c;
+	shown[n] = '\0';
+	return vt_err_set(e, "pattern '%s': control character in the pattern", shown);
+}
+
 int vt_pattern_parse(vt_pattern *p, const char *spec, uint32_t nranks, vt_err *e)
 {
 	const char *colon = strchr(spec, ':');
@@ -359,6 +374,9 @@ int vt_pattern_parse(vt_pattern *p, const char *spec, uint32_t nranks, vt_err *e
 	unsigned i;
 
 	memset(p, 0, sizeof(*p));
+	for (const char *c = spec; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return refuse_control(spec, e);
 	if (nranks < 2)
 		return vt_err_set(e, "pattern '%s': needs at least 2 ranks, have %u", spec, nranks);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)

@@ -400,6 +400,12 @@ START_TEST(errors)
 	read_err(HDR1 "0x00g1 001\n", "x.dump:2: cannot parse LID");
 	read_err(HDR1 "junk\n", "x.dump:2: malformed line");
 	read_err(HDR1 HDR1, "x.dump:2: switch GUID 0x0000000000200000 listed twice");
+	/* one LID twice for a switch used to be accepted, the last entry winning */
+	read_err(HDR1 "0x0004 001\n0x0038 003\n0x0004 002\n",
+		 "x.dump:4: LID 0x0004 listed twice for switch \"Switch1\" (0x0000000000200000)");
+	read_err("dump_ucast_routes: Switch 0x0000000000200001\n0x0001 : 003  : 01   : yes\n"
+		 "0x0001 : 003  : 01   : yes\n",
+		 "x.dump:3: LID 0x0001 listed twice for switch \"Switch2\" (0x0000000000200001)");
 	read_err("Unicast lids [0-60] of switch Lid 1\n",
 		 "x.dump:1: cannot parse switch definition");
 	read_err("hello\n", "x.dump:1: not a forwarding-table dump (expected \"Unicast lids\" or "

@@ -110,6 +110,22 @@ START_TEST(plain_list_and_unknown_name)
 	ck_assert_str_eq(rank_name(f, &r, 0), "h-d");
 	ck_assert_str_eq(rank_name(f, &r, 1), "h-b");
 	vt_order_free(&r);
+	/* a NUL byte used to end the list there without a word */
+	p = write_tmp("h-d\n");
+	{
+		FILE *fp = fopen(p, "a");
+
+		fputc('\0', fp);
+		fputs("h-b\n", fp);
+		fclose(fp);
+	}
+	ck_assert_int_eq(vt_order_read(&r, f, p, &e), -1);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s:2: NUL byte, not a text file", p);
+		ck_assert_str_eq(e.msg, want);
+	}
 	unlink(p);
 	vt_fabric_free(f);
 }

@@ -212,6 +212,21 @@ START_TEST(file)
 		 path);
 	ck_assert_str_eq(e.msg, want);
 	unlink(path);
+	/* a NUL byte used to end the file there without a word */
+	path = write_tmp("0 1\n1 0\n");
+	{
+		FILE *fp = fopen(path, "a");
+
+		fputs("\n2 3\n", fp);
+		fputc('\0', fp);
+		fputs("3 2\n", fp);
+		fclose(fp);
+	}
+	snprintf(spec, sizeof(spec), "file:%s", path);
+	ck_assert_int_eq(vt_pattern_parse(&p, spec, 4, &e), -1);
+	snprintf(want, sizeof(want), "%s:5: NUL byte, not a text file", path);
+	ck_assert_str_eq(e.msg, want);
+	unlink(path);
 }
 END_TEST
 
@@ -234,6 +249,9 @@ START_TEST(errors)
 	ck_assert_str_eq(e.msg, "pattern 'butterfly:2': takes no arguments");
 	ck_assert_int_eq(vt_pattern_parse(&p, "file:/nonexistent/x", 8, &e), -1);
 	ck_assert(strstr(e.msg, "/nonexistent/x"));
+	/* a newline in the spec used to split the error over two lines */
+	ck_assert_int_eq(vt_pattern_parse(&p, "shift\n:9", 8, &e), -1);
+	ck_assert_str_eq(e.msg, "pattern 'shift\\x0a:9': control character in the pattern");
 }
 END_TEST
 
