@@ -144,22 +144,24 @@ int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigne
 		      unsigned width, enum vt_speed speed, vt_err *e)
 {
 	struct vt_port *x, *y;
+	char nm[VT_NODE_NAME_MAX];
 
 	if (a >= f->nnodes || b >= f->nnodes)
 		return vt_err_set(e, "connect: no such node");
 	if (pa < 1 || pa > f->nodes[a].nports)
-		return vt_err_set(e, "\"%s\" has no port %u", f->nodes[a].id, pa);
+		return vt_err_set(e, "%s has no port %u", vt_node_name(f, a, nm, sizeof(nm)), pa);
 	if (pb < 1 || pb > f->nodes[b].nports)
-		return vt_err_set(e, "\"%s\" has no port %u", f->nodes[b].id, pb);
+		return vt_err_set(e, "%s has no port %u", vt_node_name(f, b, nm, sizeof(nm)), pb);
 	x = vt_port(f, a, pa);
 	y = vt_port(f, b, pb);
 	if (x == y)
-		return vt_err_set(e, "\"%s\" port %u is linked to itself", f->nodes[a].id, pa);
+		return vt_err_set(e, "%s port %u is linked to itself",
+				  vt_node_name(f, a, nm, sizeof(nm)), pa);
 	if (x->peer != VT_NONE || y->peer != VT_NONE) {
 		struct vt_port *busy = x->peer != VT_NONE ? x : y;
 
-		return vt_err_set(e, "\"%s\" port %u is already linked", f->nodes[busy->node].id,
-				  busy->num);
+		return vt_err_set(e, "%s port %u is already linked",
+				  vt_node_name(f, busy->node, nm, sizeof(nm)), busy->num);
 	}
 	x->peer = vt_port_index(f, b, pb);
 	y->peer = vt_port_index(f, a, pa);
@@ -168,18 +170,19 @@ int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigne
 	return 0;
 }
 
-static int guid_put(vt_fabric *f, uint64_t key, uint32_t val)
+/* Inserts key; on a duplicate returns the value already there, else VT_NONE. */
+static uint32_t guid_put(vt_fabric *f, uint64_t key, uint32_t val)
 {
 	uint32_t m = f->guid_cap - 1, i = (uint32_t)hash64(key) & m;
 
 	while (f->guid_vals[i] != VT_NONE) {
 		if (f->guid_keys[i] == key)
-			return -1;
+			return f->guid_vals[i];
 		i = (i + 1) & m;
 	}
 	f->guid_keys[i] = key;
 	f->guid_vals[i] = val;
-	return 0;
+	return VT_NONE;
 }
 
 static uint32_t guid_get(const vt_fabric *f, uint64_t key)
@@ -198,6 +201,29 @@ static uint32_t guid_get(const vt_fabric *f, uint64_t key)
 	return VT_NONE;
 }
 
+/* Node i (port p, 0 for the node GUID) reuses guid, which old (a guid_vals entry) holds. */
+static int guid_clash(const vt_fabric *f, uint32_t i, unsigned p, uint64_t guid, uint32_t old,
+		      vt_err *e)
+{
+	char a[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX], where[24] = "", at[24] = "";
+	uint32_t on = old & PORT_FLAG ? f->ports[old & ~PORT_FLAG].node : old;
+
+	if (p)
+		snprintf(where, sizeof(where), " port %u", p);
+	if (f->nodes[on].line)
+		snprintf(at, sizeof(at), " (line %u)", f->nodes[on].line);
+	vt_node_name(f, i, a, sizeof(a));
+	vt_node_name(f, on, b, sizeof(b));
+	if (old & PORT_FLAG)
+		return vt_err_at(e, f->source, f->nodes[i].line,
+				 "%s%s: GUID 0x%016llx is already the GUID of %s port %u%s", a,
+				 where, (unsigned long long)guid, b, f->ports[old & ~PORT_FLAG].num,
+				 at);
+	return vt_err_at(e, f->source, f->nodes[i].line,
+			 "%s%s: GUID 0x%016llx is already the node GUID of %s%s", a, where,
+			 (unsigned long long)guid, b, at);
+}
+
 static int build_guid_map(vt_fabric *f, vt_err *e)
 {
 	free(f->guid_keys);
@@ -210,20 +236,20 @@ static int build_guid_map(vt_fabric *f, vt_err *e)
 	memset(f->guid_vals, 0xff, f->guid_cap * sizeof(*f->guid_vals));
 	for (uint32_t i = 0; i < f->nnodes; i++) {
 		const struct vt_node *n = &f->nodes[i];
+		uint32_t old;
 
-		if (n->guid && guid_put(f, n->guid, i))
-			return vt_err_at(e, f->source, n->line, "node GUID 0x%016llx used twice",
-					 (unsigned long long)n->guid);
+		if (n->guid && (old = guid_put(f, n->guid, i)) != VT_NONE)
+			return guid_clash(f, i, 0, n->guid, old, e);
 		if (n->type == VT_SWITCH)
 			continue;
 		for (unsigned p = 1; p <= n->nports; p++) {
 			const struct vt_port *pt = vt_port(f, i, p);
 
+			/* a multi-PF adapter's port GUID is its own node GUID: not a clash */
 			if (pt->guid && pt->guid != n->guid &&
-			    guid_put(f, pt->guid, vt_port_index(f, i, p) | PORT_FLAG))
-				return vt_err_at(e, f->source, n->line,
-						 "port GUID 0x%016llx used twice",
-						 (unsigned long long)pt->guid);
+			    (old = guid_put(f, pt->guid, vt_port_index(f, i, p) | PORT_FLAG)) !=
+				    VT_NONE)
+				return guid_clash(f, i, p, pt->guid, old, e);
 		}
 	}
 	return 0;
@@ -241,9 +267,15 @@ static int build_id_map(vt_fabric *f, vt_err *e)
 		uint32_t m = f->id_cap - 1, i = (uint32_t)hash_str(f->nodes[n].id) & m;
 
 		while (f->id_slots[i] != VT_NONE) {
-			if (!strcmp(f->nodes[f->id_slots[i]].id, f->nodes[n].id))
-				return vt_err_at(e, f->source, f->nodes[n].line,
-						 "node \"%s\" defined twice", f->nodes[n].id);
+			if (!strcmp(f->nodes[f->id_slots[i]].id, f->nodes[n].id)) {
+				char nm[VT_NODE_NAME_MAX];
+
+				return vt_err_at(
+					e, f->source, f->nodes[n].line,
+					"%s: node id \"%s\" defined twice (first at line %u)",
+					vt_node_name(f, n, nm, sizeof(nm)), f->nodes[n].id,
+					f->nodes[f->id_slots[i]].line);
+			}
 			i = (i + 1) & m;
 		}
 		f->id_slots[i] = n;
@@ -315,11 +347,15 @@ static int build_lid_map(vt_fabric *f, vt_err *e)
 		if (f->nodes[pt->node].type == VT_SWITCH && pt->num)
 			continue;
 		for (uint32_t l = pt->lid; l < pt->lid + (1u << pt->lmc); l++) {
-			if (f->lid_port[l] != VT_NONE)
+			if (f->lid_port[l] != VT_NONE) {
+				char a[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX];
+
 				return vt_err_at(e, f->source, f->nodes[pt->node].line,
-						 "LID %u of \"%s\" already belongs to \"%s\"", l,
-						 f->nodes[pt->node].id,
-						 f->nodes[f->ports[f->lid_port[l]].node].id);
+						 "LID %u of %s already belongs to %s", l,
+						 vt_node_name(f, pt->node, a, sizeof(a)),
+						 vt_node_name(f, f->ports[f->lid_port[l]].node, b,
+							      sizeof(b)));
+			}
 			f->lid_port[l] = i;
 		}
 	}

@@ -10,10 +10,14 @@
  *   options and an optional `# comment`. A blank or other line ends the record;
  *   `#` lines inside it do not. `"rid"` without `[rp]` means remote port 1.
  * - vendid=, devid=, -g chassis lines, -s progress lines and ibsim `do` lines
- *   are ignored. `include`, `module` and `@` port aliases are rejected:
+ *   are ignored. So are what gets captured with a dump: a UTF-8 byte-order
+ *   mark, a shell prompt line ("[root@h ~]# ibnetdiscover"), and the error
+ *   lines ibnetdiscover and libibmad print ("ibwarn: ...", "src/x.c:195; ..."),
+ *   these also inside a record. `include`, `module` and `@` port aliases are rejected:
  *   concatenate the files, so one source name and line locate every error.
- * - The node description is the quoted string of the header's comment, or
- *   ibsim's unquoted form, else the id. LIDs come from "lid L lmc M" in the
+ * - The node description is the quoted string of the header's comment, running
+ *   to the last quote of the line (ibnetdiscover does not escape quotes inside
+ *   it), or ibsim's unquoted form, else the id. LIDs come from "lid L lmc M" in the
  *   switch header's comment and in CA/router port comments.
  * - Width and speed: a "4xQDR" token in the port comment, else ibsim's enables:
  *   `w=` (LinkWidthEnabled bits), `s=` (speed bits, 0 = QDR), `e=` (extended
@@ -26,7 +30,12 @@
  *   each; CAs from 0x100000 and routers from 0, each taking nports + 1 GUIDs
  *   (node GUID G, port p G + p); `switchguid=`, `caguid=`/`hcaguids=`,
  *   `rtguid=` set the next GUID (`+` relative to the last `=`), `sysimgguid=`
- *   the next node's system GUID. A `(portguid)` on the local bracket wins.
+ *   the next node's system GUID. A `(portguid)` on the local bracket wins;
+ *   one equal to the port number or not a number is ibdiagnet's port label
+ *   ("[1](1)") and ignored. ibdiagnet writes `switchguid=SYSIMG(NODE)` where
+ *   ibnetdiscover writes `switchguid=NODE(PORT)`: the value the record's id
+ *   ("S-<guid>") names is the node GUID, else, in a file with the IBDIAG
+ *   header, the one in parentheses.
  *   Ports left unconnected carry no GUID (dumps do not list them).
  * - Without LIDs (net files, or "lid 0") LIDs stay 0 and vt_fabric_finish()
  *   assigns them in the order vt_fabric.h describes.
@@ -35,7 +44,8 @@
  *
  * On success *out is a finished fabric (LMC 0, LIDs of the file kept); on
  * failure *out is NULL and e->msg is one line "FILE:LINE: cause" (or
- * "FILE: cause" when no line applies: missing file, bad cache).
+ * "FILE: cause" when no line applies: missing file, bad cache), the cause
+ * naming nodes as vt_node_name() does: "DESC" (0xGUID).
  */
 #ifndef VT_LOAD_H
 #define VT_LOAD_H

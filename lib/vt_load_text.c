@@ -59,7 +59,16 @@ struct parser {
 	uint32_t id_cap;
 	char *tmp;
 	size_t tmp_cap;
+	int ibdiag;		      /* the file carries ibdiagnet's header */
+	uint64_t paren[MAX_GUIDT];    /* B of the last "switchguid=A(B)", 0 when none */
+	char nm[3][VT_NODE_NAME_MAX]; /* node names for messages */
 };
+
+/* A node as messages name it: `"DESC" (0xGUID)`; slot 0..2, for several in one message. */
+static const char *nm(struct parser *ps, uint32_t node, int slot)
+{
+	return vt_node_name(ps->f, node, ps->nm[slot], sizeof(ps->nm[slot]));
+}
 
 static int fail(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -411,6 +420,63 @@ static int ensure_ports(struct parser *ps, uint32_t need)
 	return 0;
 }
 
+/*
+ * The description in a header's comment: a quoted string, which runs to the
+ * last quote of the line since ibnetdiscover does not escape quotes inside it,
+ * or ibsim's unquoted form, which ends where the port 0 words start. *rest is
+ * what follows it.
+ */
+static int header_desc(const char *c, const char *e, const char **desc, size_t *dlen,
+		       const char **rest)
+{
+	c = skip_ws(c, e);
+	if (c < e && *c == '"') {
+		const char *q = e;
+
+		while (q > c + 1 && q[-1] != '"')
+			q--;
+		if (q <= c + 1)
+			return -1;
+		*desc = c + 1;
+		*dlen = (size_t)(q - 1 - (c + 1));
+		*rest = q;
+		return 0;
+	}
+	{
+		const char *stop = e;
+		const char *const ends[] = {"enhanced", "base", "lid", "lmc"};
+
+		for (unsigned i = 0; i < 4; i++) {
+			const char *w = find_word(c, stop, ends[i]);
+
+			if (w && w > c)
+				stop = w - 1;
+		}
+		*desc = c;
+		*dlen = (size_t)(stop - c);
+		*rest = stop;
+	}
+	return 0;
+}
+
+/*
+ * "switchguid=A(B)": ibnetdiscover writes the node GUID A and port GUID B,
+ * ibdiagnet the system image GUID A and node GUID B. The record's id
+ * ("S-<guid>") tells which when it holds one; else the file's header does.
+ */
+static int paren_is_node_guid(const struct parser *ps, unsigned t, const char *id, size_t idlen)
+{
+	uint64_t g;
+
+	if (idlen > 2 && id[1] == '-' && parse_hex(id + 2, id + idlen, &g) == id + idlen) {
+		if (g == ps->paren[t])
+			return 1;
+		if (g == ps->guid_next[t])
+			return 0;
+	}
+	return ps->ibdiag;
+}
+
 static int header(struct parser *ps, enum vt_node_type type, const char *s, const char *e)
 {
 	const char *id, *desc = NULL, *c, *rest;
@@ -420,7 +486,7 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	uint64_t guid = ps->guid_next[t];
 	uint32_t idx, *slot;
 	struct vt_node *n;
-	char *ids, *descs;
+	char *ids, *descs, who[VT_NODE_NAME_MAX + 8];
 
 	s = skip_ws(s, e);
 	if (!(c = parse_dec(s, e, &nports)))
@@ -430,49 +496,34 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 		return fail(ps, "node header: missing quoted node id");
 	if (!(rest = parse_quoted(c, e, &id, &idlen)))
 		return fail(ps, "node header: unterminated quote in node id");
+	if (ps->paren[t] && ps->paren[t] != guid && paren_is_node_guid(ps, t, id, idlen)) {
+		/* ibdiagnet: "switchguid=SYSIMGGUID(NODEGUID)" */
+		if (!ps->sysguid)
+			ps->sysguid = guid;
+		guid = ps->paren[t];
+	}
+	ps->paren[t] = 0;
+	c = memchr(rest, '#', (size_t)(e - rest));
+	if (c && header_desc(c + 1, e, &desc, &dlen, &rest))
+		return fail(ps, "node \"%.*s\" (0x%016llx): unterminated quote in description",
+			    (int)(idlen < 64 ? idlen : 64), id, (unsigned long long)guid);
+	if (!desc || !dlen)
+		desc = id, dlen = idlen;
+	/* the node as messages name it, before it exists */
+	snprintf(who, sizeof(who), "\"%.*s\" (0x%016llx)", (int)(dlen < 64 ? dlen : 64), desc,
+		 (unsigned long long)guid);
 	if (nports < 1 || nports > VT_MAX_PORTS)
-		return fail(ps, "node \"%.*s\": port count %lu out of range 1..%u", (int)idlen, id,
-			    nports, VT_MAX_PORTS);
+		return fail(ps, "%s: port count %lu out of range 1..%u", who, nports, VT_MAX_PORTS);
 	if (id_grow(ps))
 		return fail(ps, "out of memory");
 	slot = id_slot(ps, id, idlen);
 	if (*slot != VT_NONE)
-		return fail(ps, "node \"%.*s\" defined twice (first at line %u)", (int)idlen, id,
-			    ps->f->nodes[*slot].line);
-	/* the description: the comment's quoted string, or ibsim's unquoted form */
-	c = memchr(rest, '#', (size_t)(e - rest));
-	if (c) {
-		c = skip_ws(c + 1, e);
-		if (c < e && *c == '"') {
-			if (!(rest = parse_quoted(c, e, &desc, &dlen)))
-				return fail(ps, "node \"%.*s\": unterminated quote in description",
-					    (int)idlen, id);
-		} else {
-			/* ibsim: an unquoted description ends where the port 0 words start */
-			const char *stop = e;
-			const char *const ends[] = {"enhanced", "base", "lid", "lmc"};
-
-			for (unsigned i = 0; i < 4; i++) {
-				const char *w = find_word(c, stop, ends[i]);
-
-				if (w && w > c)
-					stop = w - 1;
-			}
-			desc = c;
-			dlen = (size_t)(stop - c);
-			rest = stop;
-		}
-		if (type == VT_SWITCH) {
-			char who[96];
-
-			snprintf(who, sizeof(who), "node \"%.*s\"", (int)(idlen < 64 ? idlen : 64),
-				 id);
-			if (parse_lid_lmc(ps, rest, e, who, &lid, &lmc))
-				return -1;
-		}
-	}
+		return fail(ps, "%s: node id \"%.*s\" defined twice (first at line %u, %s)", who,
+			    (int)idlen, id, ps->f->nodes[*slot].line, nm(ps, *slot, 0));
+	if (c && type == VT_SWITCH && parse_lid_lmc(ps, rest, e, who, &lid, &lmc))
+		return -1;
 	ids = malloc(idlen + 1);
-	descs = scratch(ps, desc && dlen ? desc : id, desc && dlen ? dlen : idlen);
+	descs = scratch(ps, desc, dlen);
 	if (!ids || !descs) {
 		free(ids);
 		return fail(ps, "out of memory");
@@ -507,11 +558,15 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	return 0;
 }
 
-/* "[n]" followed by an optional "[ext n]" and "(guid)". */
+/*
+ * "[n]" followed by an optional "[ext n]" and "(guid)". ibdiagnet writes the
+ * port's label in the parentheses ("[1](1)", "[5](1/5)"): one equal to the
+ * port number or not a hex number is no GUID, and *guid is left alone.
+ */
 static const char *port_ref(const char *s, const char *e, unsigned long *num, uint64_t *guid,
 			    int *bad)
 {
-	const char *c;
+	const char *c, *digits = s + 1;
 
 	*bad = 0;
 	if (s >= e || *s != '[')
@@ -532,11 +587,19 @@ static const char *port_ref(const char *s, const char *e, unsigned long *num, ui
 		c = skip_ws(s, e);
 	}
 	if (c < e && *c == '(') {
-		const char *q = parse_hex(c + 1, e, guid);
+		const char *close = memchr(c, ')', (size_t)(e - c)), *q;
+		size_t nd = strspn(digits, "0123456789");
+		uint64_t g;
 
-		if (!q || q >= e || *q != ')')
+		if (!close)
 			return NULL;
-		s = q + 1;
+		q = parse_hex(c + 1, close, &g);
+		if (q == close && !((size_t)(close - c - 1) == nd && !memcmp(c + 1, digits, nd)))
+			*guid = g;
+		else if (!q && c + 1 < close && is_digit(c[1]) &&
+			 !memchr(c, '/', (size_t)(close - c)))
+			return NULL; /* a number too long for a GUID */
+		s = close + 1;
 	}
 	return s;
 }
@@ -544,12 +607,12 @@ static const char *port_ref(const char *s, const char *e, unsigned long *num, ui
 static int port_line(struct parser *ps, const char *s, const char *e)
 {
 	struct vt_node *n = &ps->f->nodes[ps->cur];
-	const char *id = n->id, *c, *rid, *cm;
+	const char *id = nm(ps, ps->cur, 0), *c, *rid, *cm;
 	unsigned long p, rp = 1, lid = 0, lmc = 0;
 	uint64_t guid = 0, rguid = 0;
 	size_t rlen;
 	uint32_t pi;
-	char who[96];
+	char who[VT_NODE_NAME_MAX + 16];
 	int bad;
 	struct entry *en;
 
@@ -559,13 +622,13 @@ static int port_line(struct parser *ps, const char *s, const char *e)
 
 		while (t < e && *t != ']' && !is_ws(*t) && t - s < 21)
 			t++;
-		return fail(ps, "\"%s\": bad port number \"%.*s\"", id, (int)(t - s - 1), s + 1);
+		return fail(ps, "%s: bad port number \"%.*s\"", id, (int)(t - s - 1), s + 1);
 	}
 	if (!c)
-		return fail(ps, "\"%s\": truncated port line", id);
+		return fail(ps, "%s: truncated port line", id);
 	if (p < 1 || p > n->nports)
-		return fail(ps, "\"%s\": port %lu out of range 1..%u", id, p, n->nports);
-	snprintf(who, sizeof(who), "\"%s\" port %lu", id, p);
+		return fail(ps, "%s: port %lu out of range 1..%u", id, p, n->nports);
+	snprintf(who, sizeof(who), "%s port %lu", id, p);
 	pi = n->first_port + (uint32_t)p;
 	if (ps->pent[pi] != VT_NONE)
 		return fail(ps, "%s listed twice (first at line %u)", who,
@@ -655,8 +718,17 @@ static int guid_base(struct parser *ps, unsigned t, const char *s, const char *e
 
 	if (c >= e || (*c != '=' && *c != '+'))
 		return fail(ps, "GUID assignment: missing '=' or '+'");
-	if (!parse_num(skip_ws(c + 1, e), e, &v))
+	if (!(s = parse_num(skip_ws(c + 1, e), e, &v)))
 		return fail(ps, "GUID assignment: bad number");
+	ps->paren[t] = 0;
+	if (*c == '=' && s < e && *s == '(') {
+		uint64_t b;
+		const char *q = parse_hex(s + 1, e, &b);
+
+		if (!q || q >= e || *q != ')')
+			return fail(ps, "GUID assignment: bad number in parentheses");
+		ps->paren[t] = b;
+	}
 	if (*c == '=') {
 		ps->guid_abs[t] = v;
 		ps->guid_next[t] = v;
@@ -741,8 +813,40 @@ static int top_line(struct parser *ps, const char *s, const char *e)
 	return 0;
 }
 
+/*
+ * Lines that are not the topology but get captured with it: the error lines
+ * ibnetdiscover and libibmad print ("ibwarn: [123] ...", "src/query_smp.c:195;
+ * umad ... bad status 110"), and a shell prompt ("[root@h ~]# ibnetdiscover",
+ * "user@h:~$ ibnetdiscover"). Skipped, also inside a record.
+ */
+static int is_noise(const char *s, const char *e)
+{
+	const char *w = s, *c;
+	static const char *const pre[] = {
+		"ibwarn:", "ibpanic:", "iberror:", "ibdebug:", "ibinfo:", "ibnetdiscover:"};
+
+	for (unsigned i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (starts(s, e, pre[i]))
+			return 1;
+	while (w < e && !is_ws(*w))
+		w++;
+	/* "file.c:LINE;" */
+	for (c = s; c + 3 < w; c++)
+		if (c[0] == '.' && c[1] == 'c' && c[2] == ':' && is_digit(c[3]) && w[-1] == ';')
+			return 1;
+	/* a prompt: "[user@host dir]#" or "user@host:dir$" before a command */
+	if (memchr(s, '@', (size_t)(w - s)) &&
+	    (memchr(s, '$', (size_t)(e - s)) || memchr(s, '#', (size_t)(e - s)) ||
+	     memchr(s, '>', (size_t)(e - s))))
+		return *s == '[' || !memchr(s, '"', (size_t)(e - s));
+	return 0;
+}
+
 static int parse_lines(struct parser *ps)
 {
+	/* a UTF-8 byte-order mark, as Windows editors save the file */
+	if (ps->end - ps->next >= 3 && !memcmp(ps->next, "\xEF\xBB\xBF", 3))
+		ps->next += 3;
 	while (ps->next < ps->end) {
 		const char *s = ps->next, *nl = memchr(s, '\n', (size_t)(ps->end - s)), *e;
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(ps->end - s);
@@ -759,11 +863,16 @@ static int parse_lines(struct parser *ps)
 			ps->cur = VT_NONE;
 			continue;
 		}
-		if (*s == '#')
+		if (*s == '#') {
+			if (find_word(s, e, "IBDIAG") || find_word(s, e, "IBDIAGNET"))
+				ps->ibdiag = 1;
+			continue;
+		}
+		if (is_noise(s, e))
 			continue;
 		if (*s == '@' && ps->cur != VT_NONE)
-			return fail(ps, "\"%s\": port aliases ('@') are not supported",
-				    ps->f->nodes[ps->cur].id);
+			return fail(ps, "%s: port aliases ('@') are not supported",
+				    nm(ps, ps->cur, 0));
 		if (*s == '[' && ps->cur != VT_NONE) {
 			if (port_line(ps, s, e))
 				return -1;
@@ -781,17 +890,17 @@ static int parse_lines(struct parser *ps)
 static int link_entry(struct parser *ps, const struct entry *en)
 {
 	vt_fabric *f = ps->f;
-	const char *id = f->nodes[en->node].id, *rid = f->nodes[en->rnode].id;
+	const char *id = nm(ps, en->node, 0), *rid = nm(ps, en->rnode, 1);
 	uint32_t a = vt_port_index(f, en->node, en->port), b;
 	unsigned w, s;
 
 	ps->line = en->line;
 	if (en->rport > f->nodes[en->rnode].nports)
-		return fail(ps, "\"%s\" port %u: \"%s\" has no port %u (it has %u)", id, en->port,
-			    rid, en->rport, f->nodes[en->rnode].nports);
+		return fail(ps, "%s port %u: %s has no port %u (it has %u)", id, en->port, rid,
+			    en->rport, f->nodes[en->rnode].nports);
 	b = vt_port_index(f, en->rnode, en->rport);
 	if (a == b)
-		return fail(ps, "\"%s\" port %u is linked to itself", id, en->port);
+		return fail(ps, "%s port %u is linked to itself", id, en->port);
 	if (f->ports[a].peer == b)
 		return 0; /* listed from the other end first */
 	if (ps->pent[b] != VT_NONE) {
@@ -799,20 +908,19 @@ static int link_entry(struct parser *ps, const struct entry *en)
 
 		if (o->rnode != en->node || o->rport != en->port)
 			return fail(ps,
-				    "\"%s\" port %u links to \"%s\" port %u, but line %u links "
-				    "\"%s\" port %u to \"%s\" port %u",
-				    id, en->port, rid, en->rport, o->line, rid, en->rport,
-				    f->nodes[o->rnode].id, o->rport);
+				    "%s port %u links to %s port %u, but line %u links it to %s "
+				    "port %u",
+				    id, en->port, rid, en->rport, o->line, nm(ps, o->rnode, 2),
+				    o->rport);
 	}
 	if (f->ports[b].peer != VT_NONE) {
 		const struct vt_port *q = &f->ports[f->ports[b].peer];
 		uint32_t o = ps->pent[f->ports[b].peer];
 
 		return fail(ps,
-			    "\"%s\" port %u links to \"%s\" port %u, but line %u links it to "
-			    "\"%s\" port %u",
+			    "%s port %u links to %s port %u, but line %u links it to %s port %u",
 			    id, en->port, rid, en->rport, o != VT_NONE ? ps->ent[o].line : 0,
-			    f->nodes[q->node].id, q->num);
+			    nm(ps, q->node, 2), q->num);
 	}
 	/* both ends listed: what both enable (ibsim); one end: what it says */
 	w = ps->pw[a];
@@ -822,8 +930,8 @@ static int link_entry(struct parser *ps, const struct entry *en)
 		s &= ps->ps[b];
 	}
 	if (!width_of(w) || speed_of(s) == VT_SPEED_UNKNOWN)
-		return fail(ps, "\"%s\" port %u and \"%s\" port %u enable no common %s", id,
-			    en->port, rid, en->rport, width_of(w) ? "speed" : "width");
+		return fail(ps, "%s port %u and %s port %u enable no common %s", id, en->port, rid,
+			    en->rport, width_of(w) ? "speed" : "width");
 	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, width_of(w), speed_of(s),
 			      ps->e))
 		return fail(ps, "%s", ps->e->msg);
@@ -838,8 +946,8 @@ static int link_all(struct parser *ps)
 
 		if (m == VT_NONE) {
 			ps->line = en->line;
-			return fail(ps, "\"%s\" port %u: node \"%.*s\" is never defined",
-				    ps->f->nodes[en->node].id, en->port, (int)en->rid_len,
+			return fail(ps, "%s port %u: node \"%.*s\" is never defined",
+				    nm(ps, en->node, 0), en->port, (int)en->rid_len,
 				    ps->buf + en->rid_off);
 		}
 		en->rnode = m;

@@ -13,9 +13,9 @@ v=(--route vartree -q)
 
 expect 2 "vartree-analyze: $tmp/missing.topo: cannot open: No such file or directory" "$a" "$tmp/missing.topo" "${v[@]}"
 expect 2 "vartree-analyze: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$a" "$tmp/empty.topo" "${v[@]}"
-expect 2 "vartree-analyze: $tmp/trunc.topo:14: \"S-0002c95000000000\" port 5: unterminated quote in remote node id" \
+expect 2 "vartree-analyze: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$a" "$tmp/trunc.topo" "${v[@]}"
-expect 2 "vartree-analyze: $tmp/badport.topo:11: \"S-0002c95000000000\": port 99 out of range 1..8" \
+expect 2 "vartree-analyze: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
 	"$a" "$tmp/badport.topo" "${v[@]}"
 expect 2 'vartree-analyze: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$a" "$top/topofiles/matsuoka-clique-8.topo" "${v[@]}"

@@ -10,11 +10,11 @@ mkbad
 expect 1 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo" -o l
 expect 1 "vartree-route: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/empty.topo" -o l
 expect 1 "vartree-route: $tmp/foreign.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/foreign.topo" -o l
-expect 1 "vartree-route: $tmp/trunc.topo:14: \"S-0002c95000000000\" port 5: unterminated quote in remote node id" \
+expect 1 "vartree-route: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$r" "$tmp/trunc.topo" -o l
-expect 1 "vartree-route: $tmp/badport.topo:11: \"S-0002c95000000000\": port 99 out of range 1..8" \
+expect 1 "vartree-route: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
 	"$r" "$tmp/badport.topo" -o l
-expect 1 "vartree-route: $tmp/badportnum.topo:11: \"S-0002c95000000000\": bad port number \"x\"" \
+expect 1 "vartree-route: $tmp/badportnum.topo:11: \"L0-S0000\" (0x0002c95000000000): bad port number \"x\"" \
 	"$r" "$tmp/badportnum.topo" -o l
 expect 1 'vartree-route: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" "$top/topofiles/matsuoka-clique-8.topo" -o l

@@ -9,9 +9,9 @@ head -c 3000 "$tmp/good.lfts" >"$tmp/trunc.lfts"
 
 expect 1 "vartree-sim: $tmp/missing.topo: cannot open: No such file or directory" "$s" -q "$tmp/missing.topo"
 expect 1 "vartree-sim: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$s" -q "$tmp/empty.topo"
-expect 1 "vartree-sim: $tmp/trunc.topo:14: \"S-0002c95000000000\" port 5: unterminated quote in remote node id" \
+expect 1 "vartree-sim: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$s" -q "$tmp/trunc.topo"
-expect 1 "vartree-sim: $tmp/badport.topo:11: \"S-0002c95000000000\": port 99 out of range 1..8" "$s" -q "$tmp/badport.topo"
+expect 1 "vartree-sim: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" "$s" -q "$tmp/badport.topo"
 expect 1 'vartree-sim: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$s" -q "$top/topofiles/matsuoka-clique-8.topo"
 expect 1 "vartree-sim: $tmp/trunc.lfts:48: malformed line" "$s" -q "$tmp/good.topo" --lfts "$tmp/trunc.lfts"

@@ -88,12 +88,48 @@ START_TEST(errors)
 	uint32_t x;
 
 	ck_assert_int_eq(vt_fabric_connect(f, 0, 1, 1, 5, 4, VT_QDR, &e), -1);
-	ck_assert_str_eq(e.msg, "\"s0\" port 1 is already linked");
+	ck_assert_str_eq(e.msg, "\"s0\" (0x0000000000000100) port 1 is already linked");
 	ck_assert_int_eq(vt_fabric_connect(f, 0, 9, 1, 5, 4, VT_QDR, &e), -1);
-	ck_assert_str_eq(e.msg, "\"s0\" has no port 9");
+	ck_assert_str_eq(e.msg, "\"s0\" (0x0000000000000100) has no port 9");
 	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x200, "dupguid", NULL, &x, &e), 0);
 	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), -1);
-	ck_assert_str_eq(e.msg, "small: node GUID 0x0000000000000200 used twice");
+	ck_assert_str_eq(e.msg,
+			 "small: \"dupguid\" (0x0000000000000200): GUID 0x0000000000000200 is "
+			 "already the node GUID of \"Switch one\" (0x0000000000000200)");
+	vt_fabric_free(f);
+}
+END_TEST
+
+/*
+ * Multi-PF adapters: each PF's node GUID is its port GUID, and the PFs' GUIDs
+ * are consecutive. A port GUID equal to its own node's GUID is no clash; one
+ * equal to another node's GUID still is.
+ */
+START_TEST(multi_pf_guids)
+{
+	vt_err e;
+	vt_fabric *f = vt_fabric_new("mpf");
+	uint32_t s, p0, p1, x;
+
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x100, "s", NULL, &s, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0xa0, "pf0", "host1 mlx5_0", &p0, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0xa1, "pf1", "host1 mlx5_1", &p1, &e), 0);
+	vt_port(f, p0, 1)->guid = 0xa0;
+	vt_port(f, p1, 1)->guid = 0xa1;
+	ck_assert_int_eq(vt_fabric_connect(f, s, 1, p0, 1, 4, VT_EDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s, 2, p1, 1, 4, VT_EDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	ck_assert_uint_eq(vt_fabric_node_by_guid(f, 0xa1), p1);
+	ck_assert_uint_eq(vt_fabric_port_by_guid(f, 0xa0), vt_port_index(f, p0, 1));
+	ck_assert_uint_eq(vt_fabric_port_by_guid(f, 0xa1), vt_port_index(f, p1, 1));
+	/* a third adapter whose port takes PF1's GUID: a real duplicate */
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0xb0, "x", "host2 mlx5_0", &x, &e), 0);
+	vt_port(f, x, 1)->guid = 0xa1;
+	ck_assert_int_eq(vt_fabric_connect(f, s, 3, x, 1, 4, VT_EDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), -1);
+	ck_assert_str_eq(e.msg, "mpf: \"host2 mlx5_0\" (0x00000000000000b0) port 1: GUID "
+				"0x00000000000000a1 is already the node GUID of \"host1 mlx5_1\" "
+				"(0x00000000000000a1)");
 	vt_fabric_free(f);
 }
 END_TEST
@@ -135,6 +171,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, speeds);
 	tcase_add_test(tc, node_names);
+	tcase_add_test(tc, multi_pf_guids);
 	suite_add_tcase(s, tc);
 	return s;
 }
