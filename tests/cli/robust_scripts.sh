@@ -27,6 +27,26 @@ expect 2 "vartree-harness: -T 'x': expected a whole number in 1..86400" "$h" -T 
 expect 2 "vartree-harness: -N '0': expected a whole number in 1..1000000" "$h" -N 0 "$tmp/good.topo"
 expect 2 "vartree-compare: -e 'a b': expected engine names separated by commas" "$c" -e 'a b' "$tmp/good.topo"
 
+# multi-PF adapters (node GUID = port GUID, consecutive across PFs): ibsim would
+# give PF0's port the node GUID of PF1; refused before ibsim starts, exit 2
+cat >"$tmp/multipf.topo" <<'EOF'
+switchguid=0x100(100)
+Switch 8 "S-0000000000000100" # "leaf" enhanced port 0 lid 1 lmc 0
+[1] "H-00000000000000a0"[1](a0) # "host1 mlx5_0" lid 2 4xEDR
+[2] "H-00000000000000a1"[1](a1) # "host1 mlx5_1" lid 3 4xEDR
+
+caguid=0xa0
+Ca 1 "H-00000000000000a0" # "host1 mlx5_0"
+[1](a0) "S-0000000000000100"[1] # lid 2 lmc 0 "leaf" lid 1 4xEDR
+
+caguid=0xa1
+Ca 1 "H-00000000000000a1" # "host1 mlx5_1"
+[1](a1) "S-0000000000000100"[2] # lid 3 lmc 0 "leaf" lid 1 4xEDR
+EOF
+mpf="$tmp/multipf.topo: ibsim cannot represent this fabric (it derives port GUIDs from node GUIDs): \"host1 mlx5_0\" (0x00000000000000a0) port 1: ibsim would give it GUID 0x00000000000000a1, the node GUID of \"host1 mlx5_1\" (multi-PF adapter?)"
+expect 2 "vartree-harness: $mpf" "$h" -q "$tmp/multipf.topo"
+expect 2 "vartree-compare: $mpf" "$c" -q "$tmp/multipf.topo"
+
 # ibsim's own parse errors, as one line with its file and line
 if command -v ibsim >/dev/null; then
 	expect 1 "vartree-harness: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$h" -q "$tmp/badport.topo"
