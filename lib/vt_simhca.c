@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_sim_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static void msg_sent(sim *s, uint32_t mi)
+{
+	uint32_t r = s->src[mi];
+
+	if (s->w->mode == VT_WORK_B2B && !--s->outstanding[r])
+		vts_post_stage_of(s, r);
+}
+
+/* An HCA output: next packet of the rail's head message, if credits and generator allow. */
+void vts_hca_kick(sim *s, uint32_t port)
+{
+	struct oport *o = &s->op[port];
+	uint32_t mi = o->rail_head, pi;
+	struct msgrt *m;
+	uint64_t avail;
+	uint32_t payload, done, vl;
+
+	if (mi == UINT32_MAX)
+		return;
+	if (o->busy_until > s->now) {
+		wake_at(s, port, o->busy_until);
+		return;
+	}
+	m = &s->m[mi];
+	done = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu) - m->tx_left;
+	payload = s->w->msg_bytes - done * s->p.mtu;
+	if (payload > s->p.mtu)
+		payload = s->p.mtu;
+	uint32_t bytes = payload + s->p.header, cr = (bytes + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT;
+	struct slot *os;
+
+	vl = vt_sim_vl(&s->p, s->src[mi], s->dst[mi]);
+	os = &s->slot[port * s->nvl + vl];
+	vts_absorb(s, os);
+	if (os->credits < (int32_t)cr) {
+		vts_wait_credits(s, port, os, cr);
+		return;
+	}
+	os->need = 0;
+	avail = max64(o->gen_t, m->t_post) + ser(s->gen_ppb_fx, bytes);
+	if (avail > s->now) {
+		wake_at(s, port, avail);
+		return;
+	}
+	o->gen_t = avail;
+	pi = vts_pkt_new(s);
+	if (!pi) {
+		vts_oom(s, "packets");
+		return;
+	}
+	struct pkt *p = &s->pk[pi];
+	uint32_t drank = s->dst[mi], nr = s->rail_off[drank + 1] - s->rail_off[drank];
+
+	p->msg = mi;
+	p->bytes = (uint16_t)bytes;
+	p->payload = (uint16_t)payload;
+	p->cr = (uint8_t)cr;
+	p->vl = (uint8_t)vl;
+	p->hops = 0;
+	p->lid = s->f->ports[s->rail_port[s->rail_off[drank] + m->rail % nr]].lid;
+	s->r->pkts_injected++;
+	s->r->bytes_injected += payload;
+	s->in_flight++;
+	o->queued--;
+	vts_transmit(s, port, pi, s->now);
+	if (!--m->tx_left) {
+		o->rail_head = m->next;
+		if (o->rail_head == UINT32_MAX)
+			o->rail_tail = UINT32_MAX;
+		msg_sent(s, mi);
+	}
+	if (o->rail_head != UINT32_MAX)
+		wake_at(s, port, o->busy_until);
+}
+
+void vts_stage_done_barrier(sim *s)
+{
+	while (s->barrier_stage < s->w->nstages && !s->stage_left[s->barrier_stage])
+		s->barrier_stage++;
+	if (s->barrier_stage >= s->w->nstages)
+		return;
+	for (uint32_t r = 0; r < s->nranks; r++)
+		vts_post_stage_of(s, r);
+}
+
+/* Message mi consumed (at s->now): what the workload does next. */
+void vts_msg_done(sim *s, uint32_t mi)
+{
+	uint32_t st = s->stg ? s->stg[mi] : 0;
+
+	if (s->w->mode == VT_WORK_CAUSAL) {
+		uint32_t d = s->dst[mi], ns_ = s->w->nstages;
+
+		s->got[(uint64_t)d * ns_ + st]++;
+		while (s->ready_upto[d] < ns_ &&
+		       s->got[(uint64_t)d * ns_ + s->ready_upto[d]] ==
+			       s->exp[(uint64_t)d * ns_ + s->ready_upto[d]])
+			s->ready_upto[d]++;
+		vts_post_stage_of(s, d);
+	} else if (s->w->mode == VT_WORK_BARRIER) {
+		s->stage_left[st]--;
+		if (st == s->barrier_stage && !s->stage_left[st])
+			vts_stage_done_barrier(s);
+	}
+}
+
+/*
+ * Packet pi is consumed by the sink at t (>= now). Only what the workload
+ * does next needs an event; the counts are taken now.
+ */
+static void deliver(sim *s, uint32_t pi, uint64_t t)
+{
+	struct pkt *p = &s->pk[pi];
+	uint32_t mi = p->msg;
+	struct msgrt *m = &s->m[mi];
+
+	s->r->pkts_delivered++;
+	s->r->bytes_delivered += p->payload;
+	if (s->w->mode == VT_WORK_OPEN && t <= s->w->duration_ps)
+		s->open_acc_bytes += p->payload;
+	s->in_flight--;
+	vts_pkt_free(s, pi);
+	if (--m->rx_left)
+		return;
+	uint64_t lat = t - m->t_post;
+	double ns = (double)lat / 1000.0;
+	int b = ns > 1 ? (int)(16.0 * log2(ns)) : 0;
+
+	s->r->lat_hist[b < (int)VT_SIM_LAT_HIST ? b : (int)VT_SIM_LAT_HIST - 1]++;
+	s->r->lat_sum_ps += lat;
+	if (lat < s->r->lat_min_ps)
+		s->r->lat_min_ps = lat;
+	if (lat > s->r->lat_max_ps)
+		s->r->lat_max_ps = lat;
+	s->r->msgs_done++;
+	s->r->end_ps = max64(s->r->end_ps, t);
+	uint32_t st = s->stg ? s->stg[mi] : 0;
+
+	if (st < s->r->nstages) {
+		if (s->w->mode != VT_WORK_BARRIER)
+			s->stage_left[st]--;
+		s->r->stage_end_ps[st] = max64(s->r->stage_end_ps[st], t);
+	}
+	if (s->w->mode == VT_WORK_CAUSAL || s->w->mode == VT_WORK_BARRIER)
+		push(s, t, EV_DONE, mi);
+}
+
+/* A packet's head reaches an HCA: the sink takes it at its rate, freeing credits as it goes. */
+void vts_sink(sim *s, uint32_t pi)
+{
+	struct pkt *p = &s->pk[pi];
+	uint64_t start = max64(s->sink_free[p->at], p->t_head);
+	uint64_t end = max64(start + ser(s->sink_ppb_fx, p->bytes), p->t_tail);
+
+	s->sink_free[p->at] = end;
+	vts_credits_leave(s, p->at * s->nvl + p->vl, p->cr, start, end, start, end);
+	deliver(s, pi, end);
+}
+
+static void post(sim *s, uint32_t mi)
+{
+	uint32_t r = s->src[mi], nr = s->rail_off[r + 1] - s->rail_off[r], rail = 0;
+	struct msgrt *m = &s->m[mi];
+	uint32_t npk = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu);
+
+	if (nr > 1 && s->p.rail == VT_RAIL_RANDOM) {
+		rail = (uint32_t)vt_rand_below(&s->rng, nr);
+	} else if (nr > 1 && s->p.rail == VT_RAIL_LEAST) {
+		for (uint32_t k = 1; k < nr; k++)
+			if (s->op[s->rail_port[s->rail_off[r] + k]].queued <
+			    s->op[s->rail_port[s->rail_off[r] + rail]].queued)
+				rail = k;
+	}
+	uint32_t port = s->rail_port[s->rail_off[r] + rail];
+	struct oport *o = &s->op[port];
+
+	m->t_post = s->now;
+	m->tx_left = m->rx_left = npk;
+	m->rail = (uint8_t)rail;
+	m->next = UINT32_MAX;
+	if (o->rail_tail == UINT32_MAX)
+		o->rail_head = mi;
+	else
+		s->m[o->rail_tail].next = mi;
+	o->rail_tail = mi;
+	o->queued += npk;
+	vts_hca_kick(s, port);
+}
+
+/* Posts what the workload's rule lets rank r send now. */
+void vts_post_stage_of(sim *s, uint32_t r)
+{
+	uint32_t end = s->rank_off[r + 1], c = s->cursor[r];
+
+	if (c >= end)
+		return;
+	switch (s->w->mode) {
+	case VT_WORK_B2B: {
+		uint32_t st = s->stg[s->rank_msg[c]];
+
+		if (s->outstanding[r])
+			return;
+		while (c < end && s->stg[s->rank_msg[c]] == st)
+			c++;
+		s->outstanding[r] = c - s->cursor[r];
+		break;
+	}
+	case VT_WORK_BARRIER:
+		while (c < end && s->stg[s->rank_msg[c]] <= s->barrier_stage)
+			c++;
+		break;
+	case VT_WORK_CAUSAL:
+		while (c < end && s->stg[s->rank_msg[c]] <= s->ready_upto[r])
+			c++;
+		break;
+	default:
+		c = end;
+	}
+	/*
+	 * The cursor moves first: a b2b message sent at once (one packet, idle
+	 * HCA) releases the next stage from inside post(), which must not see
+	 * this stage again.
+	 */
+	uint32_t from = s->cursor[r];
+
+	s->cursor[r] = c;
+	for (uint32_t k = from; k < c; k++)
+		post(s, s->rank_msg[k]);
+}
+
+static int open_msg(sim *s, uint32_t r)
+{
+	uint32_t d;
+
+	if (s->nmsg == s->cap_msg) {
+		uint64_t nc = s->cap_msg ? s->cap_msg * 2 : 1024;
+		struct msgrt *m = realloc(s->m, nc * sizeof(*m));
+		uint32_t *a = m ? realloc(s->src, nc * sizeof(*a)) : NULL;
+
+		if (m)
+			s->m = m;
+		if (a)
+			s->src = a;
+		uint32_t *b = a ? realloc(s->dst, nc * sizeof(*b)) : NULL;
+
+		if (!b)
+			return vt_err_set(s->e, "out of memory for messages");
+		s->dst = b;
+		s->cap_msg = nc;
+	}
+	if (s->w->perm) {
+		d = s->perm[r];
+	} else {
+		do
+			d = (uint32_t)vt_rand_below(&s->rng, s->nranks);
+		while (d == r || s->rail_off[d + 1] == s->rail_off[d]);
+	}
+	s->src[s->nmsg] = r;
+	s->dst[s->nmsg] = d;
+	s->stage_left[0]++;
+	s->r->msgs++;
+	s->open_bytes += s->w->msg_bytes;
+	post(s, (uint32_t)s->nmsg++);
+	return 0;
+}
+
+void vts_gen(sim *s, uint32_t r)
+{
+	uint32_t port = s->rail_port[s->rail_off[r]];
+	/* mean gap: one message at `load` times the first rail's rate */
+	double mean = (double)ser(s->op[port].ppb_fx, s->w->msg_bytes) / s->w->load;
+	double u = vt_rand_unit(&s->rng);
+	uint64_t gap = (uint64_t)(-log(1.0 - u) * mean) + 1;
+
+	if (s->now >= s->w->duration_ps)
+		return;
+	if (open_msg(s, r)) {
+		s->failed = 1;
+		return;
+	}
+	push(s, s->now + gap, EV_GEN, r);
+}
