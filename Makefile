@@ -71,10 +71,11 @@ $(foreach m,$(MAIN_SRC),$(eval $(call bin_rules,$(patsubst %.c,%,$(m)))))
 # ---- the OpenSM plugin: PIC objects of the core linked in, so it needs nothing but OpenSM
 # OpenSM's headers include each other as <opensm/...>, <complib/...>, <iba/...>
 $(B)/obj/plugin/%.o: EXTINC += -isystem /usr/include/infiniband
-$(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtcore.a
+# exports osm_event_plugin alone (plugin/vartree.map), as OpenSM's example plugin does
+$(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtcore.a plugin/vartree.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared -Wl,-z,defs -Wl,--as-needed -o $@ $(filter %.o,$^) $(B)/lib/libvtcore.a \
-		-lopensm -losmcomp $(EXTLIBS) $(LDFLAGS)
+	$(CC) -shared -Wl,-z,defs -Wl,--as-needed -Wl,--version-script=plugin/vartree.map \
+		-o $@ $(filter %.o,$^) $(B)/lib/libvtcore.a -lopensm -losmcomp $(EXTLIBS) $(LDFLAGS)
 
 # ---- unit tests (Check), always under ASan+UBSan
 UNIT_BINS := $(patsubst tests/unit/%.c,$(A)/tests/%,$(UNIT_SRC))
