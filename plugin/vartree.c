@@ -111,6 +111,35 @@ static void write_order(struct vtp *p, const struct vtp_opts *o, const vt_order 
 	}
 }
 
+/*
+ * OpenSM's min-hop matrices, which its multicast routing and SA path records
+ * read. 0: in place, OpenSM skips its own; 1: OpenSM is to build them.
+ */
+static int build_hops(struct vtp *p, const struct vtp_opts *o)
+{
+	osm_subn_t *subn = &p->osm->subn;
+	double t0 = now_ms();
+	vt_err e;
+
+	if (o->hops == VTP_HOPS_OPENSM)
+		return 1;
+	if (subn->opt.hop_weights_file && *subn->opt.hop_weights_file) {
+		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+			"vartree: hop_weights_file is set, so OpenSM builds the min-hop tables\n");
+		return 1;
+	}
+	if (vtp_hops_fill(subn, &e)) {
+		vtp_hops_clear(subn);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT08: cannot fill the min-hop tables: %s; OpenSM builds them\n",
+			e.msg);
+		return 1;
+	}
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "vartree: min-hop tables filled in %.3f ms\n",
+		now_ms() - t0);
+	return 0;
+}
+
 /* build_lid_matrices: the whole of vartree's work happens here, so a refusal falls back cleanly. */
 static int vtp_route(void *ctx)
 {
@@ -169,8 +198,7 @@ static int vtp_route(void *ctx)
 		t1 - t0, t2 - t1);
 	if (o.order_dump)
 		write_order(p, &o, &order);
-	/* > 0: OpenSM then builds its hop matrices, which multicast and SA path records use */
-	ret = 1;
+	ret = build_hops(p, &o);
 out:
 	if (ret < 0)
 		sweep_clear(p);

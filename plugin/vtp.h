@@ -16,8 +16,15 @@
 
 #define VTP_ORDER_FILE "opensm-vartree-ca-order.dump"
 
+/* Who builds OpenSM's min-hop matrices (vartree.hops=). */
+enum vtp_hops_mode {
+	VTP_HOPS_VARTREE, /* the plugin fills them, OpenSM skips its own */
+	VTP_HOPS_OPENSM,  /* OpenSM's osm_ucast_mgr_build_lid_matrices, as before */
+};
+
 /* Settings from event_plugin_options ("vartree.KEY=VALUE" tokens). */
 struct vtp_opts {
+	enum vtp_hops_mode hops;
 	int order_dump;		 /* write the ca-order dump (default 1) */
 	char order_file[256];	 /* its name in dump_files_dir, or an absolute path */
 	enum vt_log_level level; /* most detailed core message passed on */
@@ -41,5 +48,15 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen
 
 /* Builds a finished vt_fabric from OpenSM's current subnet (LIDs as OpenSM assigned them). */
 int vtp_fabric_from_subnet(const osm_subn_t *subn, unsigned lmc, vt_fabric **out, vt_err *e);
+
+/*
+ * Fills every switch's hops rows (OpenSM's min-hop matrices) with the values
+ * osm_ucast_mgr_build_lid_matrices computes when no hop_weights_file is set.
+ * Needs the rows OpenSM's ucast_mgr_setup_all_switches prepared for this sweep.
+ */
+int vtp_hops_fill(osm_subn_t *subn, vt_err *e);
+
+/* Resets every row to OSM_NO_PATH, as OpenSM's osm_switch_clear_hops does. */
+void vtp_hops_clear(osm_subn_t *subn);
 
 #endif

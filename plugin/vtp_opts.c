@@ -32,6 +32,16 @@ static int parse_level(const char *v, size_t n, enum vt_log_level *out)
 	return -1;
 }
 
+static int parse_hops(const char *v, size_t n, enum vtp_hops_mode *out)
+{
+	static const char *const names[] = {"vartree", "opensm"};
+
+	for (unsigned i = 0; i < 2; i++)
+		if (strlen(names[i]) == n && !strncmp(v, names[i], n))
+			return *out = (enum vtp_hops_mode)i, 0;
+	return -1;
+}
+
 static int one(struct vtp_opts *o, const char *tok, size_t len)
 {
 	const char *eq = memchr(tok, '=', len), *v;
@@ -51,6 +61,8 @@ static int one(struct vtp_opts *o, const char *tok, size_t len)
 		o->order_file[vlen] = '\0';
 		return 0;
 	}
+	if (klen == 4 && !strncmp(tok, "hops", klen))
+		return parse_hops(v, vlen, &o->hops);
 	if (klen == 3 && !strncmp(tok, "log", klen)) {
 		if (parse_level(v, vlen, &o->level))
 			return -1;
@@ -66,6 +78,7 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen
 	int nbad = 0;
 
 	o->order_dump = 1;
+	o->hops = VTP_HOPS_VARTREE;
 	snprintf(o->order_file, sizeof(o->order_file), "%s", VTP_ORDER_FILE);
 	o->level = VT_LOG_INFO;
 	o->level_set = 0;

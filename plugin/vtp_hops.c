@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OpenSM's min-hop matrices (osm_switch_t.hops), filled by the plugin so that
+ * OpenSM need not run osm_ucast_mgr_build_lid_matrices, whose Bellman-Ford
+ * relaxation over every switch's ports dominated the routing step.
+ *
+ * What OpenSM 3.3.23 computes (osm_ucast_mgr.c, osm_switch.c), and so what is
+ * written here: rows only for switch base LIDs; in the row of switch T at
+ * switch S, entry p (a port whose physp is valid and has a remote physp on
+ * another switch R) holds 1 when R is T, else 1 + least(R, T) when the link is
+ * healthy on both ends; entry 0 holds least(S, T), the smallest entry (0 at
+ * S's own LID); every other entry is OSM_NO_PATH. Hop weights are all 1
+ * (without hop_weights_file, the caller's condition).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <complib/cl_qmap.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_switch.h>
+
+#include "vtp.h"
+
+/* One switch-to-switch link end: S's port, the switch R behind it, its health. */
+struct edge {
+	uint32_t peer;
+	uint8_t port;
+	uint8_t healthy;
+};
+
+/* The switch graph as OpenSM's hop propagation sees it, in sw_guid_tbl order. */
+struct graph {
+	uint32_t n;
+	osm_switch_t **sw;
+	uint16_t *lid;	  /* base LID of each switch, 0 if none */
+	uint32_t *first;  /* edges of switch i: first[i] .. first[i + 1] - 1 */
+	struct edge *out; /* S's own ports, through which S learns its neighbours' counts */
+};
+
+struct sw_ref {
+	const osm_switch_t *sw;
+	uint32_t idx;
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const osm_switch_t *x = ((const struct sw_ref *)a)->sw;
+	const osm_switch_t *y = ((const struct sw_ref *)b)->sw;
+
+	return x < y ? -1 : x > y;
+}
+
+static void graph_free(struct graph *g)
+{
+	free(g->sw);
+	free(g->lid);
+	free(g->first);
+	free(g->out);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The switch behind port p of sw, as ucast_mgr_process_hop_0_1 and _neighbors find it. */
+static const osm_switch_t *peer_switch(osm_switch_t *sw, unsigned p, uint8_t *healthy)
+{
+	osm_physp_t *ph = osm_node_get_physp_ptr(sw->p_node, p);
+	osm_node_t *rn;
+
+	if (!ph || !ph->p_remote_physp)
+		return NULL;
+	rn = ph->p_remote_physp->p_node;
+	if (!rn || !rn->sw || rn == sw->p_node)
+		return NULL;
+	*healthy = ph->healthy && ph->p_remote_physp->healthy;
+	return rn->sw;
+}
+
+/* Counts edges (out == NULL) or records them. */
+static uint32_t scan_edges(struct graph *g, const struct sw_ref *refs, int record)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < g->n; i++) {
+		osm_switch_t *sw = g->sw[i];
+
+		if (record)
+			g->first[i] = k;
+		for (unsigned p = 1; p < sw->num_ports; p++) {
+			struct sw_ref key, *r;
+			uint8_t ok;
+
+			key.sw = peer_switch(sw, p, &ok);
+			if (!key.sw)
+				continue;
+			r = bsearch(&key, refs, g->n, sizeof(*refs), cmp_ref);
+			if (!r)
+				continue;
+			if (record)
+				g->out[k] = (struct edge){r->idx, (uint8_t)p, ok};
+			k++;
+		}
+	}
+	if (record)
+		g->first[g->n] = k;
+	return k;
+}
+
+static int graph_build(struct graph *g, const osm_subn_t *subn, vt_err *e)
+{
+	const cl_qmap_t *tbl = &subn->sw_guid_tbl;
+	struct sw_ref *refs;
+	uint32_t m, i = 0;
+
+	memset(g, 0, sizeof(*g));
+	g->n = (uint32_t)cl_qmap_count(tbl);
+	g->sw = calloc(g->n + 1, sizeof(*g->sw));
+	g->lid = calloc(g->n + 1, sizeof(*g->lid));
+	g->first = calloc(g->n + 1, sizeof(*g->first));
+	refs = calloc(g->n + 1, sizeof(*refs));
+	if (!g->sw || !g->lid || !g->first || !refs)
+		goto oom;
+	for (const cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it), i++) {
+		g->sw[i] = (osm_switch_t *)it;
+		g->lid[i] = cl_ntoh16(osm_node_get_base_lid(g->sw[i]->p_node, 0));
+		refs[i] = (struct sw_ref){g->sw[i], i};
+	}
+	qsort(refs, g->n, sizeof(*refs), cmp_ref);
+	m = scan_edges(g, refs, 0);
+	g->out = calloc(m + 1, sizeof(*g->out));
+	if (!g->out)
+		goto oom;
+	scan_edges(g, refs, 1);
+	free(refs);
+	return 0;
+oom:
+	free(refs);
+	graph_free(g);
+	return vt_err_set(e, "out of memory for the switch graph");
+}
+
+/*
+ * least(S, T) for all S and the 64 targets from t0 on, into dist[S * n + T]:
+ * a breadth-first search from each target, 64 at a time in the bits of a word.
+ * T's neighbours learn T over any link (hop_0_1), farther switches only over
+ * links healthy at both ends (process_neighbors).
+ */
+static void distances_block(const struct graph *g, uint32_t t0, uint8_t *dist, uint64_t *seen,
+			    uint64_t *front, uint64_t *next)
+{
+	uint32_t n = g->n, nt = n - t0 < 64 ? n - t0 : 64;
+	uint64_t any = 1;
+
+	memset(seen, 0, n * sizeof(*seen));
+	memset(front, 0, n * sizeof(*front));
+	for (uint32_t j = 0; j < nt; j++) {
+		seen[t0 + j] = front[t0 + j] = 1ull << j;
+		dist[(size_t)(t0 + j) * n + t0 + j] = 0;
+	}
+	for (unsigned level = 1; any && level < OSM_NO_PATH; level++) {
+		any = 0;
+		for (uint32_t s = 0; s < n; s++) {
+			uint64_t got = 0;
+
+			for (uint32_t k = g->first[s]; k < g->first[s + 1]; k++)
+				if (level == 1 || g->out[k].healthy)
+					got |= front[g->out[k].peer];
+			got &= ~seen[s];
+			next[s] = got;
+			seen[s] |= got;
+			any |= got;
+			for (; got; got &= got - 1)
+				dist[(size_t)s * n + t0 + (uint32_t)__builtin_ctzll(got)] =
+					(uint8_t)level;
+		}
+		memcpy(front, next, n * sizeof(*front));
+	}
+}
+
+/* S's row for every switch LID, as osm_switch_set_hops would leave them. */
+static int fill_switch(const struct graph *g, uint32_t s, const uint8_t *dist, uint8_t **rows)
+{
+	osm_switch_t *sw = g->sw[s];
+	const uint8_t *mine = dist + (size_t)s * g->n;
+
+	for (uint32_t t = 0; t < g->n; t++) {
+		uint16_t lid = g->lid[t];
+
+		rows[t] = NULL;
+		if (mine[t] == OSM_NO_PATH || !lid || lid > sw->max_lid_ho || lid >= sw->num_hops)
+			continue;
+		if (!sw->hops[lid]) {
+			/* OpenSM frees each row itself (osm_switch_delete), so one malloc per row
+			 */
+			sw->hops[lid] = malloc(sw->num_ports);
+			if (!sw->hops[lid])
+				return -1;
+		}
+		rows[t] = sw->hops[lid];
+		memset(rows[t], OSM_NO_PATH, sw->num_ports);
+		rows[t][0] = mine[t];
+	}
+	/* port by port, so each neighbour's distances are read in order */
+	for (uint32_t k = g->first[s]; k < g->first[s + 1]; k++) {
+		const struct edge ed = g->out[k];
+		const uint8_t *theirs = dist + (size_t)ed.peer * g->n;
+
+		for (uint32_t t = 0; t < g->n; t++) {
+			if (!rows[t])
+				continue;
+			if (t == ed.peer)
+				rows[t][ed.port] = 1;
+			else if (ed.healthy && theirs[t] < OSM_NO_PATH - 1)
+				rows[t][ed.port] = (uint8_t)(theirs[t] + 1);
+		}
+	}
+	return 0;
+}
+
+int vtp_hops_fill(osm_subn_t *subn, vt_err *e)
+{
+	struct graph g;
+	uint8_t *dist = NULL, **rows = NULL;
+	uint64_t *words = NULL;
+	int ret = 0;
+
+	if (graph_build(&g, subn, e))
+		return -1;
+	dist = malloc((size_t)g.n * g.n + 1);
+	rows = malloc((g.n + 1) * sizeof(*rows));
+	words = malloc(3 * (g.n + 1) * sizeof(*words));
+	if (!dist || !rows || !words) {
+		ret = vt_err_set(e, "out of memory for the hop tables (%u switches)", g.n);
+		goto out;
+	}
+	memset(dist, OSM_NO_PATH, (size_t)g.n * g.n);
+	for (uint32_t t0 = 0; t0 < g.n; t0 += 64)
+		distances_block(&g, t0, dist, words, words + g.n, words + 2 * g.n);
+	for (uint32_t s = 0; s < g.n && !ret; s++)
+		if (fill_switch(&g, s, dist, rows))
+			ret = vt_err_set(e, "out of memory for the hop tables");
+out:
+	free(dist);
+	free(rows);
+	free(words);
+	graph_free(&g);
+	return ret;
+}
+
+void vtp_hops_clear(osm_subn_t *subn)
+{
+	const cl_qmap_t *tbl = &subn->sw_guid_tbl;
+
+	for (const cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+
+		for (unsigned lid = 0; lid < sw->num_hops; lid++)
+			if (sw->hops[lid])
+				memset(sw->hops[lid], OSM_NO_PATH, sw->num_ports);
+	}
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The min-hop tables vartree fills for OpenSM equal the ones OpenSM's own
+# osm_ucast_mgr_build_lid_matrices computes: each fabric is routed twice by
+# vartree in ibsim, once with vartree's tables (OpenSM skips its own) and once
+# with vartree.hops=opensm, and OpenSM's opensm-lid-matrix.dump (every switch's
+# row for every switch LID, every port) must be byte-identical, on every sweep:
+# regular, thin and pruned trees, degraded ones, LMC 1, and a link and a top
+# switch taken down and back.
+set -u
+. "$VT_TOP/tests/integration/plugin_lib.bash"
+
+check() { # NAME "GEN SPEC" [harness options]
+	local n=$1 spec=$2 a=$tmp/$1-vt b=$tmp/$1-osm k=0 sw rows
+	shift 2
+	# shellcheck disable=SC2086
+	"$gen" $spec -o "$tmp/$n.topo" || fail "vartree-gen $spec"
+	run_harness "$a" "$tmp/$n.topo" -e vartree "$@"
+	run_harness "$b" "$tmp/$n.topo" -e vartree -O vartree.hops=opensm "$@"
+	grep -q "vartree: min-hop tables filled" "$a/opensm.log" || fail "$n: vartree did not fill the tables"
+	grep -q "Min Hop Table Assignment" "$a/opensm.log" && fail "$n: OpenSM built its own tables too"
+	grep -q "Min Hop Table Assignment" "$b/opensm.log" || fail "$n: hops=opensm: OpenSM did not build its tables"
+	while [ -d "$a/sweep-$k" ]; do
+		grep -q "^osm_sweep $k: SUBNET UP, engine vartree, fallbacks none" "$a/summary.txt" ||
+			{ cat "$a/summary.txt"; fail "$n: sweep $k not routed by vartree"; }
+		[ -s "$a/sweep-$k/opensm-lid-matrix.dump" ] || fail "$n: sweep $k: no lid matrix dump"
+		cmp "$a/sweep-$k/opensm-lid-matrix.dump" "$b/sweep-$k/opensm-lid-matrix.dump" ||
+			{ diff "$a/sweep-$k/opensm-lid-matrix.dump" "$b/sweep-$k/opensm-lid-matrix.dump" | head; fail "$n: sweep $k: min-hop tables differ from OpenSM's"; }
+		k=$((k + 1))
+	done
+	# every switch has a row for every switch LID (the fabrics are connected)
+	sw=$(grep -c '^Switch: guid' "$a/sweep-0/opensm-lid-matrix.dump")
+	rows=$(grep -c '^0x' "$a/sweep-0/opensm-lid-matrix.dump")
+	[ "$rows" = $((sw * sw)) ] || fail "$n: $rows rows for $sw switches"
+	echo "$n: $k sweeps, $sw switches, $rows rows equal OpenSM's"
+}
+
+check fat43 "fat 4,3" -F down:S-0002c95000000000:5 -F up:S-0002c95000000000:5 -F down:S-0002c95002000000 -F up:S-0002c95002000000
+check thin "thin 4:2,3"
+check pruned "pruned 8,3" -l 1
+check degraded-links "fat 4,3 --drop-links 3@1 --seed 2"
+check degraded-switches "pruned 8,3 --drop-switches 2@1 --seed 3"
+echo "hops ok"
