@@ -352,7 +352,9 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 		uint32_t from = cyc[0], u = s->chan_sw[from], sw = f->nodes[f->ports[from].node].sw;
 		unsigned pn = f->ports[cyc[1 % len]].num;
 		struct vt_audit_item *it = &a->item[VT_AUDIT_CREDIT_LOOP];
-		vt_audit scratch; /* offences are counted already */
+		/* offences are counted already: walk_lid reports into a zeroed throwaway
+		 * (report() reads the counts it bumps) */
+		vt_audit scratch = {0};
 
 		it->count = 1;
 		it->sw = u;
