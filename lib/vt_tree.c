@@ -9,32 +9,9 @@
 
 #define MAX_DEP_LINES 200
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static uint64_t *sorted_copy(const uint64_t *g, uint32_t n)
-{
-	uint64_t *c = malloc((n ? n : 1) * sizeof(*c));
-
-	if (c && n) {
-		memcpy(c, g, n * sizeof(*c));
-		qsort(c, n, sizeof(*c), cmp_u64);
-	}
-	return c;
-}
-
-static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
-{
-	return l && n && bsearch(&g, l, n, sizeof(*l), cmp_u64) != NULL;
-}
-
 void vt_tree_dep(vt_tree *t, const char *fmt, ...)
 {
-	char buf[256];
+	char buf[800];
 	va_list ap;
 	char **d;
 
@@ -78,226 +55,49 @@ void vt_tree_free(vt_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static const char *swname(const vt_tree *t, uint32_t s)
+/* Switch s named by description and GUID; buf holds NAME_LEN bytes. */
+#define NAME_LEN 300
+static const char *swname(const vt_tree *t, uint32_t s, char *buf)
 {
-	return t->f->nodes[t->f->switches[s]].desc;
+	return vt_tree_name(t->f, t->f->switches[s], buf, NAME_LEN);
 }
 
-/* Marks compute-node CA ports the way OpenSM's ftree reads its guid files. */
-static int mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
-{
-	const vt_fabric *f = t->f;
-	uint64_t *cn = o && o->cn_guids ? sorted_copy(o->cn_guids, o->ncns) : NULL;
-	uint64_t *io = o && o->io_guids ? sorted_copy(o->io_guids, o->nios) : NULL;
-	uint32_t ncn = cn ? o->ncns : 0, nio = io ? o->nios : 0;
-
-	t->is_cn = calloc(f->nports + 1, 1);
-	if (!t->is_cn || (o && o->cn_guids && !cn) || (o && o->io_guids && !io)) {
-		free(cn);
-		free(io);
-		return vt_err_set(e, "out of memory");
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		const struct vt_node *nd = &f->nodes[n];
-
-		if (nd->type != VT_CA)
-			continue;
-		for (unsigned p = 1; p <= nd->nports; p++) {
-			uint32_t q = vt_port_index(f, n, p), peer = vt_peer_node(f, q);
-			uint64_t g = f->ports[q].guid;
-			int yes;
-
-			if (peer == VT_NONE || f->nodes[peer].type != VT_SWITCH)
-				continue;
-			if (t->plane_of && t->plane_of[f->nodes[peer].sw] != t->plane)
-				continue;
-			if (cn)
-				yes = in_list(cn, ncn, g) || in_list(cn, ncn, nd->guid);
-			else
-				yes = !(in_list(io, nio, g) || in_list(io, nio, nd->guid));
-			t->is_cn[q] = (uint8_t)yes;
-			t->ncn += (uint32_t)yes;
-		}
-	}
-	free(cn);
-	free(io);
-	if (!t->ncn)
-		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch%s)",
-				  f->source,
-				  o && o->cn_guids ? " and listed as a compute node" : "");
-	return 0;
-}
-
-/* Switch ordinal at the far end of switch port q, VT_NONE if not a switch. */
+/* Switch ordinal at the far end of switch port q (loop-backs left out). */
 static uint32_t peer_sw(const vt_fabric *f, uint32_t q)
 {
-	uint32_t n = vt_peer_node(f, q);
-
-	return n == VT_NONE ? VT_NONE : f->nodes[n].sw;
-}
-
-/* Multi-source BFS over switch-to-switch links; dist VT_NONE when unreached. */
-static int bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist, vt_err *e)
-{
-	for (uint32_t h = 0; h < nq; h++) {
-		uint32_t s = queue[h], node = f->switches[s];
-
-		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t r = peer_sw(f, vt_port_index(f, node, p));
-
-			if (r != VT_NONE && dist[r] == VT_NONE) {
-				dist[r] = dist[s] + 1;
-				queue[nq++] = r;
-			}
-		}
-	}
-	return 0;
-}
-
-static uint32_t leaf_ca(const vt_tree *t, uint32_t s)
-{
-	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s];
-
-	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-		uint32_t q = vt_port_index(f, node, p);
-
-		if (f->ports[q].peer != VT_NONE && t->is_cn[f->ports[q].peer])
-			return f->ports[f->ports[q].peer].node;
-	}
-	return VT_NONE;
-}
-
-static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
-{
-	return vt_err_set(e,
-			  "CA \"%s\" is attached to switch \"%s\" at level %u, but compute nodes "
-			  "must all hang off level 0",
-			  t->f->nodes[leaf_ca(t, s)].desc, swname(t, s), lvl);
+	return vt_tree_peer_sw(f, q);
 }
 
 /*
- * Compute nodes must all hang off level 0. When they do not, the switches
- * holding most of them are taken as the true leaves and the first other one
- * is named with its distance from those: a CA on a spine switch then reads
- * "at level 1" or "2", not the level a skewed ranking gave it. dist and q are
- * scratch arrays of nsw entries.
+ * Loop-back cables (a switch port cabled to another port of the same switch,
+ * common on directors and in labs) carry no route: one line names them.
  */
-static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
-			     vt_err *e)
-{
-	uint32_t cnt[VT_TREE_MAX_LEVELS] = {0}, m = 0, nq = 0, total = 0;
-
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF) {
-			cnt[t->level[s]]++;
-			total++;
-		}
-	for (uint32_t l = 1; l < VT_TREE_MAX_LEVELS; l++)
-		if (cnt[l] > cnt[m])
-			m = l;
-	if (cnt[0] == total)
-		return 0;
-	memset(dist, 0xff, t->nsw * sizeof(*dist));
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] == m) {
-			dist[s] = 0;
-			q[nq++] = s;
-		}
-	bfs(t->f, q, nq, dist, e);
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
-			return refuse_leaf_level(t, s, dist[s], e);
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF)
-			return refuse_leaf_level(t, s, m, e);
-	return 0;
-}
-
-static int assign_levels(vt_tree *t, const uint8_t *is_leaf, const struct vt_tree_opts *o,
-			 vt_err *e)
+static void note_loopbacks(vt_tree *t)
 {
 	const vt_fabric *f = t->f;
-	uint32_t nsw = t->nsw, nq = 0, maxd = 0;
-	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
-	int rc = -1;
+	uint32_t n = 0, first = VT_NONE;
+	unsigned fp = 0, fq = 0;
+	char a[NAME_LEN];
 
-	if (!dist || !q) {
-		vt_err_set(e, "out of memory");
-		goto out;
-	}
-	memset(dist, 0xff, nsw * sizeof(*dist));
-	if (o && o->root_guids && o->nroots) {
-		for (uint32_t i = 0; i < o->nroots; i++) {
-			uint32_t n = vt_fabric_node_by_guid(f, o->root_guids[i]);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t node = f->switches[s];
 
-			if (n == VT_NONE || f->nodes[n].type != VT_SWITCH) {
-				vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric",
-					   (unsigned long long)o->root_guids[i]);
-				goto out;
-			}
-			if (t->plane_of && t->plane_of[f->nodes[n].sw] != t->plane)
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t q = vt_port_index(f, node, p), r = f->ports[q].peer;
+
+			if (r == VT_NONE || f->ports[r].node != node || f->ports[r].num < p)
 				continue;
-			if (dist[f->nodes[n].sw] == VT_NONE) {
-				dist[f->nodes[n].sw] = 0;
-				q[nq++] = f->nodes[n].sw;
+			if (!n++) {
+				first = s;
+				fp = p;
+				fq = f->ports[r].num;
 			}
 		}
-	} else {
-		for (uint32_t s = 0; s < nsw; s++)
-			if (is_leaf[s]) {
-				dist[s] = 0;
-				q[nq++] = s;
-			}
-		bfs(f, q, nq, dist, e);
-		/* rank again from the farthest switches, as ftree does, so a leaf
-		 * hanging off a higher level shows up */
-		for (uint32_t s = 0; s < nsw; s++)
-			if (dist[s] != VT_NONE && dist[s] > maxd)
-				maxd = dist[s];
-		nq = 0;
-		for (uint32_t s = 0; s < nsw; s++)
-			if (dist[s] == maxd)
-				q[nq++] = s;
-		memset(dist, 0xff, nsw * sizeof(*dist));
-		for (uint32_t i = 0; i < nq; i++)
-			dist[q[i]] = 0;
 	}
-	bfs(f, q, nq, dist, e);
-	maxd = 0;
-	for (uint32_t s = 0; s < nsw; s++)
-		if (dist[s] != VT_NONE && dist[s] > maxd)
-			maxd = dist[s];
-	if (maxd >= VT_TREE_MAX_LEVELS) {
-		vt_err_set(e, "%s: %u switch levels, more than %u", f->source, maxd + 1,
-			   VT_TREE_MAX_LEVELS);
-		goto out;
-	}
-	for (uint32_t s = 0; s < nsw; s++) {
-		if (dist[s] == VT_NONE) {
-			t->level[s] = 0xFF;
-			if (is_leaf[s]) {
-				vt_err_set(e,
-					   "switch \"%s\" with compute nodes is not connected to "
-					   "the roots",
-					   swname(t, s));
-				goto out;
-			}
-			if (!t->plane_of || t->plane_of[s] == t->plane)
-				vt_tree_dep(t, "switch \"%s\" is not connected to the tree",
-					    swname(t, s));
-			continue;
-		}
-		t->level[s] = (uint8_t)(maxd - dist[s]);
-	}
-	if (check_leaf_levels(t, is_leaf, dist, q, e))
-		goto out;
-	t->nlevels = maxd + 1;
-	rc = 0;
-out:
-	free(dist);
-	free(q);
-	return rc;
+	if (n)
+		vt_tree_dep(t, "%u loop-back cable%s ignored for routing: switch %s ports %u-%u%s",
+			    n, n > 1 ? "s" : "", swname(t, first, a), fp, fq,
+			    n > 1 ? " and others" : "");
 }
 
 /* Links must join adjacent levels. */
@@ -315,13 +115,16 @@ static int check_links(vt_tree *t, vt_err *e)
 
 			if (r == VT_NONE || t->level[r] == 0xFF)
 				continue;
-			if (t->level[r] == t->level[s])
-				return vt_err_set(
-					e,
-					"switches \"%s\" (port %u) and \"%s\" are linked "
-					"but both at level %u; an up/down tree links only "
-					"adjacent levels",
-					swname(t, s), p, swname(t, r), t->level[s]);
+			if (t->level[r] == t->level[s]) {
+				char a[NAME_LEN], b[NAME_LEN];
+
+				return vt_err_set(e,
+						  "switches %s port %u and %s port %u are linked "
+						  "but both at level %u; an up/down tree links "
+						  "only adjacent levels",
+						  swname(t, s, a), p, swname(t, r, b),
+						  f->ports[f->ports[q].peer].num, t->level[s]);
+			}
 		}
 	}
 	return 0;
@@ -485,11 +288,14 @@ static int build_order(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_err
 			t->order.port[base + (nused == H ? slot_of[p] : c)] = f->ports[q].peer;
 			c++;
 		}
-		if (c < H)
+		if (c < H) {
+			char a[NAME_LEN];
+
 			vt_tree_dep(t,
-				    "leaf \"%s\" has %u compute nodes, the fullest has %u (%u "
+				    "leaf %s has %u compute nodes, the fullest has %u (%u "
 				    "place-keepers)",
-				    swname(t, s), c, H, H - c);
+				    swname(t, s, a), c, H, H - c);
+		}
 	}
 	return 0;
 }
@@ -700,17 +506,18 @@ static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			uint32_t s = t->by_level[a + i];
 			uint32_t u = t->up_start[s + 1] - t->up_start[s];
 			uint32_t d = t->dn_start[s + 1] - t->dn_start[s];
+			char nm[NAME_LEN];
 
 			if (u != lv->up_links)
-				vt_tree_dep(t,
-					    "switch \"%s\" at level %u has %u up-links, its level "
-					    "has %u",
-					    swname(t, s), l, u, lv->up_links);
+				vt_tree_dep(
+					t,
+					"switch %s at level %u has %u up-links, its level has %u",
+					swname(t, s, nm), l, u, lv->up_links);
 			if (l > 0 && d != lv->down_links)
-				vt_tree_dep(t,
-					    "switch \"%s\" at level %u has %u down-links, its "
-					    "level has %u",
-					    swname(t, s), l, d, lv->down_links);
+				vt_tree_dep(
+					t,
+					"switch %s at level %u has %u down-links, its level has %u",
+					swname(t, s, nm), l, d, lv->down_links);
 		}
 	}
 	t->lv[0].max_hosts = t->hosts_per_leaf;
@@ -759,13 +566,18 @@ static int reachability(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 		if (!is_leaf[a])
 			continue;
 		for (uint32_t b = 0; b < nsw; b++)
-			if (is_leaf[b] && !vt_tree_bit(t, t->ureach, a, b))
+			if (is_leaf[b] && !vt_tree_bit(t, t->ureach, a, b)) {
+				char n[4][NAME_LEN];
+
 				return vt_err_set(
 					e,
-					"no up/down path from CA \"%s\" on switch \"%s\" to "
-					"CA \"%s\" on switch \"%s\"",
-					t->f->nodes[leaf_ca(t, a)].desc, swname(t, a),
-					t->f->nodes[leaf_ca(t, b)].desc, swname(t, b));
+					"no up/down path from CA %s on switch %s to CA %s on "
+					"switch %s",
+					vt_tree_name(t->f, vt_tree_leaf_ca(t, a), n[0], NAME_LEN),
+					swname(t, a, n[1]),
+					vt_tree_name(t->f, vt_tree_leaf_ca(t, b), n[2], NAME_LEN),
+					swname(t, b, n[3]));
+			}
 	}
 	return 0;
 }
@@ -829,8 +641,6 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	}
 	if (!t->nsw)
 		return vt_err_set(e, "%s: no switches", f->source);
-	if (mark_cns(t, o, e))
-		goto fail;
 	is_leaf = calloc(t->nsw + 1, 1);
 	leaf_seq = malloc((t->nsw + 1) * sizeof(*leaf_seq));
 	t->level = calloc(t->nsw + 1, 1);
@@ -838,9 +648,8 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 		vt_err_set(e, "out of memory");
 		goto fail;
 	}
-	for (uint32_t s = 0; s < t->nsw; s++)
-		is_leaf[s] = leaf_ca(t, s) != VT_NONE;
-	if (assign_levels(t, is_leaf, o, e) || check_links(t, e) ||
+	note_loopbacks(t);
+	if (vt_tree_levels(t, o, is_leaf, e) || check_links(t, e) ||
 	    subtrees_and_order(t, is_leaf, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
 	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) ||
 	    level_shapes(t, is_leaf, e) || reachability(t, is_leaf, e) ||

@@ -37,6 +37,7 @@
 #ifndef VT_TREE_H
 #define VT_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vt_err.h"
@@ -125,6 +126,38 @@ void vt_tree_free(vt_tree *t);
  * per level; links breaking Definition 2 become departures. -1 only when out of memory.
  */
 int vt_tree_tuples(vt_tree *t, vt_err *e);
+
+/*
+ * Levels (vt_tree_levels.c): marks compute nodes (is_cn, ncn), sets is_leaf[]
+ * per switch ordinal (switches whose compute nodes make them leaves) and
+ * level[] / nlevels. On refusal returns -1 with e naming the node.
+ */
+int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, vt_err *e);
+
+/*
+ * A SHArP aggregation node: a CA on a switch port with its switch's system
+ * image GUID (or described as one). Never a compute node, never a leaf's host.
+ */
+int vt_tree_is_agg(const vt_fabric *f, uint32_t node);
+
+/* A node as messages name it: "DESCRIPTION" (0xGUID), since descriptions repeat. */
+const char *vt_tree_name(const vt_fabric *f, uint32_t node, char *buf, size_t len);
+
+/* The first compute-node CA on switch s, VT_NONE when it has none. */
+uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
+
+/*
+ * Switch ordinal at the far end of switch port q; VT_NONE when the far end is
+ * not a switch, or is the same switch (a loop-back cable carries no route).
+ */
+static inline uint32_t vt_tree_peer_sw(const vt_fabric *f, uint32_t q)
+{
+	uint32_t n = vt_peer_node(f, q);
+
+	if (n == VT_NONE || f->nodes[n].type != VT_SWITCH || n == f->ports[q].node)
+		return VT_NONE;
+	return f->nodes[n].sw;
+}
 
 /* Is port (ports[] index) a CA port that is a compute node? */
 static inline int vt_tree_is_cn(const vt_tree *t, uint32_t port)

@@ -248,9 +248,10 @@ static char *fmt_tuple(char *buf, size_t n, const struct tstate *st, uint32_t s)
 	return buf;
 }
 
-static const char *swname(const vt_tree *t, uint32_t s)
+/* Switch s as messages name it (description and GUID) in buf, 300 bytes. */
+static const char *swname(const vt_tree *t, uint32_t s, char *buf)
 {
-	return t->f->nodes[t->f->switches[s]].desc;
+	return vt_tree_name(t->f, t->f->switches[s], buf, 300);
 }
 
 /*
@@ -260,16 +261,16 @@ static const char *swname(const vt_tree *t, uint32_t s)
 static void dep_pair(struct tstate *st, uint32_t lo, uint32_t hi, int linked, uint32_t j,
 		     uint32_t more)
 {
-	char a[128], b[128], m[64] = "";
+	char a[128], b[128], m[360] = "", nl[300], nh[300];
 
+	swname(st->t, lo, nl);
+	swname(st->t, hi, nh);
 	if (more)
-		snprintf(m, sizeof(m), " (and %u more %s of \"%s\")", more,
-			 linked ? "down-links" : "missing down-links", swname(st->t, hi));
-	vt_tree_dep(st->t,
-		    "switches \"%s\" %s and \"%s\" %s %s, but their tuples differ %sin digit %u%s",
-		    swname(st->t, lo), fmt_tuple(a, sizeof(a), st, lo), swname(st->t, hi),
-		    fmt_tuple(b, sizeof(b), st, hi), linked ? "are linked" : "are not linked",
-		    linked ? "" : "only ", j, m);
+		snprintf(m, sizeof(m), " (and %u more %s of %s)", more,
+			 linked ? "down-links" : "missing down-links", nh);
+	vt_tree_dep(st->t, "switches %s %s and %s %s %s, but their tuples differ %sin digit %u%s",
+		    nl, fmt_tuple(a, sizeof(a), st, lo), nh, fmt_tuple(b, sizeof(b), st, hi),
+		    linked ? "are linked" : "are not linked", linked ? "" : "only ", j, m);
 }
 
 /*

@@ -61,8 +61,8 @@ declare -A want=(
 	[degraded-8ary3-mixed]=audit
 	[degraded-8ary3-top-switch]=audit
 	# not trees
-	[matsuoka-clique-8]='vartree-route: switches "L0-S0000" (port 5) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels'
-	[matsuoka-clique-24]='vartree-route: switches "L0-S0000" (port 13) and "L0-S0001" are linked but both at level 0; an up/down tree links only adjacent levels'
+	[matsuoka-clique-8]='vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels'
+	[matsuoka-clique-24]='vartree-route: switches "L0-S0000" (0x0002c95000000000) port 13 and "L0-S0001" (0x0002c95000000001) port 13 are linked but both at level 0; an up/down tree links only adjacent levels'
 )
 
 nfail=0 n=0 nbound=0

@@ -422,18 +422,21 @@ START_TEST(departure_leaf_uplink)
 
 	o.cut_leaf = 1;
 	o.cut_up = 2;
-	k3_describes(&o,
-		     "3 switch levels, 64 compute nodes, 64 ranks (4 per leaf)\n"
-		     "level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links in 4 "
-		     "groups\n"
-		     "level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
-		     "level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
-		     "3 departures from a regular var-ary-n-tree:\n"
-		     "switch \"S-0-1\" at level 0 has 3 up-links, its level has 4\n"
-		     "switch \"S-1-2\" at level 1 has 3 down-links, its level has 4\n"
-		     "switches \"S-0-1\" {0,0,1} and \"S-1-2\" {1,0,2} are not linked, but their "
-		     "tuples differ only in digit 0\n",
-		     3);
+	k3_describes(
+		&o,
+		"3 switch levels, 64 compute nodes, 64 ranks (4 per leaf)\n"
+		"level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links in 4 "
+		"groups\n"
+		"level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
+		"level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
+		"3 departures from a regular var-ary-n-tree:\n"
+		"switch \"S-0-1\" (0x0000000000010001) at level 0 has 3 up-links, its level has 4\n"
+		"switch \"S-1-2\" (0x0000000000010102) at level 1 has 3 down-links, its level has "
+		"4\n"
+		"switches \"S-0-1\" (0x0000000000010001) {0,0,1} and \"S-1-2\" "
+		"(0x0000000000010102) {1,0,2} are not linked, but their "
+		"tuples differ only in digit 0\n",
+		3);
 }
 END_TEST
 
@@ -443,18 +446,20 @@ START_TEST(departure_top_switch)
 	struct k3_opts o = K3_FULL;
 
 	o.skip_top = 5;
-	k3_describes(&o,
-		     "3 switch levels, 64 compute nodes, 64 ranks (4 per leaf)\n"
-		     "level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links in 4 "
-		     "groups\n"
-		     "level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
-		     "level 2: 15 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
-		     "4 departures from a regular var-ary-n-tree:\n"
-		     "switch \"S-1-1\" at level 1 has 3 up-links, its level has 4\n"
-		     "switch \"S-1-5\" at level 1 has 3 up-links, its level has 4\n"
-		     "switch \"S-1-9\" at level 1 has 3 up-links, its level has 4\n"
-		     "switch \"S-1-13\" at level 1 has 3 up-links, its level has 4\n",
-		     4);
+	k3_describes(
+		&o,
+		"3 switch levels, 64 compute nodes, 64 ranks (4 per leaf)\n"
+		"level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links in 4 "
+		"groups\n"
+		"level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
+		"level 2: 15 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
+		"4 departures from a regular var-ary-n-tree:\n"
+		"switch \"S-1-1\" (0x0000000000010101) at level 1 has 3 up-links, its level has 4\n"
+		"switch \"S-1-5\" (0x0000000000010105) at level 1 has 3 up-links, its level has 4\n"
+		"switch \"S-1-9\" (0x0000000000010109) at level 1 has 3 up-links, its level has 4\n"
+		"switch \"S-1-13\" (0x000000000001010d) at level 1 has 3 up-links, its level has "
+		"4\n",
+		4);
 }
 END_TEST
 
@@ -477,7 +482,8 @@ START_TEST(departure_host)
 		     "level 1: 16 switches, 4 down-links in 4 groups, 4 up-links in 4 groups\n"
 		     "level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups\n"
 		     "1 departures from a regular var-ary-n-tree:\n"
-		     "leaf \"S-0-3\" has 3 compute nodes, the fullest has 4 (1 place-keepers)\n",
+		     "leaf \"S-0-3\" (0x0000000000010003) has 3 compute nodes, the fullest has 4 "
+		     "(1 place-keepers)\n",
 		     1);
 	k3_build(&k, 4, &o);
 	finish(k.f);
@@ -518,10 +524,10 @@ static void refused(vt_fabric *f, const struct vt_tree_opts *o, const char *msg)
 }
 
 /*
- * A CA on a middle switch. With the tops as roots the levels are counted from
- * them and the refusal names that CA. Without roots the ranking from the
- * farthest switches is skewed by the stray CA, and the refusal still names it,
- * counted from the switches that hold most compute nodes.
+ * A CA on a middle switch (S-1-6, between leaves S-0-4..7). Listed as a compute
+ * node it is refused: with the tops as roots the levels are counted from them;
+ * without roots the ranking is skewed by the stray CA, and the refusal still
+ * names it, counted from the switches that hold most compute nodes.
  */
 static vt_fabric *ca_on_level1(void)
 {
@@ -535,21 +541,44 @@ static vt_fabric *ca_on_level1(void)
 	return k.f;
 }
 
-START_TEST(refuses_ca_on_level1)
+START_TEST(refuses_listed_ca_on_level1)
 {
-	uint64_t roots[16];
-	struct vt_tree_opts o = {.root_guids = roots, .nroots = 16};
+	static const char msg[] = "CA \"IO\" (0x0000000000040000) is attached to switch \"S-1-6\" "
+				  "(0x0000000000010106) at level 1, but compute nodes must all "
+				  "hang off level 0";
+	uint64_t roots[16], cns[65];
+	struct vt_tree_opts o = {.cn_guids = cns, .ncns = 65};
 
+	for (unsigned h = 0; h < 64; h++)
+		cns[h] = 0x30000 + h;
+	cns[64] = 0x40000;
+	refused(ca_on_level1(), &o, msg);
 	for (unsigned s = 0; s < 16; s++)
 		roots[s] = 0x10000 + 2 * 256 + s;
-	refused(ca_on_level1(), &o,
-		"CA \"IO\" is attached to switch \"S-1-6\" at level 1, but compute nodes must "
-		"all hang off level 0");
-	/* without roots the ranking is skewed by the stray CA; the message still
-	 * names it, counted from the switches that hold most compute nodes */
-	refused(ca_on_level1(), NULL,
-		"CA \"IO\" is attached to switch \"S-1-6\" at level 1, but compute nodes must "
-		"all hang off level 0");
+	o.root_guids = roots;
+	o.nroots = 16;
+	refused(ca_on_level1(), &o, msg);
+}
+END_TEST
+
+/*
+ * Unlisted, it is a spine's storage or management CA (it lies between the
+ * leaves below S-1-6): not a compute node, and S-1-6 stays on level 1.
+ */
+START_TEST(spine_ca_not_compute)
+{
+	vt_fabric *f = ca_on_level1();
+	vt_tree t;
+
+	finish(f);
+	build_ok(&t, f, NULL);
+	ck_assert_uint_eq(t.ncn, 64);
+	ck_assert_uint_eq(t.nlevels, 3);
+	ck_assert_uint_eq(t.level[f->nodes[vt_fabric_node_by_guid(f, 0x10106)].sw], 1);
+	ck_assert_uint_eq(t.order.n, 64);
+	ck_assert_uint_eq(t.ndep_total, 0);
+	vt_tree_free(&t);
+	vt_fabric_free(f);
 }
 END_TEST
 
@@ -584,13 +613,16 @@ START_TEST(refuses_link_in_level)
 	k3_build(&k, 4, &K3_FULL);
 	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[0][2], 9, k.sw[0][7], 10, 4, VT_QDR, &e), 0);
 	refused(k.f, NULL,
-		"switches \"S-0-2\" (port 9) and \"S-0-7\" are linked but both at level 0; an "
-		"up/down tree links only adjacent levels");
+		"switches \"S-0-2\" (0x0000000000010002) port 9 and \"S-0-7\" (0x0000000000010007) "
+		"port 10 are linked but both at level 0; an up/down tree links only adjacent "
+		"levels");
 	k3_build(&k, 4, &K3_FULL);
 	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[2][0], 9, k.sw[2][15], 9, 4, VT_QDR, &e), 0);
 	refused(k.f, NULL,
-		"switches \"S-2-0\" (port 9) and \"S-2-15\" are linked but both at level 2; an "
-		"up/down tree links only adjacent levels");
+		"switches \"S-2-0\" (0x0000000000010200) port 9 and \"S-2-15\" "
+		"(0x000000000001020f) "
+		"port 9 are linked but both at level 2; an up/down tree links only adjacent "
+		"levels");
 }
 END_TEST
 
@@ -607,7 +639,9 @@ START_TEST(refuses_disconnected_leaf)
 		k.f->ports[p->peer].peer = VT_NONE;
 		p->peer = VT_NONE;
 	}
-	refused(k.f, NULL, "switch \"S-0-9\" with compute nodes is not connected to the roots");
+	refused(k.f, NULL,
+		"switch \"S-0-9\" (0x0000000000010009) with compute nodes is not connected to the "
+		"roots");
 }
 END_TEST
 
@@ -635,7 +669,9 @@ START_TEST(refuses_two_islands)
 	ck_assert_int_eq(vt_fabric_connect(g, l[0], 3, l[2], 1, 4, VT_QDR, &e), 0);
 	ck_assert_int_eq(vt_fabric_connect(g, l[1], 3, l[3], 1, 4, VT_QDR, &e), 0);
 	refused(g, NULL,
-		"no up/down path from CA \"H0\" on switch \"L0\" to CA \"H2\" on switch \"L1\"");
+		"no up/down path from CA \"H0\" (0x0000000000000200) on switch \"L0\" "
+		"(0x0000000000000100) to CA \"H2\" (0x0000000000000202) on switch \"L1\" "
+		"(0x0000000000000101)");
 }
 END_TEST
 
@@ -777,7 +813,8 @@ static Suite *tree_suite(void)
 	tcase_add_test(td, departure_leaf_uplink);
 	tcase_add_test(td, departure_top_switch);
 	tcase_add_test(td, departure_host);
-	tcase_add_test(tr, refuses_ca_on_level1);
+	tcase_add_test(tr, refuses_listed_ca_on_level1);
+	tcase_add_test(tr, spine_ca_not_compute);
 	tcase_add_test(tr, refuses_link_in_level);
 	tcase_add_test(tr, refuses_disconnected_leaf);
 	tcase_add_test(tr, refuses_two_islands);

@@ -329,7 +329,8 @@ START_TEST(departs_leaf_uplink)
 
 	build_ok(&t, f, NULL);
 	ck_assert_uint_eq(tuple_deps(&t, buf, sizeof(buf)), 1);
-	ck_assert_str_eq(buf, "switches \"L0-S0008\" {0,2,3} and \"L1-S0008\" {1,2,0} are not "
+	ck_assert_str_eq(buf, "switches \"L0-S0008\" (0x0002c95000000008) {0,2,3} and \"L1-S0008\" "
+			      "(0x0002c95001000008) {1,2,0} are not "
 			      "linked, but their tuples differ only in digit 0\n");
 	unique_per_level(&t);
 	vt_tree_free(&t);
@@ -387,7 +388,7 @@ static uint32_t sw_by_desc(const vt_tree *t, const char *desc)
 static void departs_missing(const char *rel, const char *full_spec, uint32_t nmiss)
 {
 	vt_fabric *deg = vt_test_load(rel), *full = vt_test_gen(full_spec);
-	char lo[16][16], hi[16][16], buf[8192], want[8192] = "", line[256];
+	char lo[16][16], hi[16][16], buf[8192], want[8192] = "", line[400];
 	uint32_t n = missing_links(full, deg, lo, hi, 16);
 	size_t o = 0;
 	vt_tree t;
@@ -401,10 +402,12 @@ static void departs_missing(const char *rel, const char *full_spec, uint32_t nmi
 		ck_assert_uint_eq(t.level[b], r + 1);
 		ck_assert(differ_only_in(&t, a, b, r));
 		snprintf(line, sizeof(line),
-			 "switches \"%s\" {%u,%u,%u} and \"%s\" {%u,%u,%u} are not linked, but "
-			 "their tuples differ only in digit %u\n",
-			 lo[i], r, dig(&t, a, 1), dig(&t, a, 0), hi[i], r + 1, dig(&t, b, 1),
-			 dig(&t, b, 0), r);
+			 "switches \"%s\" (0x%016llx) {%u,%u,%u} and \"%s\" (0x%016llx) "
+			 "{%u,%u,%u} are not linked, but their tuples differ only in digit %u\n",
+			 lo[i], (unsigned long long)deg->nodes[deg->switches[a]].guid, r,
+			 dig(&t, a, 1), dig(&t, a, 0), hi[i],
+			 (unsigned long long)deg->nodes[deg->switches[b]].guid, r + 1,
+			 dig(&t, b, 1), dig(&t, b, 0), r);
 		ck_assert_msg(strstr(buf, line), "missing line: %s", line);
 		o += (size_t)snprintf(want + o, sizeof(want) - o, "%s", line);
 	}

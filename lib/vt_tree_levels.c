@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which CA ports are compute nodes, which switches are leaves, and the level
+ * of every switch, from the structure of the fabric (vt_tree.h says the rules).
+ *
+ * Real fabrics break the simple rule "a switch with a CA is a leaf": SHArP
+ * aggregation nodes sit on every switch, storage and management HCAs on
+ * spines, and leaves may have no hosts yet. So: aggregation nodes are never
+ * compute nodes; a CA-bearing switch that lies on a shortest path between two
+ * other CA-bearing switches is a spine with CAs, not a leaf; and the roots are
+ * the highest switches that carry shortest paths between leaves, so host-less
+ * leaves and pods fall to the bottom where they belong.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vt_tree.h"
+
+/* Distance tables past this many leaf classes cost too much: plain rules instead. */
+#define MAX_CLASSES 256u
+#define FAR	    0xFFFFu
+
+int vt_tree_is_agg(const vt_fabric *f, uint32_t node)
+{
+	const struct vt_node *nd = &f->nodes[node];
+	uint32_t sw;
+
+	if (nd->type != VT_CA)
+		return 0;
+	if (nd->desc && strstr(nd->desc, "Aggregation Node"))
+		return 1;
+	sw = vt_peer_node(f, vt_port_index(f, node, 1));
+	return nd->nports >= 1 && sw != VT_NONE && f->nodes[sw].type == VT_SWITCH && nd->sysguid &&
+	       nd->sysguid == f->nodes[sw].sysguid;
+}
+
+const char *vt_tree_name(const vt_fabric *f, uint32_t node, char *buf, size_t len)
+{
+	snprintf(buf, len, "\"%s\" (0x%016llx)", f->nodes[node].desc,
+		 (unsigned long long)f->nodes[node].guid);
+	return buf;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t *sorted_copy(const uint64_t *g, uint32_t n)
+{
+	uint64_t *c = malloc((n ? n : 1) * sizeof(*c));
+
+	if (c && n) {
+		memcpy(c, g, n * sizeof(*c));
+		qsort(c, n, sizeof(*c), cmp_u64);
+	}
+	return c;
+}
+
+static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
+{
+	return l && n && bsearch(&g, l, n, sizeof(*l), cmp_u64) != NULL;
+}
+
+/*
+ * Marks the CA ports that may be compute nodes, the way OpenSM's ftree reads
+ * its guid files: only cn_guids when given, else every CA port not in
+ * io_guids. Aggregation nodes never are. Leaf selection may unmark more.
+ */
+static int mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
+{
+	const vt_fabric *f = t->f;
+	uint64_t *cn = o && o->cn_guids ? sorted_copy(o->cn_guids, o->ncns) : NULL;
+	uint64_t *io = o && o->io_guids ? sorted_copy(o->io_guids, o->nios) : NULL;
+	uint32_t ncn = cn ? o->ncns : 0, nio = io ? o->nios : 0;
+
+	t->is_cn = calloc(f->nports + 1, 1);
+	if (!t->is_cn || (o && o->cn_guids && !cn) || (o && o->io_guids && !io)) {
+		free(cn);
+		free(io);
+		return vt_err_set(e, "out of memory");
+	}
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		const struct vt_node *nd = &f->nodes[n];
+
+		if (nd->type != VT_CA || vt_tree_is_agg(f, n))
+			continue;
+		for (unsigned p = 1; p <= nd->nports; p++) {
+			uint32_t q = vt_port_index(f, n, p), peer = vt_peer_node(f, q);
+			uint64_t g = f->ports[q].guid;
+			int yes;
+
+			if (peer == VT_NONE || f->nodes[peer].type != VT_SWITCH)
+				continue;
+			if (t->plane_of && t->plane_of[f->nodes[peer].sw] != t->plane)
+				continue;
+			if (cn)
+				yes = in_list(cn, ncn, g) || in_list(cn, ncn, nd->guid);
+			else
+				yes = !(in_list(io, nio, g) || in_list(io, nio, nd->guid));
+			t->is_cn[q] = (uint8_t)yes;
+			t->ncn += (uint32_t)yes;
+		}
+	}
+	free(cn);
+	free(io);
+	if (!t->ncn)
+		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch%s)",
+				  f->source,
+				  o && o->cn_guids ? " and listed as a compute node" : "");
+	return 0;
+}
+
+/* Multi-source BFS over switch-to-switch links; dist VT_NONE when unreached. */
+static void bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
+{
+	for (uint32_t h = 0; h < nq; h++) {
+		uint32_t s = queue[h], node = f->switches[s];
+
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && dist[r] == VT_NONE) {
+				dist[r] = dist[s] + 1;
+				queue[nq++] = r;
+			}
+		}
+	}
+}
+
+/* Compute-node CA ports on switch s. */
+static uint32_t cn_count(const vt_tree *t, uint32_t s)
+{
+	const vt_fabric *f = t->f;
+	uint32_t node = f->switches[s], c = 0;
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t q = vt_port_index(f, node, p);
+
+		c += f->ports[q].peer != VT_NONE && t->is_cn[f->ports[q].peer];
+	}
+	return c;
+}
+
+uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s)
+{
+	const vt_fabric *f = t->f;
+	uint32_t node = f->switches[s];
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t q = vt_port_index(f, node, p);
+
+		if (f->ports[q].peer != VT_NONE && t->is_cn[f->ports[q].peer])
+			return f->ports[f->ports[q].peer].node;
+	}
+	return VT_NONE;
+}
+
+/*
+ * Switches grouped by their set of switch neighbours (sorted, loop-backs
+ * left out): switches of one class are equally far from every other switch.
+ */
+struct classes {
+	uint32_t n;	  /* classes */
+	uint32_t *of;	  /* per switch: its class, VT_NONE for non-members */
+	uint32_t *rep;	  /* per class: first member */
+	uint32_t *active; /* per class: members still counted */
+	uint16_t *dist;	  /* n rows of nsw: hops from the class's members, FAR if none */
+};
+
+static void classes_free(struct classes *c)
+{
+	free(c->of);
+	free(c->rep);
+	free(c->active);
+	free(c->dist);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Sorted distinct switch neighbours of s into out; returns their count. */
+static uint32_t neighbours(const vt_fabric *f, uint32_t s, uint32_t *out)
+{
+	uint32_t node = f->switches[s], n = 0;
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p)), i;
+
+		if (r == VT_NONE)
+			continue;
+		for (i = n; i > 0 && out[i - 1] > r; i--)
+			;
+		if (i > 0 && out[i - 1] == r)
+			continue;
+		memmove(&out[i + 1], &out[i], (n - i) * sizeof(*out));
+		out[i] = r;
+		n++;
+	}
+	return n;
+}
+
+static int same_neighbours(const vt_fabric *f, uint32_t a, uint32_t b)
+{
+	uint32_t na[VT_MAX_PORTS + 1], nb[VT_MAX_PORTS + 1];
+	uint32_t n = neighbours(f, a, na);
+
+	return n == neighbours(f, b, nb) && !memcmp(na, nb, n * sizeof(*na));
+}
+
+/*
+ * Classes of the member switches (member[s] set), each with its BFS distance
+ * row. Returns 1 when built, 0 when there are more than MAX_CLASSES, -1 when
+ * out of memory.
+ */
+static int classes_build(struct classes *c, const vt_fabric *f, const uint8_t *member, uint32_t *q,
+			 uint32_t *dist)
+{
+	uint32_t nsw = f->nswitches;
+
+	memset(c, 0, sizeof(*c));
+	c->of = malloc((nsw + 1) * sizeof(*c->of));
+	c->rep = malloc((MAX_CLASSES + 1) * sizeof(*c->rep));
+	c->active = calloc(MAX_CLASSES + 1, sizeof(*c->active));
+	if (!c->of || !c->rep || !c->active)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t k = 0;
+
+		c->of[s] = VT_NONE;
+		if (!member[s])
+			continue;
+		while (k < c->n && !same_neighbours(f, c->rep[k], s))
+			k++;
+		if (k == c->n) {
+			if (c->n == MAX_CLASSES)
+				return 0;
+			c->rep[c->n++] = s;
+		}
+		c->of[s] = k;
+		c->active[k]++;
+	}
+	c->dist = malloc(((size_t)c->n * nsw + 1) * sizeof(*c->dist));
+	if (!c->dist)
+		return -1;
+	for (uint32_t k = 0; k < c->n; k++) {
+		uint16_t *row = &c->dist[(size_t)k * nsw];
+
+		memset(dist, 0xff, nsw * sizeof(*dist));
+		dist[c->rep[k]] = 0;
+		q[0] = c->rep[k];
+		bfs(f, q, 1, dist);
+		for (uint32_t s = 0; s < nsw; s++)
+			row[s] = dist[s] < FAR ? (uint16_t)dist[s] : FAR;
+	}
+	return 1;
+}
+
+/*
+ * Does switch s lie on a shortest path between two active members of the
+ * classes, neither of them s? Two members of one class are two hops apart
+ * (they share their neighbours), so s lies between them when it is one of
+ * those neighbours.
+ */
+static int between(const struct classes *c, uint32_t nsw, uint32_t s)
+{
+	uint32_t own = c->of[s];
+
+	for (uint32_t b = 0; b < c->n; b++) {
+		uint32_t db = c->dist[(size_t)b * nsw + s];
+		uint32_t nb = c->active[b] - (b == own);
+
+		if (!nb || db == FAR)
+			continue;
+		if (nb >= 2 && db == 1 && b != own)
+			return 1;
+		for (uint32_t k = b + 1; k < c->n; k++) {
+			uint32_t dk = c->dist[(size_t)k * nsw + s];
+
+			if (k == own || b == own || !(c->active[k] - (k == own)) || dk == FAR)
+				continue;
+			if (db + dk == c->dist[(size_t)b * nsw + c->rep[k]])
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* A switch's CA ports stop being compute nodes (it is a spine with CAs). */
+static void unmark_cns(vt_tree *t, uint32_t s)
+{
+	const vt_fabric *f = t->f;
+	uint32_t node = f->switches[s];
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t q = f->ports[vt_port_index(f, node, p)].peer;
+
+		if (q != VT_NONE && t->is_cn[q]) {
+			t->is_cn[q] = 0;
+			t->ncn--;
+		}
+	}
+}
+
+struct cand {
+	uint32_t cas, s;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->cas != y->cas)
+		return x->cas < y->cas ? -1 : 1;
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+/*
+ * Without a cn_guid_file, a switch holding fewer compute CAs than the fullest
+ * leaf and lying on a shortest path between two other CA-bearing switches is
+ * a spine with storage or management CAs: they stop being compute nodes.
+ * Fewest CAs first, so spines drop out before they could make a leaf look
+ * like it lies between them.
+ */
+static int demote_spines(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *dist, vt_err *e)
+{
+	uint32_t nsw = t->nsw, nc = 0, most = 0;
+	struct cand *c = malloc((nsw + 1) * sizeof(*c));
+	struct classes cl = {0};
+	int rc;
+
+	if (!c)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t s = 0; s < nsw; s++)
+		if (is_leaf[s]) {
+			c[nc] = (struct cand){cn_count(t, s), s};
+			most = c[nc].cas > most ? c[nc].cas : most;
+			nc++;
+		}
+	qsort(c, nc, sizeof(*c), cand_cmp);
+	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, is_leaf, q, dist) : 0;
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
+		if (between(&cl, nsw, c[i].s)) {
+			unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
+			cl.active[cl.of[c[i].s]]--;
+		}
+	classes_free(&cl);
+	free(c);
+	return rc < 0 ? vt_err_set(e, "out of memory") : 0;
+}
+
+/* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
+static int twin_of_leaf(const vt_tree *t, const uint8_t *is_leaf, uint32_t s)
+{
+	const vt_fabric *f = t->f;
+	uint32_t ns[VT_MAX_PORTS + 1], nl[VT_MAX_PORTS + 1], n = neighbours(f, s, ns);
+
+	if (!n || is_leaf[s])
+		return 0;
+	for (uint32_t i = 0, x = f->switches[ns[0]]; i < f->nodes[x].nports; i++) {
+		uint32_t l = vt_tree_peer_sw(f, vt_port_index(f, x, i + 1)), m, k = 0;
+
+		if (l == VT_NONE || !is_leaf[l])
+			continue;
+		m = neighbours(f, l, nl);
+		for (uint32_t j = 0; j < m && k < n; j++)
+			k += nl[j] == ns[k];
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The roots without a root_guid_file: by hops from the leaves (dist), the
+ * highest switches that lie on a shortest path between two leaves, and every
+ * other switch that high that is not a host-less leaf (a twin of a leaf). A
+ * fabric with too many leaf classes, or one whose leaves no switch lies
+ * between, takes the farthest switches that are not host-less leaves.
+ * Fills q with the roots and returns their count.
+ */
+static uint32_t find_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			   vt_err *e, int *fail)
+{
+	uint32_t nsw = t->nsw, top = 0, nq = 0, found = 0, *scratch;
+	uint8_t *twin = calloc(nsw + 1, 1);
+	struct classes cl;
+	int rc;
+
+	scratch = malloc((nsw + 1) * sizeof(*scratch));
+	if (!twin || !scratch) {
+		free(twin);
+		free(scratch);
+		*fail = vt_err_set(e, "out of memory");
+		return 0;
+	}
+	for (uint32_t s = 0; s < nsw; s++) {
+		twin[s] = dist[s] != VT_NONE && twin_of_leaf(t, is_leaf, s);
+		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
+			top = dist[s];
+	}
+	rc = classes_build(&cl, t->f, is_leaf, q, scratch);
+	if (rc < 0)
+		*fail = vt_err_set(e, "out of memory");
+	for (uint32_t d = top; rc == 1 && !found && d > 0; d--)
+		for (uint32_t s = 0; s < nsw && !found; s++)
+			if (dist[s] == d && !twin[s] && between(&cl, nsw, s))
+				found = d;
+	classes_free(&cl);
+	top = found ? found : top;
+	for (uint32_t s = 0; s < nsw; s++)
+		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
+			q[nq++] = s;
+	free(twin);
+	free(scratch);
+	return nq;
+}
+
+static const char *swname(const vt_tree *t, uint32_t s, char *buf, size_t len)
+{
+	return vt_tree_name(t->f, t->f->switches[s], buf, len);
+}
+
+static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
+{
+	char a[300], b[300];
+
+	return vt_err_set(e,
+			  "CA %s is attached to switch %s at level %u, but compute nodes "
+			  "must all hang off level 0",
+			  vt_tree_name(t->f, vt_tree_leaf_ca(t, s), a, sizeof(a)),
+			  swname(t, s, b, sizeof(b)), lvl);
+}
+
+/*
+ * Compute nodes must all hang off level 0. When they do not, the switches
+ * holding most of them are taken as the true leaves and the first other one
+ * is named with its distance from those: a CA on a spine switch then reads
+ * "at level 1" or "2", not the level a skewed ranking gave it. dist and q are
+ * scratch arrays of nsw entries.
+ */
+static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			     vt_err *e)
+{
+	uint32_t cnt[VT_TREE_MAX_LEVELS] = {0}, m = 0, nq = 0, total = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF) {
+			cnt[t->level[s]]++;
+			total++;
+		}
+	for (uint32_t l = 1; l < VT_TREE_MAX_LEVELS; l++)
+		if (cnt[l] > cnt[m])
+			m = l;
+	if (cnt[0] == total)
+		return 0;
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] == m) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
+			return refuse_leaf_level(t, s, dist[s], e);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF)
+			return refuse_leaf_level(t, s, m, e);
+	return 0;
+}
+
+/* Roots from root_guid_file into q; returns their count, VT_NONE on a bad GUID. */
+static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *dist, uint32_t *q,
+			    vt_err *e)
+{
+	const vt_fabric *f = t->f;
+	uint32_t nq = 0;
+
+	for (uint32_t i = 0; i < o->nroots; i++) {
+		uint32_t n = vt_fabric_node_by_guid(f, o->root_guids[i]);
+
+		if (n == VT_NONE || f->nodes[n].type != VT_SWITCH) {
+			vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric",
+				   (unsigned long long)o->root_guids[i]);
+			return VT_NONE;
+		}
+		if (t->plane_of && t->plane_of[f->nodes[n].sw] != t->plane)
+			continue;
+		if (dist[f->nodes[n].sw] == VT_NONE) {
+			dist[f->nodes[n].sw] = 0;
+			q[nq++] = f->nodes[n].sw;
+		}
+	}
+	return nq;
+}
+
+/* Levels counted down from the roots in q[0 .. nq); see vt_tree.h. */
+static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			     uint32_t nq, vt_err *e)
+{
+	uint32_t maxd = 0;
+	char a[300];
+
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t i = 0; i < nq; i++)
+		dist[q[i]] = 0;
+	bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (dist[s] != VT_NONE && dist[s] > maxd)
+			maxd = dist[s];
+	if (maxd >= VT_TREE_MAX_LEVELS)
+		return vt_err_set(e, "%s: %u switch levels, more than %u", t->f->source, maxd + 1,
+				  VT_TREE_MAX_LEVELS);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		if (dist[s] == VT_NONE) {
+			t->level[s] = 0xFF;
+			if (is_leaf[s])
+				return vt_err_set(e,
+						  "switch %s with compute nodes is not connected "
+						  "to the roots",
+						  swname(t, s, a, sizeof(a)));
+			if (!t->plane_of || t->plane_of[s] == t->plane)
+				vt_tree_dep(t, "switch %s is not connected to the tree",
+					    swname(t, s, a, sizeof(a)));
+			continue;
+		}
+		t->level[s] = (uint8_t)(maxd - dist[s]);
+	}
+	t->nlevels = maxd + 1;
+	return check_leaf_levels(t, is_leaf, dist, q, e);
+}
+
+int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, vt_err *e)
+{
+	uint32_t nsw = t->nsw, nq = 0;
+	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
+	int rc = -1, fail = 0;
+
+	if (!dist || !q || mark_cns(t, o, e)) {
+		if (!dist || !q)
+			vt_err_set(e, "out of memory");
+		goto out;
+	}
+	for (uint32_t s = 0; s < nsw; s++)
+		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
+	if (!(o && o->cn_guids) && demote_spines(t, is_leaf, q, dist, e))
+		goto out;
+	memset(dist, 0xff, nsw * sizeof(*dist));
+	if (o && o->root_guids && o->nroots) {
+		nq = given_roots(t, o, dist, q, e);
+		if (nq == VT_NONE)
+			goto out;
+	} else {
+		for (uint32_t s = 0; s < nsw; s++)
+			if (is_leaf[s]) {
+				dist[s] = 0;
+				q[nq++] = s;
+			}
+		bfs(t->f, q, nq, dist);
+		nq = find_roots(t, is_leaf, dist, q, e, &fail);
+		if (fail)
+			goto out;
+	}
+	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
+out:
+	free(dist);
+	free(q);
+	return rc;
+}

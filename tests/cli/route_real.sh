@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# vartree-route on the real ibnetdiscover dumps of ../shared/fixtures/real (their
+# README says what each shows): each routes or is refused as listed; every
+# routed one passes vartree-analyze's audit (no unreachable destination, loop,
+# misdelivery or credit loop) with the compute-node count listed.
+set -u
+top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+real=$top/../shared/fixtures/real
+bin=$top/build/bin
+[ -d "$real" ] || { echo "no $real"; exit 77; }
+[ -x "$bin/vartree-route" ] || { echo "normal build missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# file: "ranks N" (routed, N compute ranks) or the refusal line
+declare -A want=(
+	[loginoff-stage-sx6036-8sw.topo]="ranks 144"
+	[nvlab-cs8500-quantum-2host.topo]="ranks 2"
+	[ibm-pcm-2host-mt43132.topo]="ranks 2"
+	[sun-dcs36-1host.topo]="ranks 1"
+	[ibsim-example-net.net]="ranks 2"
+	[mlnx-ufm-lab-selfloop-sx6012.topo]='vartree-route: switches "SwitchIB Mellanox Technologies" (0xe41d2d030003e470) port 3 and "MF0;switch-de779e:SX6012/U1" (0xf4521403005764b0) port 1 are linked but both at level 0; an up/down tree links only adjacent levels'
+	[voltaire-isr9024-manpage-sample.topo]='vartree-route: switches "ISR9024 Voltaire" (0x005442ba00003080) port 6 and "SW-6IB4 Voltaire" (0x0008f10400410015) port 3 are linked but both at level 0; an up/down tree links only adjacent levels'
+	[ibsim-example-2sw2path4hca2port.net]='vartree-route: switches "Switch1" (0x0000000000200000) port 3 and "Switch2" (0x0000000000200001) port 3 are linked but both at level 0; an up/down tree links only adjacent levels'
+)
+nfail=0
+bad() { echo "FAIL: $n: $*"; nfail=$((nfail + 1)); }
+for n in "${!want[@]}"; do
+	f=$real/$n w=${want[$n]}
+	[ -f "$f" ] || { bad "missing"; continue; }
+	rm -f "$tmp/l" "$tmp/o"
+	"$bin/vartree-route" -q "$f" -o "$tmp/l" --order-out "$tmp/o" 2>"$tmp/err"
+	rc=$?
+	if [[ $w == vartree-route:* ]]; then
+		[ $rc = 1 ] || bad "exit $rc, want 1 (refusal)"
+		[ "$(cat "$tmp/err")" = "$w" ] || bad "refusal: $(head -3 "$tmp/err")"
+		[ ! -e "$tmp/l" ] || bad "refused but left output"
+		continue
+	fi
+	[ $rc = 0 ] || { bad "exit $rc: $(head -3 "$tmp/err")"; continue; }
+	"$bin/vartree-analyze" "$f" --lfts "$tmp/l" --order "$tmp/o" --json >"$tmp/a.json" 2>"$tmp/err"
+	rc=$?
+	if [ "$w" = "ranks 1" ]; then # one host: nothing to analyse, and it says so
+		[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "vartree-analyze: $f: needs at least 2 hosts to analyze" ] ||
+			bad "one host: analyze exit $rc: $(head -2 "$tmp/err")"
+		continue
+	fi
+	[ $rc = 0 ] || bad "analyze exit $rc: $(grep -o '"credit-loop": {[^}]*}' "$tmp/a.json") $(head -2 "$tmp/err")"
+	for k in unreachable loop misdelivery credit-loop; do
+		c=$(grep -o "\"$k\": {\"count\": [0-9]*" "$tmp/a.json" | sed 's/.*: //')
+		[ "$c" = 0 ] || bad "audit $k: ${c:-missing}"
+	done
+	[ "ranks $(grep -c . "$tmp/o")" = "$w" ] || bad "$(grep -c . "$tmp/o") ranks, want $w"
+done
+echo "${#want[@]} real fabrics, $nfail failures"
+[ $nfail = 0 ]
