@@ -59,7 +59,7 @@ void vt_tree_free(vt_tree *t)
 #define NAME_LEN 300
 static const char *swname(const vt_tree *t, uint32_t s, char *buf)
 {
-	return vt_tree_name(t->f, t->f->switches[s], buf, NAME_LEN);
+	return vt_node_name(t->f, t->f->switches[s], buf, NAME_LEN);
 }
 
 /* Switch ordinal at the far end of switch port q (loop-backs left out). */
@@ -573,9 +573,9 @@ static int reachability(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 					e,
 					"no up/down path from CA %s on switch %s to CA %s on "
 					"switch %s",
-					vt_tree_name(t->f, vt_tree_leaf_ca(t, a), n[0], NAME_LEN),
+					vt_node_name(t->f, vt_tree_leaf_ca(t, a), n[0], NAME_LEN),
 					swname(t, a, n[1]),
-					vt_tree_name(t->f, vt_tree_leaf_ca(t, b), n[2], NAME_LEN),
+					vt_node_name(t->f, vt_tree_leaf_ca(t, b), n[2], NAME_LEN),
 					swname(t, b, n[3]));
 			}
 	}

@@ -140,9 +140,6 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, v
  */
 int vt_tree_is_agg(const vt_fabric *f, uint32_t node);
 
-/* A node as messages name it: "DESCRIPTION" (0xGUID), since descriptions repeat. */
-const char *vt_tree_name(const vt_fabric *f, uint32_t node, char *buf, size_t len);
-
 /* The first compute-node CA on switch s, VT_NONE when it has none. */
 uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
 

@@ -35,13 +35,6 @@ int vt_tree_is_agg(const vt_fabric *f, uint32_t node)
 	       nd->sysguid == f->nodes[sw].sysguid;
 }
 
-const char *vt_tree_name(const vt_fabric *f, uint32_t node, char *buf, size_t len)
-{
-	snprintf(buf, len, "\"%s\" (0x%016llx)", f->nodes[node].desc,
-		 (unsigned long long)f->nodes[node].guid);
-	return buf;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -420,7 +413,7 @@ static uint32_t find_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, u
 
 static const char *swname(const vt_tree *t, uint32_t s, char *buf, size_t len)
 {
-	return vt_tree_name(t->f, t->f->switches[s], buf, len);
+	return vt_node_name(t->f, t->f->switches[s], buf, len);
 }
 
 static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
@@ -430,7 +423,7 @@ static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
 	return vt_err_set(e,
 			  "CA %s is attached to switch %s at level %u, but compute nodes "
 			  "must all hang off level 0",
-			  vt_tree_name(t->f, vt_tree_leaf_ca(t, s), a, sizeof(a)),
+			  vt_node_name(t->f, vt_tree_leaf_ca(t, s), a, sizeof(a)),
 			  swname(t, s, b, sizeof(b)), lvl);
 }
 

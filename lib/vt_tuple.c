@@ -251,7 +251,7 @@ static char *fmt_tuple(char *buf, size_t n, const struct tstate *st, uint32_t s)
 /* Switch s as messages name it (description and GUID) in buf, 300 bytes. */
 static const char *swname(const vt_tree *t, uint32_t s, char *buf)
 {
-	return vt_tree_name(t->f, t->f->switches[s], buf, 300);
+	return vt_node_name(t->f, t->f->switches[s], buf, 300);
 }
 
 /*
