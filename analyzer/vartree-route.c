@@ -11,13 +11,18 @@
 #include "vt_lftio.h"
 #include "vt_load.h"
 #include "vt_route.h"
+#include "vt_sched.h"
+#include "vt_tree.h"
 
 static const char usage[] =
 	"usage: vartree-route TOPOLOGY [options]\n"
 	"Routes an ibnetdiscover/ibsim/cache fabric with vartree and writes its LFTs in\n"
 	"OpenSM's opensm-lfts.dump format; the structure found goes to stderr.\n"
 	"  -o, --output LFTS        forwarding tables here (default: stdout)\n"
-	"      --order-out FILE     compute-node order (opensm-ftree-ca-order.dump form)\n"
+	"      --order-out FILE     compute-node order (MPI rank order) here\n"
+	"      --order-format F     its form: ca-order (opensm-ftree-ca-order.dump, default),\n"
+	"                           hostfile (one host name per rank), rankfile (Open MPI)\n"
+	"      --slurm-topology F   Slurm topology.conf (topology/tree) of the tree found\n"
 	"      --root-guid-file F   node GUIDs of the top switches\n"
 	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
 	"      --io-guid-file F     port GUIDs of I/O nodes\n"
@@ -77,36 +82,78 @@ static const char *bad_option(char **argv, const struct option *lo, char *buf, s
 	return buf;
 }
 
+/* The files asked for besides the tables; each appears whole or not at all. */
+struct extra_outs {
+	const char *order; /* --order-out */
+	enum vt_order_format order_fmt;
+	const char *slurm; /* --slurm-topology */
+	const vt_tree *tree;
+};
+
 /*
- * Both outputs are written to temporary files before either is renamed into
- * place, so a failure (a bad --order-out directory, a full disk) leaves neither.
+ * Every output is written to a temporary file before any is renamed into
+ * place, so a failure (a bad --order-out directory, a full disk) leaves none.
  */
-static int write_outputs(const char *out, const char *order_out, const vt_lfts *lfts,
+static int write_outputs(const char *out, const struct extra_outs *x, const vt_lfts *lfts,
 			 const vt_order *order, const vt_fabric *f, vt_err *e)
 {
-	vt_out lo = {0}, oo = {0};
+	vt_out lo = {0}, oo = {0}, so = {0};
 
 	if (vt_out_open(&lo, out, e))
 		return -1;
-	if (order_out && vt_out_open(&oo, order_out, e))
+	if (x->order && vt_out_open(&oo, x->order, e))
+		goto fail;
+	if (x->slurm && vt_out_open(&so, x->slurm, e))
 		goto fail;
 	if (vt_lfts_write(lfts, f, lo.fp, e))
 		goto fail;
-	if (order_out && vt_order_write(order, f, oo.fp, e))
+	if (x->order && vt_order_write_format(order, f, x->order_fmt, oo.fp, e))
 		goto fail;
-	/* the small file first: if the tables then fail to land, take it back */
-	if (order_out && vt_out_commit(&oo, e))
+	if (x->slurm && vt_sched_slurm(x->tree, so.fp, e))
 		goto fail;
+	/* the small files first: if the tables then fail to land, take them back */
+	if (x->order && vt_out_commit(&oo, e))
+		goto fail;
+	if (x->slurm && vt_out_commit(&so, e)) {
+		if (x->order)
+			unlink(x->order);
+		goto fail;
+	}
 	if (vt_out_commit(&lo, e)) {
-		if (order_out)
-			unlink(order_out);
+		if (x->order)
+			unlink(x->order);
+		if (x->slurm)
+			unlink(x->slurm);
 		return -1;
 	}
 	return 0;
 fail:
+	vt_out_abort(&so);
 	vt_out_abort(&oo);
 	vt_out_abort(&lo);
 	return -1;
+}
+
+/* The tree topology.conf describes: plane 0's on a multi-rail fabric, as vt_route routes it. */
+static int slurm_tree(const vt_fabric *f, const struct vt_route_opts *ro, vt_tree *t,
+		      uint32_t **plane, vt_err *e)
+{
+	struct vt_tree_opts to = {.root_guids = ro->root_guids,
+				  .nroots = ro->nroots,
+				  .cn_guids = ro->cn_guids,
+				  .ncns = ro->ncns,
+				  .io_guids = ro->io_guids,
+				  .nios = ro->nios};
+
+	*plane = malloc(((size_t)f->nswitches + 1) * sizeof(**plane));
+	if (!*plane)
+		return vt_err_set(e, "out of memory");
+	uint32_t np = vt_route_planes(f, *plane);
+	if (np == VT_NONE)
+		return vt_err_set(e, "out of memory");
+	if (np > 1)
+		to.plane_of = *plane;
+	return vt_tree_build(t, f, &to, e);
 }
 
 int main(int argc, char **argv)
@@ -114,6 +161,8 @@ int main(int argc, char **argv)
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"order-out", required_argument, 0, 'O'},
+		{"order-format", required_argument, 0, 'F'},
+		{"slurm-topology", required_argument, 0, 'S'},
 		{"root-guid-file", required_argument, 0, 'a'},
 		{"cn-guid-file", required_argument, 0, 'u'},
 		{"io-guid-file", required_argument, 0, 'G'},
@@ -123,7 +172,11 @@ int main(int argc, char **argv)
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
-	const char *out = NULL, *order_out = NULL, *files[3] = {NULL, NULL, NULL};
+	const char *out = NULL, *files[3] = {NULL, NULL, NULL};
+	struct extra_outs x = {0};
+	vt_tree tree;
+	uint32_t *plane = NULL;
+	int have_tree = 0, have_fmt = 0;
 	uint64_t *guids[3] = {NULL, NULL, NULL};
 	uint32_t ng[3] = {0, 0, 0};
 	struct vt_route_opts ro = {0};
@@ -143,7 +196,20 @@ int main(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'O':
-			order_out = optarg;
+			x.order = optarg;
+			break;
+		case 'F':
+			if (vt_order_format_parse(optarg, &x.order_fmt)) {
+				fprintf(stderr,
+					"vartree-route: --order-format '%s': expected ca-order, "
+					"hostfile or rankfile\n",
+					optarg);
+				return 2;
+			}
+			have_fmt = 1;
+			break;
+		case 'S':
+			x.slurm = optarg;
 			break;
 		case 'a':
 			files[0] = optarg;
@@ -184,6 +250,10 @@ int main(int argc, char **argv)
 				return usage_error("no value expected for", opt);
 			return usage_error("unknown option", opt);
 		}
+	}
+	if (have_fmt && !x.order) {
+		fputs("vartree-route: --order-format needs --order-out FILE; see --help\n", stderr);
+		return 2;
 	}
 	if (optind >= argc) {
 		fputs("vartree-route: no TOPOLOGY given; see --help\n", stderr);
@@ -235,7 +305,15 @@ int main(int argc, char **argv)
 	if (!quiet)
 		fprintf(stderr, "vartree-route: routed %u switches x %u LIDs in %.3f s\n", lfts.nsw,
 			lfts.nlid, t2 - t1);
-	if (write_outputs(out, order_out, &lfts, &order, f, &e)) {
+	if (x.slurm) {
+		if (slurm_tree(f, &ro, &tree, &plane, &e)) {
+			fail(e.msg);
+			goto out;
+		}
+		have_tree = 1;
+		x.tree = &tree;
+	}
+	if (write_outputs(out, &x, &lfts, &order, f, &e)) {
 		fail(e.msg);
 		goto out;
 	}
@@ -244,6 +322,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "vartree-route: wrote the outputs in %.3f s\n", t3 - t2);
 	rc = 0;
 out:
+	if (have_tree)
+		vt_tree_free(&tree);
+	free(plane);
 	for (int i = 0; i < 3; i++)
 		free(guids[i]);
 	vt_lfts_free(&lfts);

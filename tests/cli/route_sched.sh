@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# vartree-route --slurm-topology and --order-format: a topology.conf that a parser written from
+# Slurm's topology.conf(5) accepts, with the right hosts per leaf and every switch of the tree;
+# host names from NodeDescs; hostfile and Open MPI rankfile in vartree's rank order; no partial files.
+set -u
+command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+R="$VT_BIN/vartree-route"
+CHECK="$VT_TOP/tests/data/slurm_topology_check.py"
+"$VT_BIN/vartree-gen" fat 4,3 -o "$T/f.topo" || fail gen
+
+# hosts named as on real clusters ("nodeNN HCA-1"), switches as NVIDIA names them (not a word
+# Slurm's hostlists take: the generated names are used), one description with a backslash
+sed -E -e 's/"H-00([0-9][0-9])"/"node\1 HCA-1"/' -e 's/"(L[0-9]-S[0-9]+)"/"MF0;\1:MQM8700\/U1"/' \
+	-e 's/"MF0;L2-S0015:MQM8700\/U1"/"MF0;L2-S0015:MQM8700\\"/' "$T/f.topo" >"$T/n.topo"
+grep -q '"node63 HCA-1"' "$T/n.topo" || fail "host rename did nothing"
+"$R" -q "$T/n.topo" -o "$T/n.lfts" --slurm-topology "$T/topology.conf" --order-out "$T/hosts" \
+	--order-format hostfile || fail "route n.topo"
+python3 "$CHECK" "$T/topology.conf" >"$T/parsed" || fail "Slurm grammar: $(head -20 "$T/topology.conf")"
+# 16 leaves of 4 hosts in natural order, then 16 level-1 and 16 top switches
+[ "$(grep -c '^leaf ' "$T/parsed")" = 16 ] || fail "leaves: $(cat "$T/parsed")"
+grep -qx 'leaf ibsw-l0-0000 node00 node01 node02 node03' "$T/parsed" || fail "first leaf: $(head -2 "$T/parsed")"
+grep -qx 'leaf ibsw-l0-0015 node60 node61 node62 node63' "$T/parsed" || fail "last leaf"
+[ "$(grep -c '^root ' "$T/parsed")" = 16 ] || fail "every top switch reaches all 64 hosts: $(grep root "$T/parsed")"
+grep -qx 'SwitchName=ibsw-l0-0000 Nodes=node\[00-03\]' "$T/topology.conf" || fail "compressed hostlist"
+[ "$(grep -c '^SwitchName=' "$T/topology.conf")" = 48 ] || fail "48 switches"
+grep -q '^# "MF0;L0-S0000:MQM8700/U1" 0x0002c95000000000 level 0$' "$T/topology.conf" || fail "comment names the switch"
+grep -q '^# "MF0;L2-S0015:MQM8700?" 0x0002c95002000015 level 2$' "$T/topology.conf" || fail "backslash kept out of the comment"
+# leaves first, the top last
+awk '/^SwitchName=/ { split($1, a, "-l"); l = substr(a[2], 1, 1); if (l < last) bad = 1; last = l } END { exit bad }' \
+	"$T/topology.conf" || fail "levels out of order"
+# switch descriptions that are usable, unique words are kept as switch names
+"$R" -q "$T/f.topo" -o /dev/null --slurm-topology "$T/g.conf" || fail "route f.topo"
+python3 "$CHECK" "$T/g.conf" >"$T/parsed" || fail "Slurm grammar (own names)"
+grep -qx 'SwitchName=L2-S0000 Switches=L1-S\[0000,0004,0008,0012\]' "$T/g.conf" || fail "own names: $(tail -2 "$T/g.conf")"
+
+# the hostfile: one host per rank in vartree's order (natural leaf order here)
+[ "$(grep -vc '^#' "$T/hosts")" = 64 ] || fail "hostfile lines"
+[ "$(sed -n 2p "$T/hosts")" = node00 ] && [ "$(tail -1 "$T/hosts")" = node63 ] || fail "hostfile: $(head -3 "$T/hosts")"
+# a fabric with missing hosts: place-keepers are left out of the rankfile, MPI ranks stay dense
+"$R" -q "$VT_TOP/topofiles/degraded-4ary3-hosts.topo" -o /dev/null --order-out "$T/ca" || fail "ca-order"
+"$R" -q "$VT_TOP/topofiles/degraded-4ary3-hosts.topo" -o /dev/null --order-out "$T/rf" --order-format rankfile || fail rankfile
+dummies=$(grep -c 'DUMMY' "$T/ca")
+[ "$dummies" -gt 0 ] || fail "the degraded fabric has place-keepers"
+[ "$(grep -c '^# vartree rank [0-9]*: place-keeper' "$T/rf")" = "$dummies" ] || fail "rankfile place-keepers"
+# the rankfile's hosts are the ca-order's, in the same order
+grep -v DUMMY "$T/ca" | cut -f2 | awk '{ print $1 }' >"$T/want"
+grep '^rank ' "$T/rf" | sed -E 's/^rank ([0-9]+)=([^ ]+) slot=0$/\1 \2/' >"$T/got"
+awk '{ print $2 }' "$T/got" | diff "$T/want" - || fail "rankfile hosts differ from the ca-order"
+awk '$1 != NR - 1 { exit 1 }' "$T/got" || fail "MPI ranks not dense"
+
+# errors: a bad format, a format without a file, a host name Slurm cannot take; nothing written
+"$R" -q "$T/f.topo" -o "$T/x" --order-out "$T/o" --order-format csv 2>"$T/err"; [ $? = 2 ] || fail "bad format exit"
+grep -qx "vartree-route: --order-format 'csv': expected ca-order, hostfile or rankfile" "$T/err" || fail "format: $(cat "$T/err")"
+"$R" -q "$T/f.topo" -o "$T/x" --order-format hostfile 2>"$T/err"; [ $? = 2 ] || fail "format alone exit"
+sed -E 's/"H-0005"/"bad[5] HCA-1"/' "$T/f.topo" >"$T/b.topo"
+"$R" -q "$T/b.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 1 ] || fail "bad host name exit"
+grep -q '^vartree-route: "bad\[5\] HCA-1" (0x0002c91000000050): host name with a character Slurm and MPI cannot take' "$T/err" ||
+	fail "bad host name: $(cat "$T/err")"
+[ -e "$T/x" ] || [ -e "$T/s" ] && fail "partial output left"
+ls "$T" | grep -q tmp && fail "temporary file left"
+echo ok
