@@ -7,7 +7,8 @@
  */
 #include "vt_route_internal.h"
 
-#include <stdlib.h>
+#include "vt_hash.h"
+
 #include <string.h>
 
 static int same_run(const vt_tree *t, const uint32_t *start, const uint32_t *peer, uint32_t a,
@@ -22,36 +23,33 @@ static int same_run(const vt_tree *t, const uint32_t *start, const uint32_t *pee
 /*
  * Groups the switches of tree t by level and peer run (up_peer[] or dn_peer[]
  * with its start[] offsets): cls[s] per switch, k[] the classes' first
- * members, found through a hash table. Returns the number of classes, VT_NONE
+ * members, numbered in tree order. Returns the number of classes, VT_NONE
  * when out of memory.
  */
 static uint32_t classify(const vt_tree *t, const uint32_t *start, const uint32_t *peer,
 			 uint32_t *cls, struct cls *k)
 {
-	uint32_t cap = 2, nk = 0, *slot;
+	vt_hidx h;
+	uint32_t nk = 0;
 
-	while (cap < 2 * t->nsw)
-		cap *= 2;
-	slot = malloc(cap * sizeof(*slot));
-	if (!slot)
+	if (vt_hidx_init(&h, t->nsw))
 		return VT_NONE;
-	memset(slot, 0xFF, cap * sizeof(*slot));
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
-		uint32_t s = t->by_level[i], hv = 2166136261u * 16777619u ^ t->level[s], q;
+		uint32_t s = t->by_level[i], q;
+		uint64_t hv =
+			vt_hash_bytes(&peer[start[s]], (start[s + 1] - start[s]) * sizeof(*peer)) ^
+			vt_hash_u64(t->level[s]);
 
-		for (uint32_t j = start[s]; j < start[s + 1]; j++)
-			hv = (hv ^ peer[j]) * 16777619u;
-		for (q = hv & (cap - 1); slot[q] != VT_NONE; q = (q + 1) & (cap - 1))
-			if (same_run(t, start, peer, k[slot[q]].rep, s))
+		for (q = vt_hidx_start(&h, hv); h.slot[q] != VT_HASH_EMPTY; q = vt_hidx_next(&h, q))
+			if (same_run(t, start, peer, k[h.slot[q]].rep, s))
 				break;
-		if (slot[q] == VT_NONE) {
-			slot[q] = nk;
-			k[nk] = (struct cls){.rep = s};
-			nk++;
+		if (h.slot[q] == VT_HASH_EMPTY) {
+			h.slot[q] = nk;
+			k[nk++] = (struct cls){.rep = s};
 		}
-		cls[s] = slot[q];
+		cls[s] = h.slot[q];
 	}
-	free(slot);
+	vt_hidx_free(&h);
 	return nk;
 }
 

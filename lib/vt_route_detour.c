@@ -11,6 +11,8 @@
 
 #include <stdlib.h>
 
+#include "vt_uf.h"
+
 /*
  * The lowest turn rank among the parents c's own route may go up to (one hop
  * closer to px); computed once per plan and up class, as every detour switch
@@ -174,13 +176,6 @@ void vt_route_plan_detours(struct router *r, uint32_t nd)
 		detour_cands(r, got[i]);
 }
 
-static uint32_t uf_find(uint32_t *uf, uint32_t x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
-}
-
 /* deg.rank: see struct route_degraded. Classes ranked by their first switch in tree order. */
 int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
 {
@@ -192,20 +187,17 @@ int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
 		free(lost);
 		return vt_err_set(e, "out of memory");
 	}
+	/* classes: the children of one switch, each named by its least member */
+	vt_uf_init(uf, nsw);
 	for (uint32_t s = 0; s < nsw; s++)
-		uf[s] = s;
-	for (uint32_t s = 0; s < nsw; s++)
-		for (uint32_t j = t->dn_start[s]; j + 1 < t->dn_start[s + 1]; j++) {
-			uint32_t a = uf_find(uf, t->dn_peer[j]), b = uf_find(uf, t->dn_peer[j + 1]);
-
-			uf[a > b ? a : b] = a > b ? b : a;
-		}
+		for (uint32_t j = t->dn_start[s]; j + 1 < t->dn_start[s + 1]; j++)
+			vt_uf_union_min(uf, t->dn_peer[j], t->dn_peer[j + 1]);
 	for (uint32_t s = 0; s < nsw; s++)
 		if (t->level[s] != 0xFF && t->level[s] &&
 		    t->dn_start[s + 1] - t->dn_start[s] < t->lv[t->level[s]].down_links)
-			lost[uf_find(uf, s)] = 1;
+			lost[vt_uf_find(uf, s)] = 1;
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {
-		uint32_t s = t->by_level[i], c = uf_find(uf, s);
+		uint32_t s = t->by_level[i], c = vt_uf_find(uf, s);
 
 		r->deg.rank[s] = lost[c] * nsw + t->pos[c];
 	}
