@@ -51,7 +51,8 @@ struct vt_node {
 	uint32_t sw;	     /* ordinal among switches, VT_NONE for other nodes */
 	unsigned line;	     /* line of the record in the source, for messages */
 	uint8_t nports;
-	uint8_t type; /* enum vt_node_type */
+	uint8_t type;	/* enum vt_node_type */
+	uint16_t devid; /* NodeInfo DeviceID, 0 when unknown (the writer then picks one) */
 };
 
 typedef struct vt_fabric {

@@ -209,9 +209,11 @@ static int parse_family(struct vt_gen_spec *s, const char *fam, const char *arg,
 		s->levels = 1;
 		return 0;
 	}
+	if (vt_gen_real_family(s, fam, arg, e) != 1)
+		return e->msg[0] ? -1 : 0;
 	return vt_err_set(e,
 			  "bad spec '%s': unknown family '%s' (fat, thin, slender, varary, "
-			  "pruned, oversub, clique, rails)",
+			  "pruned, oversub, clique, gpu, rails)",
 			  s->text, fam);
 }
 
@@ -241,8 +243,11 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 	while (*opt == '-')
 		opt++;
 	eq = strchr(opt, '=');
-	if (!eq)
-		return vt_err_set(e, "bad option '%s': expected NAME=VALUE", opt);
+	if (!eq) {
+		int rc = vt_gen_real_option(s, opt, strlen(opt), NULL, e);
+
+		return rc == 1 ? vt_err_set(e, "bad option '%s': expected NAME=VALUE", opt) : rc;
+	}
 	kl = (size_t)(eq - opt);
 	v = eq + 1;
 #define KEY(k) (kl == strlen(k) && !strncmp(opt, k, kl))
@@ -271,8 +276,11 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 		s->seed = sd;
 		return 0;
 	}
-	if (!KEY("hosts-per-leaf") && !KEY("drop-hosts") && !KEY("width"))
-		return vt_err_set(e, "unknown option '%.*s'", (int)kl, opt);
+	if (!KEY("hosts-per-leaf") && !KEY("drop-hosts") && !KEY("width")) {
+		int rc = vt_gen_real_option(s, opt, kl, v, e);
+
+		return rc == 1 ? vt_err_set(e, "unknown option '%.*s'", (int)kl, opt) : rc;
+	}
 	if (numlist(v, strlen(v), ',', &x, 1) != 1)
 		return vt_err_set(e, "bad option '%s': expected a number", opt);
 	if (KEY("hosts-per-leaf")) {
@@ -293,7 +301,7 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 int vt_gen_parse(struct vt_gen_spec *s, const char *text, vt_err *e)
 {
 	char buf[sizeof(s->text)], *tok[16], *save = NULL;
-	int nt = 0, i = 0;
+	int nt = 0, i = 0, has_arg;
 	size_t o = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -303,6 +311,7 @@ int vt_gen_parse(struct vt_gen_spec *s, const char *text, vt_err *e)
 	s->speed = VT_QDR;
 	s->drop_link_level = VT_GEN_ANY_LEVEL;
 	s->drop_switch_level = VT_GEN_ANY_LEVEL;
+	s->director_level = VT_GEN_ANY_LEVEL;
 	e->msg[0] = 0;
 	/* normalised copy: single blanks */
 	for (const char *p = text; *p; p++) {
@@ -337,9 +346,10 @@ int vt_gen_parse(struct vt_gen_spec *s, const char *text, vt_err *e)
 		s->rails = r;
 		i = 2;
 	}
-	if (parse_family(s, tok[i], i + 1 < nt && !strchr(tok[i + 1], '=') ? tok[i + 1] : NULL, e))
+	has_arg = i + 1 < nt && !strchr(tok[i + 1], '=') && !vt_gen_real_is_flag(tok[i + 1]);
+	if (parse_family(s, tok[i], has_arg ? tok[i + 1] : NULL, e))
 		return -1;
-	i += 2;
+	i += 1 + has_arg;
 	for (; i < nt; i++)
 		if (vt_gen_option(s, tok[i], e))
 			return -1;
@@ -596,6 +606,7 @@ static int make_plan(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 	case VT_GEN_FAT:
 	case VT_GEN_THIN:
 	case VT_GEN_VARARY:
+	case VT_GEN_GPU:
 		return plan_varary(p, s, e);
 	case VT_GEN_SLENDER:
 		return plan_slender(p, s, e);
@@ -806,6 +817,41 @@ static int build_links(vt_fabric *f, const struct plan *p, const struct vt_gen_s
 	return 0;
 }
 
+/* Replaces *f by a copy with the real-fabric features, telling them each node's place. */
+static int with_features(vt_fabric **f, const struct plan *p, const struct vt_gen_spec *s,
+			 const uint32_t *swnode, const uint32_t *hostnode, vt_err *e)
+{
+	uint32_t nn = (*f)->nnodes, *host = malloc((nn + 1) * sizeof(*host));
+	uint8_t *level = calloc(nn + 1, 1), *plane = calloc(nn + 1, 1);
+	struct vt_gen_shape sh = {p->levels, p->hpl, level, plane, host};
+	vt_fabric *g = NULL;
+	int rc = -1;
+
+	if (!host || !level || !plane) {
+		vt_err_set(e, "out of memory");
+		goto out;
+	}
+	memset(host, 0xff, (nn + 1) * sizeof(*host));
+	for (uint32_t k = 0; k < p->nsw * s->rails; k++)
+		if (swnode[k] != VT_NONE) {
+			level[swnode[k]] = (uint8_t)level_of(p, k % p->nsw);
+			plane[swnode[k]] = (uint8_t)(k / p->nsw);
+		}
+	for (uint32_t h = 0; h < p->count[0] * p->hpl; h++)
+		if (hostnode[h] != VT_NONE)
+			host[hostnode[h]] = h;
+	if (vt_gen_real_apply(s, *f, &sh, &g, e) == 0) {
+		vt_fabric_free(*f);
+		*f = g;
+		rc = 0;
+	}
+out:
+	free(host);
+	free(level);
+	free(plane);
+	return rc;
+}
+
 int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e)
 {
 	struct plan p;
@@ -825,7 +871,9 @@ int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e)
 		goto out;
 	}
 	if (build_nodes(f, &p, s, &d, swnode, hostnode, e) ||
-	    build_links(f, &p, s, &d, swnode, hostnode, e) || vt_fabric_finish(f, 0, e))
+	    build_links(f, &p, s, &d, swnode, hostnode, e) ||
+	    (vt_gen_real_wanted(s) && with_features(&f, &p, s, swnode, hostnode, e)) ||
+	    vt_fabric_finish(f, 0, e))
 		goto out;
 	*out = f;
 	f = NULL;

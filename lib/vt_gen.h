@@ -21,6 +21,10 @@
  *                                the top switches bundle the links of the missing pods
  *   oversub LEAVES,HPL,UPL,SPINES 2-level tree: HPL hosts and UPL up-links per leaf
  *   clique N                     N/2+1 switches of N ports, N/2 hosts each, fully connected
+ *   gpu [PODS]                   GPU cluster (vt_gen_real.c): 3-level tree of 40-port switches,
+ *                                PODS (1..8, default 4) pods of 20 nodes with 4 HCAs each,
+ *                                HCA r of a node on the pod's rail-r leaf; aggregation nodes and
+ *                                4 management HCAs on the top switches; HDR
  *   rails R <family ...>         every host has R ports, port r on plane r (R copies)
  * followed by options (also accepted as separate command-line words):
  *   hosts-per-leaf=H             populate only the first H host ports of each leaf
@@ -29,10 +33,24 @@
  *   drop-switches=N[@LEVEL]      remove N switches (default level: the top)
  *   seed=S                       seed of the removals (default 1)
  *   speed=QDR width=4            link rate written on every link (default 4xQDR)
+ * and the features of real fabrics (vt_gen_real.c), applied after the removals:
+ *   aggregation-nodes[=0|1]      a SHArP Aggregation Node (CA, devid 0xcf09, the switch's
+ *                                sysimgguid) on one extra port past each switch's ports
+ *   director=MODEL[@LEVEL]       switches of levels LEVEL and LEVEL+1 (default: the top two)
+ *                                become line and spine ASICs of director chassis (CS7500,
+ *                                CS7510, CS7520, CS8500), one chassis per connected group
+ *   loopbacks=N                  N cables from a free switch port to another free port of
+ *                                the same switch, placed by seed
+ *   hostless-leaves=N            N leaves (chosen by seed) lose every host
+ *   spine-cas=N[:dual]           N storage HCAs on the top switches (free ports first, then
+ *                                extra ports), single-homed or with two ports on two switches
+ *   multi-pf[=0|1]               hosts as multi-PF adapters: node GUID = port GUID, GUIDs of
+ *                                one adapter's PFs consecutive (ibsim cannot load these)
  */
 #ifndef VT_GEN_H
 #define VT_GEN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vt_err.h"
@@ -49,6 +67,7 @@ enum vt_gen_family {
 	VT_GEN_PRUNED,
 	VT_GEN_OVERSUB,
 	VT_GEN_CLIQUE,
+	VT_GEN_GPU, /* a varary plan with GPU-cluster names and features (vt_gen_real.c) */
 };
 
 struct vt_gen_spec {
@@ -73,6 +92,13 @@ struct vt_gen_spec {
 	uint64_t seed;
 	unsigned width;
 	enum vt_speed speed;
+	/* features of real fabrics (vt_gen_real.c) */
+	unsigned aggregation;	 /* a SHArP Aggregation Node on every switch */
+	char director[16];	 /* chassis model, "" for none */
+	uint32_t director_level; /* line-ASIC level, VT_GEN_ANY_LEVEL: the top two levels */
+	unsigned loopbacks, hostless;
+	unsigned spine_cas, spine_dual;
+	unsigned multi_pf;
 	char text[256]; /* the spec as given, normalised; becomes the fabric's source */
 };
 
@@ -101,5 +127,33 @@ int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e);
  * generated fabrics; the bisection is a max-flow over unit-capacity links.
  */
 int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st);
+
+/* ---- real-fabric features (vt_gen_real.c) */
+
+/* What the plan knew about each node of a built fabric, for the features applied after it. */
+struct vt_gen_shape {
+	unsigned levels;      /* switch levels of the plan */
+	unsigned hpl;	      /* host ports per leaf */
+	const uint8_t *level; /* per node: switch level (CAs: 0) */
+	const uint8_t *plane; /* per node: rail plane */
+	const uint32_t *host; /* per node: host index, VT_NONE for switches */
+};
+
+/* Parses a family vt_gen.c does not know; 1 when it is not one of these either. */
+int vt_gen_real_family(struct vt_gen_spec *s, const char *fam, const char *arg, vt_err *e);
+/* Applies one option (val NULL: a flag without '='); 1 when the key is not one of these. */
+int vt_gen_real_option(struct vt_gen_spec *s, const char *key, size_t klen, const char *val,
+		       vt_err *e);
+/* Whether a word is a flag option of a spec ("aggregation-nodes", "multi-pf"). */
+int vt_gen_real_is_flag(const char *word);
+/* Whether any feature is asked for (then vt_gen_build calls vt_gen_real_apply). */
+int vt_gen_real_wanted(const struct vt_gen_spec *s);
+/*
+ * Builds a new (unfinished) fabric from a generated one with the features of
+ * s: the base's switches in order (more ports, chassis names), its CAs, then
+ * storage HCAs, then aggregation nodes.
+ */
+int vt_gen_real_apply(const struct vt_gen_spec *s, const vt_fabric *base,
+		      const struct vt_gen_shape *sh, vt_fabric **out, vt_err *e);
 
 #endif

@@ -43,7 +43,7 @@ static void rate(FILE *fp, const struct vt_port *pt)
 
 static void ids(FILE *fp, const struct vt_node *nd)
 {
-	unsigned devid = nd->type == VT_SWITCH ? 0xc738 : 0x1003;
+	unsigned devid = nd->devid ? nd->devid : nd->type == VT_SWITCH ? 0xc738 : 0x1003;
 
 	fprintf(fp, "\nvendid=0x2c9\ndevid=0x%x\nsysimgguid=0x%" PRIx64 "\n", devid,
 		nd->sysguid ? nd->sysguid : nd->guid);

@@ -21,6 +21,11 @@ static const char usage[] =
 	"  pruned RADIX,PODS       3-level fat-tree of RADIX-port switches cut to PODS pods\n"
 	"  oversub L,H,U,S         2-level tree: L leaves with H hosts and U up-links, S spines\n"
 	"  clique N                N/2+1 switches of N ports, fully connected (Matsuoka)\n"
+	"  gpu [PODS]              GPU cluster: 3-level tree of 40-port switches, PODS (default "
+	"4)\n"
+	"                          pods of 20 nodes x 4 HCAs (\"gpu017 mlx5_0\"..\"mlx5_3\") on "
+	"rail\n"
+	"                          leaves, aggregation nodes, 4 management HCAs on the top, HDR\n"
 	"  rails R FAMILY ...      R independent planes, every host with R ports\n"
 	"\n"
 	"options:\n"
@@ -35,10 +40,20 @@ static const char usage[] =
 	"  --speed SPEED           SDR DDR QDR FDR10 FDR EDR HDR NDR (default QDR)\n"
 	"  --width W               1 2 4 8 12 (default 4)\n"
 	"  --no-lids               write lid 0 (leave LIDs to the subnet manager)\n"
+	"features of real fabrics (applied after the removals):\n"
+	"  --aggregation-nodes     a SHArP Aggregation Node on one extra port of every switch\n"
+	"  --director MODEL[@LEVEL]  switch levels LEVEL and LEVEL+1 (default: the top two) as\n"
+	"                          director chassis: CS7500 CS7510 CS7520 CS8500\n"
+	"  --loopbacks N           N cables between two free ports of one switch (by seed)\n"
+	"  --hostless-leaves N     N leaves without hosts (by seed)\n"
+	"  --spine-cas N[:dual]    N storage HCAs on the top switches, dual: on two of them\n"
+	"  --multi-pf              hosts as multi-PF adapters (node GUID = port GUID; ibsim\n"
+	"                          cannot load these)\n"
 	"  -h, --help              this text\n";
 
-static const char *const valued[] = {"hosts-per-leaf", "drop-hosts", "drop-links", "drop-switches",
-				     "seed",	       "speed",	     "width",	   NULL};
+static const char *const valued[] = {
+	"hosts-per-leaf", "drop-hosts", "drop-links", "drop-switches",	 "seed",      "speed",
+	"width",	  "director",	"loopbacks",  "hostless-leaves", "spine-cas", NULL};
 
 static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_gen_stats *st)
 {
@@ -108,7 +123,7 @@ int main(int argc, char **argv)
 					return usage_error(opt);
 				}
 				snprintf(opt, sizeof(opt), "%s=%s", a + 2, argv[i]);
-			} else if (strchr(a, '=')) {
+			} else if (strchr(a, '=') || vt_gen_real_is_flag(a)) {
 				snprintf(opt, sizeof(opt), "%s", a + 2);
 			} else {
 				snprintf(opt, sizeof(opt), "unknown option '%s' (see --help)", a);

@@ -47,7 +47,23 @@ check_err "vartree-gen: bad spec 'fat 8,6': too big (more nodes than the 49151 u
 check_err "vartree-gen: bad spec 'clique 7': N must be even and at least 4" clique 7
 check_err "vartree-gen: unknown option '--frobnicate' (see --help)" fat 2,2 --frobnicate
 check_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
+check_err "vartree-gen: bad spec 'fat 2,2 loopbacks=3': cannot place 3 loop-backs, the switches have 2 pairs of free ports" fat 2,2 --loopbacks 3
+check_err "vartree-gen: bad option 'director=X1': unknown model (CS7500, CS7510, CS7520, CS8500)" fat 2,2 --director X1
 ls "$tmp" | grep -q . && fail "temporary files left: $(ls "$tmp")"
+
+# real-fabric features: every option in --help, flags and valued options in both forms
+for o in --aggregation-nodes --director --loopbacks --hostless-leaves --spine-cas --multi-pf 'gpu \[PODS\]'; do
+	"$gen" --help | grep -q -- "^  $o" || fail "--help lacks $o"
+done
+a=$("$gen" fat 2,2 --aggregation-nodes --spine-cas 1:dual) || fail "real options"
+b=$("$gen" fat 2,2 aggregation-nodes spine-cas=1:dual) || fail "real options as words"
+[ "$a" = "$b" ] || fail "real option forms differ"
+grep -q '^# Topology file: written by vartree from fat 2,2 aggregation-nodes spine-cas=1:dual$' <<<"$a" ||
+	fail "header: $(head -3 <<<"$a")"
+[ "$(grep -c '^devid=0xcf09$' <<<"$a")" = 4 ] || fail "aggregation nodes"
+out=$("$gen" gpu --stats) || fail "gpu stats"
+grep -qx 'switches       48' <<<"$out" || fail "gpu switches: $out"
+grep -qx 'radix          41' <<<"$out" || fail "gpu radix: $out"
 
 # -o writes the file whole
 "$gen" clique 8 -o "$tmp/c.topo" || fail "-o"
