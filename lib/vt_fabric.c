@@ -17,34 +17,6 @@ static char *dupstr(const char *s)
 	return d;
 }
 
-static uint64_t hash64(uint64_t x)
-{
-	/* splitmix64 finaliser: GUIDs are sequential, so they need mixing */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ull;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
-static uint32_t pow2_above(uint32_t n)
-{
-	uint32_t c = 16;
-
-	while (c < 2 * n)
-		c <<= 1;
-	return c;
-}
-
 vt_fabric *vt_fabric_new(const char *source)
 {
 	vt_fabric *f = calloc(1, sizeof(*f));
@@ -72,9 +44,8 @@ void vt_fabric_free(vt_fabric *f)
 	free(f->ports);
 	free(f->switches);
 	free(f->lid_port);
-	free(f->guid_keys);
-	free(f->guid_vals);
-	free(f->id_slots);
+	vt_map64_free(&f->guids);
+	vt_hidx_free(&f->ids);
 	free(f->source);
 	free(f);
 }
@@ -170,37 +141,6 @@ int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigne
 	return 0;
 }
 
-/* Inserts key; on a duplicate returns the value already there, else VT_NONE. */
-static uint32_t guid_put(vt_fabric *f, uint64_t key, uint32_t val)
-{
-	uint32_t m = f->guid_cap - 1, i = (uint32_t)hash64(key) & m;
-
-	while (f->guid_vals[i] != VT_NONE) {
-		if (f->guid_keys[i] == key)
-			return f->guid_vals[i];
-		i = (i + 1) & m;
-	}
-	f->guid_keys[i] = key;
-	f->guid_vals[i] = val;
-	return VT_NONE;
-}
-
-static uint32_t guid_get(const vt_fabric *f, uint64_t key)
-{
-	uint32_t m, i;
-
-	if (!f->guid_cap)
-		return VT_NONE;
-	m = f->guid_cap - 1;
-	i = (uint32_t)hash64(key) & m;
-	while (f->guid_vals[i] != VT_NONE) {
-		if (f->guid_keys[i] == key)
-			return f->guid_vals[i];
-		i = (i + 1) & m;
-	}
-	return VT_NONE;
-}
-
 /* Node i (port p, 0 for the node GUID) reuses guid, which old (a guid_vals entry) holds. */
 static int guid_clash(const vt_fabric *f, uint32_t i, unsigned p, uint64_t guid, uint32_t old,
 		      vt_err *e)
@@ -226,19 +166,14 @@ static int guid_clash(const vt_fabric *f, uint32_t i, unsigned p, uint64_t guid,
 
 static int build_guid_map(vt_fabric *f, vt_err *e)
 {
-	free(f->guid_keys);
-	free(f->guid_vals);
-	f->guid_cap = pow2_above(f->nnodes + vt_fabric_count_cas(f) * 2 + 1);
-	f->guid_keys = calloc(f->guid_cap, sizeof(*f->guid_keys));
-	f->guid_vals = malloc(f->guid_cap * sizeof(*f->guid_vals));
-	if (!f->guid_keys || !f->guid_vals)
+	vt_map64_free(&f->guids);
+	if (vt_map64_init(&f->guids, f->nnodes + vt_fabric_count_cas(f) * 2 + 1))
 		return vt_err_set(e, "out of memory");
-	memset(f->guid_vals, 0xff, f->guid_cap * sizeof(*f->guid_vals));
 	for (uint32_t i = 0; i < f->nnodes; i++) {
 		const struct vt_node *n = &f->nodes[i];
 		uint32_t old;
 
-		if (n->guid && (old = guid_put(f, n->guid, i)) != VT_NONE)
+		if (n->guid && (old = vt_map64_put(&f->guids, n->guid, i)) != VT_NONE)
 			return guid_clash(f, i, 0, n->guid, old, e);
 		if (n->type == VT_SWITCH)
 			continue;
@@ -247,8 +182,8 @@ static int build_guid_map(vt_fabric *f, vt_err *e)
 
 			/* a multi-PF adapter's port GUID is its own node GUID: not a clash */
 			if (pt->guid && pt->guid != n->guid &&
-			    (old = guid_put(f, pt->guid, vt_port_index(f, i, p) | PORT_FLAG)) !=
-				    VT_NONE)
+			    (old = vt_map64_put(&f->guids, pt->guid,
+						vt_port_index(f, i, p) | PORT_FLAG)) != VT_NONE)
 				return guid_clash(f, i, p, pt->guid, old, e);
 		}
 	}
@@ -257,28 +192,24 @@ static int build_guid_map(vt_fabric *f, vt_err *e)
 
 static int build_id_map(vt_fabric *f, vt_err *e)
 {
-	free(f->id_slots);
-	f->id_cap = pow2_above(f->nnodes + 1);
-	f->id_slots = malloc(f->id_cap * sizeof(*f->id_slots));
-	if (!f->id_slots)
+	vt_hidx_free(&f->ids);
+	if (vt_hidx_init(&f->ids, f->nnodes + 1))
 		return vt_err_set(e, "out of memory");
-	memset(f->id_slots, 0xff, f->id_cap * sizeof(*f->id_slots));
 	for (uint32_t n = 0; n < f->nnodes; n++) {
-		uint32_t m = f->id_cap - 1, i = (uint32_t)hash_str(f->nodes[n].id) & m;
+		uint32_t *slot = f->ids.slot,
+			 i = vt_hidx_start(&f->ids, vt_hash_str(f->nodes[n].id));
 
-		while (f->id_slots[i] != VT_NONE) {
-			if (!strcmp(f->nodes[f->id_slots[i]].id, f->nodes[n].id)) {
+		for (; slot[i] != VT_HASH_EMPTY; i = vt_hidx_next(&f->ids, i))
+			if (!strcmp(f->nodes[slot[i]].id, f->nodes[n].id)) {
 				char nm[VT_NODE_NAME_MAX];
 
 				return vt_err_at(
 					e, f->source, f->nodes[n].line,
 					"%s: node id \"%s\" defined twice (first at line %u)",
 					vt_node_name(f, n, nm, sizeof(nm)), f->nodes[n].id,
-					f->nodes[f->id_slots[i]].line);
+					f->nodes[slot[i]].line);
 			}
-			i = (i + 1) & m;
-		}
-		f->id_slots[i] = n;
+		slot[i] = n;
 	}
 	return 0;
 }
@@ -389,14 +320,14 @@ int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e)
 
 uint32_t vt_fabric_node_by_guid(const vt_fabric *f, uint64_t node_guid)
 {
-	uint32_t v = guid_get(f, node_guid);
+	uint32_t v = vt_map64_get(&f->guids, node_guid);
 
 	return v != VT_NONE && !(v & PORT_FLAG) ? v : VT_NONE;
 }
 
 uint32_t vt_fabric_port_by_guid(const vt_fabric *f, uint64_t port_guid)
 {
-	uint32_t v = guid_get(f, port_guid);
+	uint32_t v = vt_map64_get(&f->guids, port_guid);
 
 	if (v == VT_NONE)
 		return VT_NONE;
@@ -414,17 +345,12 @@ uint32_t vt_fabric_port_by_guid(const vt_fabric *f, uint64_t port_guid)
 
 uint32_t vt_fabric_node_by_id(const vt_fabric *f, const char *id)
 {
-	uint32_t m, i;
-
-	if (!f->id_cap)
+	if (!f->ids.cap)
 		return VT_NONE;
-	m = f->id_cap - 1;
-	i = (uint32_t)hash_str(id) & m;
-	while (f->id_slots[i] != VT_NONE) {
-		if (!strcmp(f->nodes[f->id_slots[i]].id, id))
-			return f->id_slots[i];
-		i = (i + 1) & m;
-	}
+	for (uint32_t i = vt_hidx_start(&f->ids, vt_hash_str(id)); f->ids.slot[i] != VT_HASH_EMPTY;
+	     i = vt_hidx_next(&f->ids, i))
+		if (!strcmp(f->nodes[f->ids.slot[i]].id, id))
+			return f->ids.slot[i];
 	return VT_NONE;
 }
 

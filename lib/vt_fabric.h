@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "vt_err.h"
+#include "vt_hash.h"
 
 #define VT_NONE	      UINT32_MAX
 #define VT_MAX_UC_LID 0xBFFFu /* top unicast LID (IBA) */
@@ -65,12 +66,9 @@ typedef struct vt_fabric {
 	uint32_t nswitches;
 	uint32_t *lid_port; /* LID -> ports[] index or VT_NONE; max_lid + 1 entries */
 	uint32_t max_lid;
-	/* open-addressing tables, built by vt_fabric_finish() */
-	uint64_t *guid_keys;
-	uint32_t *guid_vals; /* node index; port GUIDs of CA ports map to ports[] index | 1u<<31 */
-	uint32_t guid_cap;
-	uint32_t *id_slots; /* node index by id, probed by a hash of the id */
-	uint32_t id_cap;
+	/* hash tables (vt_hash.h), built by vt_fabric_finish() */
+	vt_map64 guids; /* node index; port GUIDs of CA ports map to ports[] index | 1u<<31 */
+	vt_hidx ids;	/* node index by id */
 	int finished;
 } vt_fabric;
 
