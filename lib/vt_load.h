@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fabric loaders: ibnetdiscover text (plain, -g, -f, -s output of
- * infiniband-diags), ibsim net files, and libibnetdisc cache files.
+ * infiniband-diags, and ibdiagnet's ibnetdiscover-style files), ibsim net
+ * files, libibnetdisc cache files, ibdiagnet2.lst / opensm-subnet.lst link
+ * lists and ibdiagnet2.db_csv (lib/vt_load_ibdiag.c).
  *
  * Rules of the text loader:
  * - A record starts with `Switch N "id"`, `Hca N "id"`, `Ca N "id"` or
@@ -55,8 +57,33 @@
 #include "vt_err.h"
 #include "vt_fabric.h"
 
-/* Text or cache, detected by content (the cache starts with its binary magic). */
+/*
+ * Any format above, detected by content: the cache by its binary magic; of
+ * text, the first line that is neither blank nor a '#' comment tells: "{ SW
+ * Ports:.." is a link list (ibdiagnet2.lst, opensm-subnet.lst), "START_.." an
+ * ibdiagnet2.db_csv, anything else ibnetdiscover / ibsim text.
+ */
 int vt_load(const char *path, vt_fabric **out, vt_err *e);
+/* The text formats of vt_load() from memory; name is used in messages and as f->source. */
+int vt_load_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
+/*
+ * ibdiagnet2.lst and OpenSM's opensm-subnet.lst: one line per port with a
+ * link, "{ SW Ports:24 SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D
+ * Rev:R {DESC} LID:0001 PN:01 } { CA ... } PHY=4x LOG=ACT SPD=10" (numbers
+ * hex; PHY the width; SPD 2.5, 5, 10, FDR10, 14, 25, 50, 100 Gb/s per lane for
+ * SDR .. NDR); a link listed from both ends must agree. A node's LID is that
+ * of its port (switches: port 0); ids become "S-<guid>", "H-<guid>", "R-<guid>".
+ */
+int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
+/*
+ * ibdiagnet2.db_csv: its NODES (NodeDesc, NumPorts, NodeType 1 CA / 2 switch /
+ * 3 router, SystemImageGUID, NodeGUID), PORTS (NodeGuid, PortGuid, PortNum,
+ * LID, LinkWidthActv, LinkSpeedActv, LinkSpeedExtActv) and LINKS (NodeGuid1,
+ * PortNum1, NodeGuid2, PortNum2) sections, columns found by their header row;
+ * other sections are skipped. Rows are CSV; a quoted field ends at a quote
+ * before a comma or the line's end, so quotes inside descriptions are kept.
+ */
+int vt_load_csv_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
 int vt_load_text_file(const char *path, vt_fabric **out, vt_err *e);
 /* buf need not be NUL-terminated; name is used in messages and as f->source. */
 int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);

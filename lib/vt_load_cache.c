@@ -13,6 +13,8 @@
 
 #include <infiniband/ibnetdisc.h>
 
+#include "vt_io.h"
+
 #define CACHE_MAGIC   0x8FE7832Bu /* libibnetdisc's, stored little-endian */
 #define CACHE_VERSION 1u
 
@@ -76,17 +78,20 @@ int vt_load_cache(const char *path, vt_fabric **out, vt_err *e)
 
 int vt_load(const char *path, vt_fabric **out, vt_err *e)
 {
-	unsigned char h[4] = {0};
-	FILE *fp = fopen(path, "rb");
-	size_t r;
+	char *buf;
+	size_t len;
+	int rc;
 
 	*out = NULL;
-	if (!fp)
-		return vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	r = fread(h, 1, sizeof(h), fp);
-	fclose(fp);
-	if (r == 4 && (h[0] | (uint32_t)h[1] << 8 | (uint32_t)h[2] << 16 | (uint32_t)h[3] << 24) ==
-			      CACHE_MAGIC)
+	if (vt_read_file(path, &buf, &len, e))
+		return -1;
+	if (len >= 4 && ((unsigned char)buf[0] | (uint32_t)(unsigned char)buf[1] << 8 |
+			 (uint32_t)(unsigned char)buf[2] << 16 |
+			 (uint32_t)(unsigned char)buf[3] << 24) == CACHE_MAGIC) {
+		free(buf);
 		return vt_load_cache(path, out, e);
-	return vt_load_text_file(path, out, e);
+	}
+	rc = vt_load_mem(buf, len, path, out, e);
+	free(buf);
+	return rc;
 }

@@ -487,6 +487,168 @@ START_TEST(real_dumps_load)
 }
 END_TEST
 
+/* The 2-switch fabric written as ibdiagnet2.lst, opensm-subnet.lst and db_csv loads alike. */
+START_TEST(lst_and_csv_equal_dump)
+{
+	vt_fabric *ref = load_ok("tests/data/load-2sw.ibnd");
+	static const char *const other[] = {"tests/data/load-2sw.lst",
+					    "tests/data/load-2sw-opensm-subnet.lst",
+					    "tests/data/load-2sw.db_csv"};
+
+	for (unsigned i = 0; i < 3; i++) {
+		vt_fabric *f = load_ok(other[i]);
+
+		assert_same(ref, f, 1);
+		assert_same(f, ref, 1);
+		ck_assert_str_eq(f->nodes[node(f, 0x200001)].id, "S-0000000000200001");
+		ck_assert_str_eq(f->nodes[node(f, 0x100003)].id, "H-0000000000100003");
+		vt_fabric_free(f);
+	}
+	vt_fabric_free(ref);
+}
+END_TEST
+
+#define LSW(g, d, lid, pn)                                                                         \
+	"{ SW Ports:24 SystemGUID:" g " NodeGUID:" g " PortGUID:" g                                \
+	" VenID:0002C9 DevID:BD36 Rev:000000A0 {" d "} LID:" lid " PN:" pn " }"
+#define LCA(g, pg, d, lid, pn)                                                                     \
+	"{ CA Ports:02 SystemGUID:" g " NodeGUID:" g " PortGUID:" pg                               \
+	" VenID:0002C9 DevID:1003 Rev:000000B0 {" d "} LID:" lid " PN:" pn " }"
+
+static void lst_fails(const char *text, const char *msg)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = (vt_fabric *)&e;
+
+	ck_assert_msg(vt_load_mem(text, strlen(text), "x.lst", &f, &e) == -1, "loads: %s", msg);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, msg);
+}
+
+START_TEST(lst_forms_and_errors)
+{
+	/* FDR links, braces inside a description, "-SM", SPD=14; one end listed only */
+	static const char ok[] =
+		"{ SW-SM Ports:24 SystemGUID:0002c90300001000 NodeGUID:0002c90300001000 PortGUID:"
+		"0002c90300001000 VenID:0002C9 DevID:BD36 Rev:000000A0 {leaf {1}} LID:000A PN:0C "
+		"} " LCA("0002c90300002000", "0002c90300002001", "n1 HCA-1", "0011",
+			 "01") " PHY=4x LOG=ACT SPD=14\r\n";
+	vt_err e;
+	vt_fabric *f = NULL;
+	uint32_t sw, h;
+
+	ck_assert_int_eq(vt_load_mem(ok, sizeof(ok) - 1, "x.lst", &f, &e), 0);
+	sw = node(f, 0x0002c90300001000ull);
+	h = node(f, 0x0002c90300002000ull);
+	ck_assert_str_eq(f->nodes[sw].desc, "leaf {1}");
+	ck_assert_uint_eq(f->nodes[sw].nports, 36); /* hex, as OpenSM prints it */
+	ck_assert_uint_eq(vt_port(f, sw, 0)->lid, 10);
+	ck_assert_uint_eq(vt_port(f, h, 1)->lid, 17);
+	ck_assert_uint_eq(vt_port(f, h, 1)->guid, 0x0002c90300002001ull);
+	ck_assert_uint_eq(peer(f, sw, 12)->node, h);
+	ck_assert_uint_eq(vt_port(f, sw, 12)->width, 4);
+	ck_assert_uint_eq(vt_port(f, sw, 12)->speed, VT_FDR);
+	vt_fabric_free(f);
+
+	lst_fails(
+		"{ SW Ports:24 junk }\n",
+		"x.lst:1: cannot parse the first node (expected \"{ SW|CA Ports:N "
+		"SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D Rev:R {DESC} LID:L PN:P }\")");
+	lst_fails(LSW("0000000000000100", "sw", "0001", "01") " { CA Ports:01 }\n",
+		  "x.lst:1: cannot parse the second node");
+	lst_fails(LSW("0000000000000100", "sw", "0001",
+		      "25") " " LCA("00000000000000a0", "00000000000000a1", "h", "0002",
+				    "01") " PHY=4x LOG=ACT SPD=10\n",
+		  "x.lst:1: \"sw\" (0x0000000000000100): port 37 out of range 1..36");
+	lst_fails(
+		LSW("0000000000000100", "sw", "0001", "01") " " LCA(
+			"00000000000000a0", "00000000000000a1", "h", "0002",
+			"01") " PHY=4x LOG=ACT SPD=10\n" LSW("0000000000000100", "sw", "0001",
+							     "02") " " LCA("00000000000000a0",
+									   "00000000000000a1", "h",
+									   "0002",
+									   "01") " PHY=4x LOG=ACT "
+										 "SPD=10\n",
+		"x.lst:2: \"sw\" (0x0000000000000100) port 2 links to \"h\" (0x00000000000000a0) "
+		"port 1, but "
+		"line 1 links \"h\" (0x00000000000000a0) port 1 to \"sw\" (0x0000000000000100)");
+	lst_fails(
+		LSW("0000000000000100", "sw", "0001", "01") " " LCA(
+			"00000000000000a0", "00000000000000a1", "h", "0002",
+			"01") " PHY=4x LOG=ACT SPD=10\n"
+			      "{ SW Ports:08 SystemGUID:00000000000000a0 NodeGUID:00000000000000a0 "
+			      "PortGUID:00000000000000a0 VenID:0 DevID:0 Rev:0 {x} LID:0003 PN:01 "
+			      "} " LSW("0000000000000100", "sw", "0001",
+				       "02") " PHY=4x LOG=ACT SPD=10\n",
+		"x.lst:2: \"h\" (0x00000000000000a0): listed with 2 ports as a CA at line 1, now 8 "
+		"ports as a switch");
+}
+END_TEST
+
+static void csv_fails(const char *text, const char *msg)
+{
+	vt_err e = {{0}};
+	vt_fabric *f = (vt_fabric *)&e;
+
+	ck_assert_int_eq(vt_load_mem(text, strlen(text), "x.db_csv", &f, &e), -1);
+	ck_assert_ptr_null(f);
+	ck_assert_str_eq(e.msg, msg);
+}
+
+#define NODES_H "START_NODES\nNodeDesc,NumPorts,NodeType,SystemImageGUID,NodeGUID,PortGUID\n"
+#define PORTS_H                                                                                    \
+	"START_PORTS\nNodeGuid,PortGuid,PortNum,LID,LinkWidthActv,LinkSpeedActv,"                  \
+	"LinkSpeedExtActv\n"
+#define LINKS_H "START_LINKS\nNodeGuid1,PortNum1,NodeGuid2,PortNum2\n"
+
+START_TEST(csv_forms_and_errors)
+{
+	static const char ok[] =
+		"# This database file was automatically generated by IBDIAG\r\n\r\n" NODES_H
+		"\"rack \"7\" leaf\",36,2,0x10,0x100,0x100\r\n"
+		"\"gpu1 mlx5_0\",1,1,0xa0,0xa0,0xa0\r\nEND_NODES\r\n\r\n" PORTS_H
+		"0x100,0x100,0,9,N/A,N/A,N/A\r\n0x100,0x100,3,9,2,1,4\r\n"
+		"0xa0,0xa0,1,12,2,1,4\r\nEND_PORTS\r\n\r\n" LINKS_H
+		"0x100,3,0xa0,1\r\nEND_LINKS\r\n";
+	vt_err e;
+	vt_fabric *f = NULL;
+	uint32_t sw, h;
+
+	ck_assert_int_eq(vt_load_mem(ok, sizeof(ok) - 1, "x.db_csv", &f, &e), 0);
+	sw = node(f, 0x100);
+	h = node(f, 0xa0);
+	ck_assert_str_eq(f->nodes[sw].desc, "rack \"7\" leaf");
+	ck_assert_uint_eq(f->nodes[sw].sysguid, 0x10);
+	ck_assert_uint_eq(vt_port(f, sw, 0)->lid, 9);
+	ck_assert_uint_eq(vt_port(f, h, 1)->lid, 12);
+	ck_assert_uint_eq(vt_port(f, h, 1)->guid, 0xa0); /* a PF: node GUID = port GUID */
+	ck_assert_uint_eq(peer(f, sw, 3)->node, h);
+	ck_assert_uint_eq(vt_port(f, sw, 3)->speed, VT_HDR);
+	vt_fabric_free(f);
+
+	csv_fails("START_PORTS\nNodeGuid\nEND_PORTS\n", "x.db_csv: no NODES section");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n", "x.db_csv: no PORTS section");
+	csv_fails(NODES_H "\"a\",8,5,0,0x1,0x1\nEND_NODES\n",
+		  "x.db_csv:3: NODES: node type 5 is not 1 (CA), 2 (switch) or 3 (router)");
+	csv_fails("START_NODES\nNodeDesc,NumPorts,NodeType,NodeGUID\n\"a\",8,2,0x1\nEND_NODES\n",
+		  "x.db_csv:3: NODES section has no SystemImageGUID column");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\n",
+		  "x.db_csv:3: NODES section not closed by END_NODES");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n" PORTS_H
+			  "0x1,0x1,9,0,2,1,0\nEND_PORTS\n",
+		  "x.db_csv:7: \"a\" (0x0000000000000001): port 9 out of range 0..8");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n" PORTS_H
+			  "0x1,0x1,0,1,2,1,0\nEND_PORTS\n" LINKS_H "0x1,1,0x2,1\nEND_LINKS\n",
+		  "x.db_csv:11: LINKS: node GUID 0x0000000000000002 is not in NODES");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n" PORTS_H
+			  "0x1,0x1,0,1,2,1,0\nEND_PORTS\n" LINKS_H "0x1,1,0x1,1\nEND_LINKS\n",
+		  "x.db_csv:11: \"a\" (0x0000000000000001) port 1 is linked to itself");
+	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n" PORTS_H
+			  "0x1,0x1,zz,1,2,1,0\nEND_PORTS\n",
+		  "x.db_csv:7: PORTS: bad PortNum");
+}
+END_TEST
+
 START_TEST(error_missing_and_empty)
 {
 	vt_err e;
@@ -675,6 +837,9 @@ static Suite *load_suite(void)
 	tcase_add_test(t, ibdiagnet_topology);
 	tcase_add_test(t, multi_pf_dump);
 	tcase_add_test(t, real_dumps_load);
+	tcase_add_test(t, lst_and_csv_equal_dump);
+	tcase_add_test(t, lst_forms_and_errors);
+	tcase_add_test(t, csv_forms_and_errors);
 	tcase_add_test(t, error_missing_and_empty);
 	tcase_add_test(t, error_truncated);
 	tcase_add_test(t, error_port_twice);
