@@ -37,6 +37,17 @@ void vt_sim_preset_fig6(struct vt_sim_params *p)
 	p->mtu = 2048;
 }
 
+void vt_sim_preset_navaridas(struct vt_sim_params *p)
+{
+	vt_sim_defaults(p);
+	p->mtu = 256;
+	p->header = 0;
+	p->buf_credits = 16; /* four 256-byte packets */
+	p->arb = VT_ARB_RANDOM;
+	p->ar = VT_AR_PACKET;
+	p->ar_select = VT_AR_CREDITS;
+}
+
 void vt_sim_result_free(vt_sim_result *r)
 {
 	free(r->stage_end_ps);
@@ -152,7 +163,8 @@ int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, cons
 	s.r = r;
 	s.e = e;
 	s.nvl = p->nvl;
-	if (vts_setup(&s, order) || vts_setup_messages(&s) || vts_start(&s)) {
+	if (vts_setup(&s, order) || (p->ar != VT_AR_STATIC && vts_ar_setup(&s)) ||
+	    vts_setup_messages(&s) || vts_start(&s)) {
 		rc = -1;
 		goto out;
 	}

@@ -31,6 +31,15 @@
 
 enum vt_sim_arb { VT_ARB_RR = 0, VT_ARB_RANDOM = 1 };
 enum vt_sim_rail { VT_RAIL_FIXED = 0, VT_RAIL_RANDOM = 1, VT_RAIL_LEAST = 2 };
+/*
+ * Adaptive routing (see vt_simar.c): static follows the LFT; packet chooses
+ * per packet among the up-ports of the switch when the LFT port is an
+ * up-port; flow chooses so for a message's first packet at each switch and
+ * sends the rest of the message the same way (packets stay in order).
+ */
+enum vt_sim_ar { VT_AR_STATIC = 0, VT_AR_PACKET = 1, VT_AR_FLOW = 2 };
+/* credits: most credits downstream less what is queued here for the port; queue: least queued */
+enum vt_sim_ar_select { VT_AR_CREDITS = 0, VT_AR_QUEUE = 1 };
 
 struct vt_sim_params {
 	uint64_t link_mbps;   /* data rate of every link after line coding; 0: from the fabric */
@@ -50,6 +59,8 @@ struct vt_sim_params {
 	unsigned inj_pkts; /* injection queue per rail, packets (least-occupied rail choice) */
 	enum vt_sim_arb arb;
 	enum vt_sim_rail rail;
+	enum vt_sim_ar ar;
+	enum vt_sim_ar_select ar_select;
 	int flit; /* flit-exact mode */
 	uint64_t seed;
 	uint64_t max_hops; /* a packet beyond this many switch hops is a routing loop */
@@ -66,6 +77,12 @@ unsigned vt_sim_vl(const struct vt_sim_params *p, uint32_t src, uint32_t dst);
 void vt_sim_defaults(struct vt_sim_params *p);
 /* The reference model of Zahavi et al. Fig. 6 (fixtures/fig6/README.md). */
 void vt_sim_preset_fig6(struct vt_sim_params *p);
+/*
+ * The switch model of Navaridas et al. as far as InfiniBand allows: 256-byte
+ * MTU without header (their packets are 64 bytes), input buffers of four
+ * packets, random output arbitration, adaptive routing by credits.
+ */
+void vt_sim_preset_navaridas(struct vt_sim_params *p);
 
 struct vt_sim_link {
 	uint32_t port;	     /* output port (ports[] index) */

@@ -5,6 +5,7 @@
  *   vt_simlink.c   switches and links: buffers, credits, arbitration, hops
  *   vt_simhca.c    HCAs and messages: injection, sinks, workload release rules
  *   vt_simsetup.c  building the state from a fabric, order and workload; results
+ *   vt_simar.c     adaptive routing: up-port groups and the choice per packet
  */
 #ifndef VT_SIM_INT_H
 #define VT_SIM_INT_H
@@ -40,10 +41,13 @@ struct pkt {
 	uint8_t cr, vl;
 };
 
+#define VTS_AR_HOPS 3 /* up hops a flow's choices are kept for (4-level trees) */
+
 struct msgrt {
 	uint64_t t_post;
 	uint32_t next, tx_left, rx_left;
 	uint8_t rail;
+	uint8_t ar[VTS_AR_HOPS]; /* flow AR: port chosen at switch hop k + 1, 0 if not yet */
 };
 
 /*
@@ -73,6 +77,7 @@ struct slot {
 struct oport {
 	uint64_t busy_until, ppb_fx, wake_t;   /* wake_t: earliest pending EV_WAKE, NO_T if none */
 	uint32_t nwait;			       /* waiting inputs over all VLs */
+	uint32_t qcr;			       /* credits of packets here routed to this output */
 	uint32_t rail_head, rail_tail, queued; /* CA ports: message FIFO and packets in it */
 	uint64_t gen_t;
 	uint8_t vl_rr;
@@ -94,6 +99,7 @@ struct hport {
 	uint32_t first_port; /* of the port's node */
 	uint32_t sw;	     /* switch ordinal of the port's node, VT_NONE for a CA */
 	uint8_t nports, num;
+	uint8_t up; /* a switch port to a switch further from the hosts (an AR candidate) */
 };
 
 typedef struct sim {
@@ -123,6 +129,9 @@ typedef struct sim {
 	struct msgrt *m;
 	/* ranks */
 	uint32_t nranks, *rail_off, *rail_port;
+	/* adaptive routing: up-ports per switch; check: candidates must be vetted per LID */
+	uint32_t *up_off, *up_port;
+	uint8_t *ar_check;
 	uint32_t *rank_off, *rank_msg, *cursor, *outstanding;
 	uint32_t *exp, *got, *ready_upto; /* causal */
 	uint32_t *perm;
@@ -194,5 +203,7 @@ int vts_start(sim *s);
 void vts_finish(sim *s);
 void vts_cleanup(sim *s);
 uint64_t vts_ppb_of_mbps(uint64_t mbps);
+int vts_ar_setup(sim *s);
+uint32_t vts_ar_route(sim *s, const struct hport *h, struct pkt *p, uint32_t out);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void msg_sent(sim *s, uint32_t mi)
 {
@@ -183,6 +184,7 @@ static void post(sim *s, uint32_t mi)
 	m->t_post = s->now;
 	m->tx_left = m->rx_left = npk;
 	m->rail = (uint8_t)rail;
+	memset(m->ar, 0, sizeof(m->ar));
 	m->next = UINT32_MAX;
 	if (o->rail_tail == UINT32_MAX)
 		o->rail_head = mi;

@@ -268,6 +268,7 @@ static void grant(sim *s, uint32_t out, uint32_t in)
 	if (is->head == UINT32_MAX)
 		is->tail = UINT32_MAX;
 	is->fifo_cr -= p->cr;
+	s->op[out].qcr -= p->cr;
 	is->rel_t = rel;
 	is->last_cr = p->cr;
 	if (s->lv)
@@ -374,6 +375,9 @@ void vts_on_arrive(sim *s, uint32_t pi)
 		return;
 	}
 	p->out = h->first_port + op;
+	if (s->p.ar != VT_AR_STATIC && s->hp[p->out].up)
+		p->out = vts_ar_route(s, h, p, p->out);
+	s->op[p->out].qcr += p->cr;
 	p->next = UINT32_MAX;
 
 	uint32_t in = p->at * s->nvl + p->vl;

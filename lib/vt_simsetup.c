@@ -324,6 +324,9 @@ void vts_cleanup(sim *s)
 	free(s->pk);
 	free(s->rail_off);
 	free(s->rail_port);
+	free(s->up_off);
+	free(s->up_port);
+	free(s->ar_check);
 	free(s->rank_off);
 	free(s->rank_msg);
 	free(s->cursor);

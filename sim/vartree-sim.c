@@ -37,13 +37,16 @@ static const char usage[] =
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
 	"  --size BYTES       message size (K and M suffixes; default 4096)\n"
 	"  --reps N           repeat the pattern N times\n"
-	"  --preset default|fig6  parameter set (fig6: Zahavi et al. reference model)\n"
+	"  --preset default|fig6|navaridas  parameter set (fig6: Zahavi et al. reference\n"
+	"                     model; navaridas: their switches, adaptive routing)\n"
 	"  --speed SDR..NDR   4x link speed for every link; --rate-gbps G data rate\n"
 	"  --mtu B --header B --vls N --buffer CREDITS --speedup S\n"
 	"  --sl N|spread      service level of every message (default 0; VL = SL mod --vls),\n"
 	"                     or spread: SL = (source rank + destination rank) mod --vls\n"
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
 	"  --arb rr|random    output arbitration; --rail fixed|random|least\n"
+	"  --ar static|packet|flow  adaptive routing among up-ports (default static: LFT)\n"
+	"  --ar-select credits|queue  AR port choice: most credits or least queued\n"
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
 	"  --seed S           seed (arbitration, rails, open loop)\n"
 	"  --json             machine-readable output; --links prints every link\n"
@@ -70,7 +73,7 @@ struct opts {
 	unsigned reps;
 	double load, duration_us;
 	struct vt_sim_params p;
-	int fig6;
+	int fig6, navaridas;
 };
 
 static void die(const char *msg)
@@ -154,6 +157,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		{"quiet", 0, 0, 'q'},
 		{"links", 0, 0, 18},
 		{"sl", 1, 0, 19},
+		{"ar", 1, 0, 20},
+		{"ar-select", 1, 0, 21},
 		{"help", 0, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -226,10 +231,13 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->reps = (unsigned)num("reps", optarg, 1, 1e6);
 			break;
 		case 'P':
+			o->fig6 = o->navaridas = 0;
 			if (!strcmp(optarg, "fig6"))
 				o->fig6 = 1;
+			else if (!strcmp(optarg, "navaridas"))
+				o->navaridas = 1;
 			else if (strcmp(optarg, "default"))
-				usage_error("--preset: 'default' or 'fig6'");
+				usage_error("--preset: 'default', 'fig6' or 'navaridas'");
 			break;
 		case 'j':
 			o->json = 1;
@@ -266,6 +274,12 @@ static void parse(int argc, char **argv, struct opts *o)
 		o->p.flit = flit;
 		if (o->size <= 1024)
 			o->p.mtu = 1024; /* as the reference run did for 1 KB messages */
+	}
+	if (o->navaridas) {
+		int flit = o->p.flit;
+
+		vt_sim_preset_navaridas(&o->p);
+		o->p.flit = flit;
 	}
 	for (int i = 0; i < nl; i++) {
 		const char *v = later[i].v;
@@ -334,6 +348,24 @@ static void parse(int argc, char **argv, struct opts *o)
 				o->p.sl_spread = 1;
 			else
 				o->p.sl = (unsigned)num("sl", v, 0, 15);
+			break;
+		case 20:
+			if (!strcmp(v, "static"))
+				o->p.ar = VT_AR_STATIC;
+			else if (!strcmp(v, "packet"))
+				o->p.ar = VT_AR_PACKET;
+			else if (!strcmp(v, "flow"))
+				o->p.ar = VT_AR_FLOW;
+			else
+				usage_error("--ar: 'static', 'packet' or 'flow'");
+			break;
+		case 21:
+			if (!strcmp(v, "credits"))
+				o->p.ar_select = VT_AR_CREDITS;
+			else if (!strcmp(v, "queue"))
+				o->p.ar_select = VT_AR_QUEUE;
+			else
+				usage_error("--ar-select: 'credits' or 'queue'");
 			break;
 		}
 	}

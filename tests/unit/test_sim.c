@@ -469,9 +469,13 @@ START_TEST(conservation_every_mode_around_mtu)
 	for (unsigned m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
 		for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 			shift_work(&w, n, sizes[i], modes[m]);
-			ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &r, &e), 0);
-			assert_conserved(&r, n * (n - 1), sizes[i], p.mtu);
-			vt_sim_result_free(&r);
+			/* static, per-packet and per-flow adaptive routing alike */
+			for (p.ar = VT_AR_STATIC; p.ar <= VT_AR_FLOW; p.ar++) {
+				ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &r, &e), 0);
+				assert_conserved(&r, n * (n - 1), sizes[i], p.mtu);
+				vt_sim_result_free(&r);
+			}
+			p.ar = VT_AR_STATIC;
 			vt_simwork_free(&w);
 		}
 	/* open loop: whatever was drawn, each message once */
@@ -483,6 +487,80 @@ START_TEST(conservation_every_mode_around_mtu)
 		vt_sim_result_free(&r);
 		vt_simwork_free(&w);
 	}
+	tree_free(&tr);
+}
+END_TEST
+
+/* Packets leaf 0 sent up to spine j (the leaf's port h + 1 + j). */
+static uint64_t up_pkts(const struct tree *tr, const vt_sim_result *r, unsigned h, unsigned j)
+{
+	uint32_t port = vt_port_index(tr->f, 0, h + 1 + j);
+
+	for (uint32_t i = 0; i < r->nlinks; i++)
+		if (r->links[i].port == port)
+			return r->links[i].pkts;
+	return UINT64_MAX;
+}
+
+/*
+ * Two spines, destination-mod-2 tables: hosts 0 and 2 sending to hosts 4 and
+ * 6 at once share spine 0 both ways. Adaptive routing sends the second
+ * message's packets over spine 1 when spine 0's port has a queue: about half
+ * the time. Per flow, each message keeps to one spine; per packet they mix.
+ * On a shift the tables route without conflict, so adaptive routing changes
+ * nothing (the LFT port is kept while it is free).
+ */
+START_TEST(adaptive_routing_spreads_a_hot_spine)
+{
+	struct tree tr;
+	vt_simwork w = {0};
+	struct vt_sim_params p;
+	vt_sim_result st, ar;
+	vt_err e;
+	const uint32_t m = 64 * 1024;
+
+	tree_build(&tr, 4, 4, 2, VT_QDR);
+	w.nranks = 16;
+	w.msg_bytes = m;
+	w.mode = VT_WORK_BURST;
+	ck_assert_int_eq(vt_simwork_add(&w, 0, 4, 0, &e), 0);
+	ck_assert_int_eq(vt_simwork_add(&w, 2, 6, 0, &e), 0);
+	vt_sim_defaults(&p);
+	ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &st, &e), 0);
+	ck_assert_uint_eq(up_pkts(&tr, &st, 4, 0), 64);
+	ck_assert_uint_eq(up_pkts(&tr, &st, 4, 1), 0);
+	/* two messages one after the other on spine 0: 2 x 32 x 2074 bytes at 250 ps */
+	ck_assert_uint_ge(st.end_ps, 2ull * 32 * 2074 * 250);
+	p.ar = VT_AR_PACKET;
+	ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &ar, &e), 0);
+	assert_conserved(&ar, 2, m, p.mtu);
+	ck_assert_uint_eq(up_pkts(&tr, &ar, 4, 0) + up_pkts(&tr, &ar, 4, 1), 64);
+	ck_assert_uint_gt(up_pkts(&tr, &ar, 4, 1), 16);
+	ck_assert_uint_lt(ar.end_ps, st.end_ps * 7 / 10);
+	vt_sim_result_free(&ar);
+	p.ar = VT_AR_FLOW;
+	ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &ar, &e), 0);
+	assert_conserved(&ar, 2, m, p.mtu);
+	ck_assert_uint_eq(up_pkts(&tr, &ar, 4, 0), 32);
+	ck_assert_uint_eq(up_pkts(&tr, &ar, 4, 1), 32);
+	ck_assert_uint_lt(ar.end_ps, st.end_ps * 6 / 10);
+	vt_sim_result_free(&ar);
+	vt_sim_result_free(&st);
+	vt_simwork_free(&w);
+	/* four spines for four hosts a leaf: the shift is conflict-free, unchanged */
+	tree_free(&tr);
+	tree_build(&tr, 4, 4, 4, VT_QDR);
+	shift_work(&w, 16, 8192, VT_WORK_B2B);
+	p.ar = VT_AR_STATIC;
+	ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &st, &e), 0);
+	for (p.ar = VT_AR_PACKET; p.ar <= VT_AR_FLOW; p.ar++) {
+		ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &ar, &e), 0);
+		ck_assert_uint_eq(ar.end_ps, st.end_ps);
+		ck_assert_uint_eq(ar.events, st.events);
+		vt_sim_result_free(&ar);
+	}
+	vt_sim_result_free(&st);
+	vt_simwork_free(&w);
 	tree_free(&tr);
 }
 END_TEST
@@ -504,6 +582,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, open_loop_accepts_what_is_offered);
 	tcase_add_test(tc, vl_from_service_level);
 	tcase_add_test(tc, conservation_every_mode_around_mtu);
+	tcase_add_test(tc, adaptive_routing_spreads_a_hot_spine);
 	suite_add_tcase(s, tc);
 	return s;
 }
