@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_hash.h"
 #include "vt_io.h"
 
 /* ibsim's LinkWidthEnabled bits */
@@ -55,8 +56,7 @@ struct parser {
 	uint32_t pcap;
 	struct entry *ent;
 	uint32_t nent, cap_ent;
-	uint32_t *ids; /* node index by id (open addressing), VT_NONE when free */
-	uint32_t id_cap;
+	vt_hidx ids; /* node index by id, grown as nodes come */
 	char *tmp;
 	size_t tmp_cap;
 	int ibdiag;		      /* the file carries ibdiagnet's header */
@@ -99,15 +99,6 @@ static const char *skip_ws(const char *s, const char *e)
 	return s;
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h ^ (h >> 29);
-}
-
 /* NUL-terminated copy of [s, s+n) in the scratch buffer. */
 static char *scratch(struct parser *ps, const char *s, size_t n)
 {
@@ -130,41 +121,39 @@ static char *scratch(struct parser *ps, const char *s, size_t n)
 
 /* ---- the id table */
 
+/* The slot of id [s, s+n): the node's index, or the free slot to put it in. */
 static uint32_t *id_slot(struct parser *ps, const char *s, size_t n)
 {
-	uint32_t m = ps->id_cap - 1, i = (uint32_t)hash_bytes(s, n) & m;
+	vt_hidx *h = &ps->ids;
+	uint32_t i = vt_hidx_start(h, vt_hash_bytes(s, n));
 
-	while (ps->ids[i] != VT_NONE) {
-		const char *id = ps->f->nodes[ps->ids[i]].id;
+	for (; h->slot[i] != VT_HASH_EMPTY; i = vt_hidx_next(h, i)) {
+		const char *id = ps->f->nodes[h->slot[i]].id;
 
 		if (!strncmp(id, s, n) && !id[n])
 			break;
-		i = (i + 1) & m;
 	}
-	return &ps->ids[i];
+	return &h->slot[i];
 }
 
+/* Doubles the table (1024 slots at first) before it is half full. */
 static int id_grow(struct parser *ps)
 {
-	uint32_t old = ps->id_cap, *o = ps->ids;
+	vt_hidx old = ps->ids;
 
-	if (ps->f->nnodes * 2 < ps->id_cap)
+	if (ps->f->nnodes * 2 < old.cap)
 		return 0;
-	ps->id_cap = old ? old * 2 : 1024;
-	ps->ids = malloc(ps->id_cap * sizeof(*ps->ids));
-	if (!ps->ids) {
-		ps->ids = o;
-		ps->id_cap = old;
+	if (vt_hidx_init(&ps->ids, old.cap ? old.cap : 512)) {
+		ps->ids = old;
 		return -1;
 	}
-	memset(ps->ids, 0xff, ps->id_cap * sizeof(*ps->ids));
-	for (uint32_t i = 0; i < old; i++)
-		if (o[i] != VT_NONE) {
-			const char *id = ps->f->nodes[o[i]].id;
+	for (uint32_t i = 0; i < old.cap; i++)
+		if (old.slot[i] != VT_HASH_EMPTY) {
+			const char *id = ps->f->nodes[old.slot[i]].id;
 
-			*id_slot(ps, id, strlen(id)) = o[i];
+			*id_slot(ps, id, strlen(id)) = old.slot[i];
 		}
-	free(o);
+	vt_hidx_free(&old);
 	return 0;
 }
 
@@ -1003,7 +992,7 @@ out:
 	free(ps.ps);
 	free(ps.pent);
 	free(ps.ent);
-	free(ps.ids);
+	vt_hidx_free(&ps.ids);
 	free(ps.tmp);
 	return rc;
 }
