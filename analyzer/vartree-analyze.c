@@ -16,6 +16,7 @@
 #include "vt_io.h"
 #include "vt_lft.h"
 #include "vt_lftio.h"
+#include "vt_namemap.h"
 #include "vt_live.h"
 #include "vt_load.h"
 #include "vt_order.h"
@@ -32,7 +33,7 @@ static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [-q|--quiet] [--help]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [-q|--quiet] [--help]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
@@ -41,7 +42,7 @@ static const char usage[] =
 	"See vartree-analyze(1).\n";
 
 struct opts {
-	const char *topo, *lfts, *route, *order, *plot, *cmp[2];
+	const char *topo, *lfts, *route, *order, *plot, *cmp[2], *name_map;
 	int live, json, quiet, have_seed;
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
@@ -142,6 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
 		{"stage-limit", required_argument, 0, 'S'},
+		{"node-name-map", required_argument, 0, 'N'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -235,6 +237,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (parse_u32(optarg, &v) || !v)
 				return die("--stage-limit: expected a positive count");
 			o->stage_limit = v;
+			break;
+		case 'N':
+			o->name_map = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -619,6 +624,9 @@ int main(int argc, char **argv)
 		}
 	}
 	note(&o, o.route ? "loaded and routed the fabric" : "loaded the fabric and tables");
+	/* after routing and ordering: the map renames what is printed, nothing else */
+	if (vt_namemap_apply(f, o.name_map, NULL, &e))
+		goto fail;
 	if (rs[0].order.n < 2) {
 		vt_err_set(&e, "%s: needs at least 2 hosts to analyze", f->source);
 		goto fail;

@@ -10,6 +10,7 @@
 #include "vt_io.h"
 #include "vt_lftio.h"
 #include "vt_load.h"
+#include "vt_namemap.h"
 #include "vt_route.h"
 #include "vt_sched.h"
 #include "vt_tree.h"
@@ -27,6 +28,8 @@ static const char usage[] =
 	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
 	"      --io-guid-file F     port GUIDs of I/O nodes\n"
 	"      --lmc N              reassign CA LIDs with LMC N (0..7) first\n"
+	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
+	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
 	"  -v, --verbose            also time loading, routing and writing\n"
 	"  -h, --help               this summary\n"
@@ -163,6 +166,7 @@ int main(int argc, char **argv)
 		{"order-out", required_argument, 0, 'O'},
 		{"order-format", required_argument, 0, 'F'},
 		{"slurm-topology", required_argument, 0, 'S'},
+		{"node-name-map", required_argument, 0, 'N'},
 		{"root-guid-file", required_argument, 0, 'a'},
 		{"cn-guid-file", required_argument, 0, 'u'},
 		{"io-guid-file", required_argument, 0, 'G'},
@@ -172,7 +176,7 @@ int main(int argc, char **argv)
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
-	const char *out = NULL, *files[3] = {NULL, NULL, NULL};
+	const char *out = NULL, *name_map = NULL, *files[3] = {NULL, NULL, NULL};
 	struct extra_outs x = {0};
 	vt_tree tree;
 	uint32_t *plane = NULL;
@@ -210,6 +214,9 @@ int main(int argc, char **argv)
 			break;
 		case 'S':
 			x.slurm = optarg;
+			break;
+		case 'N':
+			name_map = optarg;
 			break;
 		case 'a':
 			files[0] = optarg;
@@ -312,6 +319,11 @@ int main(int argc, char **argv)
 		}
 		have_tree = 1;
 		x.tree = &tree;
+	}
+	/* renames for the outputs only: tables and order come from the real descriptions */
+	if (vt_namemap_apply(f, name_map, NULL, &e)) {
+		fail(e.msg);
+		goto out;
 	}
 	if (write_outputs(out, &x, &lfts, &order, f, &e)) {
 		fail(e.msg);

@@ -17,6 +17,7 @@
 #include "vt_lft.h"
 #include "vt_lftio.h"
 #include "vt_live.h"
+#include "vt_namemap.h"
 #include "vt_load.h"
 #include "vt_order.h"
 #include "vt_path.h"
@@ -46,13 +47,15 @@ static const char usage[] =
 	"      --order FILE         host order (ca-order dump, or one host per line)\n"
 	"      --order-random SEED  hosts placed on the ranks at random\n"
 	"      --json               JSON instead of text\n"
+	"      --node-name-map FILE names for nodes by GUID (infiniband-diags' format;\n"
+	"                           default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              --port: counts only, no list of pairs\n"
 	"  -h, --help               this summary\n"
 	"Exit status: 0 ok, 1 the path does not arrive, 2 usage or input error.\n"
 	"See vartree-trace(1).\n";
 
 struct opts {
-	const char *topo, *lfts, *route, *order, *port, *addr[2];
+	const char *topo, *lfts, *route, *order, *port, *addr[2], *name_map;
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
 	int live, json, quiet, have_seed;
@@ -77,6 +80,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"port", required_argument, 0, 'P'},  {"pattern", required_argument, 0, 'p'},
 		{"order", required_argument, 0, 'o'}, {"order-random", required_argument, 0, 'S'},
 		{"json", no_argument, 0, 'j'},	      {"quiet", no_argument, 0, 'q'},
+		{"node-name-map", required_argument, 0, 'N'},
 		{"help", no_argument, 0, 'h'},	      {0, 0, 0, 0},
 	};
 	int c, nkind = 0;
@@ -123,6 +127,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'j':
 			o->json = 1;
+			break;
+		case 'N':
+			o->name_map = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -503,7 +510,8 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv, &o))
 		return 2;
-	if (load(&o, &f, &t, &ord, &tables, &e))
+	/* the map renames after routing and ordering: SRC, DST and --port take the new names */
+	if (load(&o, &f, &t, &ord, &tables, &e) || vt_namemap_apply(f, o.name_map, NULL, &e))
 		rc = 2;
 	else
 		rc = o.port ? crossing(&o, f, &t, &ord, tables, &e)

@@ -6,6 +6,7 @@
 
 #include "vt_gen.h"
 #include "vt_io.h"
+#include "vt_namemap.h"
 #include "vt_write.h"
 
 static const char usage[] =
@@ -40,6 +41,8 @@ static const char usage[] =
 	"  --speed SPEED           SDR DDR QDR FDR10 FDR EDR HDR NDR (default QDR)\n"
 	"  --width W               1 2 4 8 12 (default 4)\n"
 	"  --no-lids               write lid 0 (leave LIDs to the subnet manager)\n"
+	"  --node-name-map FILE    descriptions for nodes by GUID (infiniband-diags' format;\n"
+	"                          only when given: generated files do not depend on /etc)\n"
 	"features of real fabrics (applied after the removals):\n"
 	"  --aggregation-nodes     a SHArP Aggregation Node on one extra port of every switch\n"
 	"  --director MODEL[@LEVEL]  switch levels LEVEL and LEVEL+1 (default: the top two) as\n"
@@ -86,7 +89,7 @@ static int usage_error(const char *msg)
 int main(int argc, char **argv)
 {
 	char spec[256] = "", opt[300];
-	const char *outpath = NULL;
+	const char *outpath = NULL, *name_map = NULL;
 	int stats = 0, nolids = 0;
 	struct vt_gen_spec s;
 	vt_fabric *f = NULL;
@@ -112,6 +115,10 @@ int main(int argc, char **argv)
 			outpath = argv[i];
 		} else if (!strncmp(a, "--output=", 9)) {
 			outpath = a + 9;
+		} else if (!strcmp(a, "--node-name-map")) {
+			if (++i == argc)
+				return usage_error("--node-name-map needs a file name");
+			name_map = argv[i];
 		} else if (!strncmp(a, "--", 2)) {
 			int known = 0;
 
@@ -160,6 +167,10 @@ int main(int argc, char **argv)
 	}
 	if (vt_gen_build(&s, &f, &e))
 		return die(e.msg);
+	if (name_map && vt_namemap_apply(f, name_map, NULL, &e)) {
+		vt_fabric_free(f);
+		return die(e.msg);
+	}
 	if (stats) {
 		struct vt_gen_stats st;
 
