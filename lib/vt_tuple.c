@@ -24,32 +24,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_hash.h"
+
 #define MASK 0xFFFFu /* the masked digit of a column key; digits of an unreached switch */
 
-/* Open addressing over keys of `width` halfwords (level, then the digits). */
+/* Keys of `width` halfwords (level, then the digits), entries numbered as added. */
 struct tmap {
-	uint32_t width, n, cap, mask;
+	uint32_t width, n, cap;
 	uint16_t *keys; /* cap * width */
 	uint32_t *val;
-	uint32_t *slot; /* entry index or VT_NONE */
+	vt_hidx idx; /* entry index by key */
 };
 
 static int tmap_init(struct tmap *m, uint32_t width, uint32_t cap)
 {
-	uint32_t ns = 16;
-
-	while (ns < 2 * cap)
-		ns <<= 1;
+	memset(m, 0, sizeof(*m));
 	m->width = width;
-	m->n = 0;
 	m->cap = cap;
-	m->mask = ns - 1;
 	m->keys = malloc(((size_t)cap * width + 1) * sizeof(*m->keys));
 	m->val = malloc(((size_t)cap + 1) * sizeof(*m->val));
-	m->slot = malloc((size_t)ns * sizeof(*m->slot));
-	if (!m->keys || !m->val || !m->slot)
+	if (!m->keys || !m->val || vt_hidx_init(&m->idx, cap))
 		return -1;
-	memset(m->slot, 0xff, (size_t)ns * sizeof(*m->slot));
 	return 0;
 }
 
@@ -57,34 +52,24 @@ static void tmap_free(struct tmap *m)
 {
 	free(m->keys);
 	free(m->val);
-	free(m->slot);
-}
-
-static uint32_t tmap_hash(const uint16_t *k, uint32_t w)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ull;
-
-	for (uint32_t i = 0; i < w; i++)
-		h = (h ^ k[i]) * 0xBF58476D1CE4E5B9ull;
-	return (uint32_t)(h >> 32);
+	vt_hidx_free(&m->idx);
 }
 
 /* Entry of key k; added with value v0 when absent and add is set, else VT_NONE. */
 static uint32_t tmap_get(struct tmap *m, const uint16_t *k, int add, uint32_t v0)
 {
-	uint32_t h = tmap_hash(k, m->width) & m->mask, x;
+	size_t kb = m->width * sizeof(*k);
+	uint32_t h = vt_hidx_start(&m->idx, vt_hash_bytes(k, kb)), x;
 
-	while ((x = m->slot[h]) != VT_NONE) {
-		if (!memcmp(&m->keys[(size_t)x * m->width], k, m->width * sizeof(*k)))
+	for (; (x = m->idx.slot[h]) != VT_HASH_EMPTY; h = vt_hidx_next(&m->idx, h))
+		if (!memcmp(&m->keys[(size_t)x * m->width], k, kb))
 			return x;
-		h = (h + 1) & m->mask;
-	}
 	if (!add || m->n == m->cap)
 		return VT_NONE;
 	x = m->n++;
-	memcpy(&m->keys[(size_t)x * m->width], k, m->width * sizeof(*k));
+	memcpy(&m->keys[(size_t)x * m->width], k, kb);
 	m->val[x] = v0;
-	m->slot[h] = x;
+	m->idx.slot[h] = x;
 	return x;
 }
 
