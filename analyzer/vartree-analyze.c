@@ -602,6 +602,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &o.t0);
 	if (parse_args(argc, argv, &o))
 		goto out;
+	vt_out_catch_signals(); /* --plot files */
 	if (o.live) {
 		if (vt_live_capture(NULL, 0, &f, &rs[0].lfts, &e))
 			goto fail;
@@ -651,6 +652,8 @@ int main(int argc, char **argv)
 		print_json(stdout, &o, f, rs, nr);
 	else
 		print_table(stdout, &o, f, rs, nr);
+	if (vt_stdout_flush(&e))
+		goto fail;
 	if (o.plot && plot_all(&o, rs, nr, &e))
 		goto fail;
 	rc = 0;

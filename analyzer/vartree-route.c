@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -108,12 +109,18 @@ static int write_outputs(const char *out, const struct extra_outs *x, const vt_l
 		goto fail;
 	if (x->slurm && vt_out_open(&so, x->slurm, e))
 		goto fail;
-	if (vt_lfts_write(lfts, f, lo.fp, e))
+	if (vt_lfts_write(lfts, f, lo.fp, e)) {
+		vt_out_fail(&lo, e);
 		goto fail;
-	if (x->order && vt_order_write_format(order, f, x->order_fmt, oo.fp, e))
+	}
+	if (x->order && vt_order_write_format(order, f, x->order_fmt, oo.fp, e)) {
+		vt_out_fail(&oo, e);
 		goto fail;
-	if (x->slurm && vt_sched_slurm(x->tree, so.fp, e))
+	}
+	if (x->slurm && vt_sched_slurm(x->tree, so.fp, e)) {
+		vt_out_fail(&so, e);
 		goto fail;
+	}
 	/* the small files first: if the tables then fail to land, take them back */
 	if (x->order && vt_out_commit(&oo, e))
 		goto fail;
@@ -135,6 +142,24 @@ fail:
 	vt_out_abort(&oo);
 	vt_out_abort(&lo);
 	return -1;
+}
+
+/* Two outputs naming one file: the second would silently replace the first. */
+static int same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int a_std = !a || !strcmp(a, "-");
+
+	if (!b)
+		return 0;
+	if (!strcmp(b, "-"))
+		return a_std;
+	if (a_std)
+		return 0;
+	if (!strcmp(a, b))
+		return 1;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
 }
 
 /* The tree topology.conf describes: plane 0's on a multi-rail fabric, as vt_route routes it. */
@@ -268,8 +293,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc - 1)
 		return usage_error("one TOPOLOGY only, extra argument", argv[optind + 1]);
+	if (same_output(out, x.order))
+		return usage_error("--order-out names the same file as --output:", x.order);
+	if (same_output(out, x.slurm) || (x.order && same_output(x.order, x.slurm)))
+		return usage_error("--slurm-topology names the same file as another output:",
+				   x.slurm);
 	if (quiet)
 		verbose = 0;
+	vt_out_catch_signals();
 	for (int i = 0; i < 3; i++)
 		if (files[i] && vt_guid_file_read(files[i], &guids[i], &ng[i], &e)) {
 			fail(e.msg);

@@ -3,10 +3,99 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/*
+ * The temporary files a fatal signal must remove. Process-wide by nature (a
+ * signal handler has nothing else to look at); filled only after
+ * vt_out_catch_signals(), so the plugin inside OpenSM never touches it.
+ */
+#define VT_OUT_TMP_MAX 8
+static char *volatile pending[VT_OUT_TMP_MAX];
+static volatile sig_atomic_t catching;
+static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+static void on_fatal(int sig)
+{
+	int saved = errno;
+
+	for (unsigned i = 0; i < VT_OUT_TMP_MAX; i++)
+		if (pending[i])
+			unlink(pending[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
+void vt_out_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaddset(&sa.sa_mask, fatal_sigs[i]);
+	for (unsigned i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored from the start (nohup, a background job's SIGINT) stays so */
+		if (!sigaction(fatal_sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(fatal_sigs[i], &sa, NULL);
+	}
+	catching = 1;
+}
+
+/* Blocks the fatal signals (old receives the previous mask) while the list changes. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (unsigned i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaddset(&set, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void set_pending(char *from, char *to)
+{
+	for (unsigned i = 0; i < VT_OUT_TMP_MAX; i++)
+		if (pending[i] == from) {
+			pending[i] = to;
+			return;
+		}
+}
+
+/* mkstemp with the name recorded before a signal can see the file. */
+static int make_tmp(char *tmp)
+{
+	sigset_t old;
+	int fd;
+
+	if (!catching)
+		return mkstemp(tmp);
+	hold_signals(&old);
+	fd = mkstemp(tmp);
+	if (fd >= 0)
+		set_pending(NULL, tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return fd;
+}
+
+static void forget_tmp(char *tmp)
+{
+	sigset_t old;
+
+	if (!catching || !tmp)
+		return;
+	hold_signals(&old);
+	set_pending(tmp, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
 
 int vt_out_open(vt_out *o, const char *path, vt_err *e)
 {
@@ -21,16 +110,23 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e)
 	}
 	/* a device or FIFO (/dev/null, a pipe) is written in place: renaming a
 	 * temporary file over it would replace the device with a plain file */
+	n = strlen(path);
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode))
 			return vt_err_set(e, "%s: is a directory", path);
+		o->path = malloc(n + 1); /* for messages */
+		if (!o->path)
+			return vt_err_set(e, "out of memory");
+		memcpy(o->path, path, n + 1);
 		o->fp = fopen(path, "w");
-		if (!o->fp)
-			return vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+		if (!o->fp) {
+			vt_err_set(e, "%s: cannot open: %s", path, strerror(errno));
+			vt_out_abort(o);
+			return -1;
+		}
 		o->direct = 1;
 		return 0;
 	}
-	n = strlen(path);
 	o->path = malloc(n + 1);
 	o->tmp = malloc(n + 16);
 	if (!o->path || !o->tmp) {
@@ -39,7 +135,7 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e)
 	}
 	memcpy(o->path, path, n + 1);
 	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
-	fd = mkstemp(o->tmp);
+	fd = make_tmp(o->tmp);
 	if (fd < 0) {
 		int err = errno;
 
@@ -69,12 +165,16 @@ int vt_out_commit(vt_out *o, vt_err *e)
 		bad = ferror(o->fp) | fclose(o->fp);
 		o->fp = NULL;
 		o->direct = 0;
-		return bad ? vt_err_set(e, "write error: %s", strerror(errno)) : 0;
+		if (bad)
+			vt_err_set(e, "%s: write error: %s", o->path, strerror(errno));
+		free(o->path);
+		o->path = NULL;
+		return bad ? -1 : 0;
 	}
 	if (!o->path) {
 		bad = fflush(o->fp) != 0 || ferror(o->fp);
 		o->fp = NULL;
-		return bad ? vt_err_set(e, "stdout: write error: %s", strerror(errno)) : 0;
+		return bad ? vt_err_set(e, "standard output: write error: %s", strerror(errno)) : 0;
 	}
 	bad = ferror(o->fp);
 	if (fclose(o->fp))
@@ -87,6 +187,7 @@ int vt_out_commit(vt_out *o, vt_err *e)
 		vt_out_abort(o);
 		return -1;
 	}
+	forget_tmp(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -101,9 +202,30 @@ void vt_out_abort(vt_out *o)
 	o->fp = NULL;
 	if (o->tmp)
 		unlink(o->tmp);
+	forget_tmp(o->tmp);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
+}
+
+int vt_out_fail(vt_out *o, vt_err *e)
+{
+	int err = errno;
+
+	if (o->fp && ferror(o->fp))
+		vt_err_set(e, "%s: write error: %s", o->path ? o->path : "standard output",
+			   err ? strerror(err) : "unknown cause");
+	vt_out_abort(o);
+	return -1;
+}
+
+int vt_stdout_flush(vt_err *e)
+{
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	return vt_err_set(e, "standard output: write error: %s",
+			  errno ? strerror(errno) : "unknown cause");
 }
 
 int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e)

@@ -10,7 +10,7 @@
 
 typedef struct vt_out {
 	FILE *fp;
-	char *path; /* NULL when writing to stdout or in place */
+	char *path; /* NULL when writing to stdout */
 	char *tmp;
 	int direct; /* writing in place to a device or FIFO */
 } vt_out;
@@ -24,6 +24,20 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e);
 int vt_out_commit(vt_out *o, vt_err *e);
 /* Drops what was written. Safe to call after a failed open or a commit. */
 void vt_out_abort(vt_out *o);
+/*
+ * After a writer failed on o->fp: drops the output and, when the stream saw a
+ * write error, makes e "NAME: write error: CAUSE" (NAME the file or "standard
+ * output"); returns -1.
+ */
+int vt_out_fail(vt_out *o, vt_err *e);
+/* Flushes stdout: 0, or -1 with "standard output: write error: CAUSE" (a full disk, /dev/full). */
+int vt_stdout_flush(vt_err *e);
+/*
+ * For commands: on SIGINT, SIGTERM, SIGHUP or SIGQUIT remove the temporary files
+ * of outputs still open, then die of the signal as before. Never called inside
+ * OpenSM (its handlers are its own); without it vt_out keeps no record.
+ */
+void vt_out_catch_signals(void);
 
 /* Reads a whole file into a NUL-terminated buffer (*len excludes the NUL). */
 int vt_read_file(const char *path, char **buf, size_t *len, vt_err *e);

@@ -179,18 +179,27 @@ int main(int argc, char **argv)
 			return die("out of memory");
 		}
 		print_stats(stdout, &s, &st);
+		if (vt_stdout_flush(&e)) {
+			vt_fabric_free(f);
+			return die(e.msg);
+		}
 		if (!outpath) {
 			vt_fabric_free(f);
 			return 0;
 		}
 	}
-	if (vt_out_open(&out, outpath, &e) ||
-	    vt_fabric_write_flags(f, out.fp, nolids ? VT_WRITE_NO_LIDS : 0, &e) ||
-	    vt_out_commit(&out, &e)) {
-		vt_out_abort(&out);
+	vt_out_catch_signals();
+	if (vt_out_open(&out, outpath, &e)) {
 		vt_fabric_free(f);
 		return die(e.msg);
 	}
+	if (vt_fabric_write_flags(f, out.fp, nolids ? VT_WRITE_NO_LIDS : 0, &e))
+		vt_out_fail(&out, &e);
+	else if (!vt_out_commit(&out, &e)) {
+		vt_fabric_free(f);
+		return 0;
+	}
+	vt_out_abort(&out);
 	vt_fabric_free(f);
-	return 0;
+	return die(e.msg);
 }

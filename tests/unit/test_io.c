@@ -3,8 +3,10 @@
 #include "vt_test.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static unsigned entries(const char *dir)
@@ -152,6 +154,86 @@ START_TEST(guid_file_refusals)
 }
 END_TEST
 
+/*
+ * A command killed while writing: the child opens two outputs (one already
+ * committed, one half written) and raises sig; it must die of sig and leave
+ * only the committed file, the target of the other untouched.
+ */
+static void killed_while_writing(int sig)
+{
+	char dir[] = "/tmp/vt-io-sig-XXXXXX", a[64], b[64];
+	int status;
+	pid_t pid;
+	char *buf;
+	size_t len;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	{
+		FILE *fp = fopen(b, "w");
+
+		fputs("old\n", fp);
+		fclose(fp);
+	}
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		vt_out o, p;
+
+		vt_out_catch_signals();
+		if (vt_out_open(&o, a, &e) || vt_out_open(&p, b, &e))
+			_exit(3);
+		fputs("whole\n", o.fp);
+		if (vt_out_commit(&o, &e))
+			_exit(4);
+		for (int i = 0; i < 100000; i++)
+			fputs("half-written line\n", p.fp);
+		raise(sig);
+		_exit(5);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == sig, "status 0x%x", status);
+	ck_assert_uint_eq(entries(dir), 2);
+	ck_assert_int_eq(vt_read_file(a, &buf, &len, &e), 0);
+	ck_assert_str_eq(buf, "whole\n");
+	free(buf);
+	ck_assert_int_eq(vt_read_file(b, &buf, &len, &e), 0);
+	ck_assert_str_eq(buf, "old\n");
+	free(buf);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+
+START_TEST(signal_removes_temporary_files)
+{
+	killed_while_writing(SIGTERM);
+	killed_while_writing(SIGINT);
+	killed_while_writing(SIGHUP);
+}
+END_TEST
+
+/* A failed writer's error names the output and the cause. */
+START_TEST(write_error_names_file)
+{
+	vt_out o;
+	vt_err e = {{0}};
+
+	ck_assert_int_eq(vt_out_open(&o, "/dev/full", &e), 0);
+	for (int i = 0; i < 10000 && !ferror(o.fp); i++)
+		fputs("line that does not fit\n", o.fp);
+	vt_err_set(&e, "write error");
+	ck_assert_int_eq(vt_out_fail(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "/dev/full: write error: No space left on device");
+	ck_assert_int_eq(vt_out_open(&o, "/dev/full", &e), 0);
+	fputs("x\n", o.fp);
+	ck_assert_int_eq(vt_out_commit(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "/dev/full: write error: No space left on device");
+}
+END_TEST
+
 static Suite *io_suite(void)
 {
 	Suite *s = suite_create("io");
@@ -162,6 +244,8 @@ static Suite *io_suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, guid_file);
 	tcase_add_test(tc, guid_file_refusals);
+	tcase_add_test(tc, signal_removes_temporary_files);
+	tcase_add_test(tc, write_error_names_file);
 	suite_add_tcase(s, tc);
 	return s;
 }
