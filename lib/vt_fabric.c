@@ -175,6 +175,13 @@ static int build_guid_map(vt_fabric *f, vt_err *e)
 
 		if (n->guid && (old = vt_map64_put(&f->guids, n->guid, i)) != VT_NONE)
 			return guid_clash(f, i, 0, n->guid, old, e);
+		if (n->type == VT_SWITCH && !n->guid) {
+			char nm[VT_NODE_NAME_MAX];
+
+			/* its tables could be routed but never read back by GUID */
+			return vt_err_at(e, f->source, n->line, "switch %s: GUID 0 is not valid",
+					 vt_node_name(f, i, nm, sizeof(nm)));
+		}
 		if (n->type == VT_SWITCH)
 			continue;
 		for (unsigned p = 1; p <= n->nports; p++) {
