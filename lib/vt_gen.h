@@ -103,8 +103,9 @@ struct vt_gen_spec {
 };
 
 struct vt_gen_stats {
-	uint32_t hosts;	     /* CAs (a multi-rail host counts once) */
-	uint32_t host_ports; /* connected CA ports */
+	uint32_t hosts;	      /* CAs but aggregation nodes (a multi-rail host counts once) */
+	uint32_t host_ports;  /* their connected ports */
+	uint32_t aggregation; /* SHArP Aggregation Nodes */
 	uint32_t switches;
 	uint32_t links;	     /* every link, host links included (Navaridas Table 2) */
 	uint32_t radix;	     /* largest switch port count */

@@ -80,6 +80,19 @@ static uint64_t maxflow(struct flow *g, uint32_t s, uint32_t t)
 	return total;
 }
 
+/*
+ * A SHArP Aggregation Node is a CA on every switch but not a host: it would
+ * make every switch host-facing. Loaded fabrics keep no device id, so its
+ * description tells too.
+ */
+static int is_host(const vt_fabric *f, uint32_t n)
+{
+	const struct vt_node *nd = &f->nodes[n];
+
+	return nd->type != VT_SWITCH && nd->devid != 0xcf09 &&
+	       strcmp(nd->desc, "Mellanox Technologies Aggregation Node") != 0;
+}
+
 /* Hosts in leaf order: switches in record order, CA neighbours in port order. */
 static uint32_t host_rank(const vt_fabric *f, uint32_t *rank)
 {
@@ -93,7 +106,7 @@ static uint32_t host_rank(const vt_fabric *f, uint32_t *rank)
 		for (unsigned p = 1; p <= f->nodes[sw].nports; p++) {
 			uint32_t h = vt_peer_node(f, vt_port_index(f, sw, p));
 
-			if (h != VT_NONE && f->nodes[h].type != VT_SWITCH && rank[h] == VT_NONE)
+			if (h != VT_NONE && is_host(f, h) && rank[h] == VT_NONE)
 				rank[h] = n++;
 		}
 	}
@@ -161,7 +174,7 @@ static uint32_t levels(const vt_fabric *f, uint32_t *dist)
 		for (unsigned p = 1; p <= f->nodes[sw].nports; p++) {
 			uint32_t h = vt_peer_node(f, vt_port_index(f, sw, p));
 
-			if (h != VT_NONE && f->nodes[h].type != VT_SWITCH) {
+			if (h != VT_NONE && is_host(f, h)) {
 				dist[sw] = 0;
 				q[qt++] = sw;
 				break;
@@ -194,7 +207,6 @@ int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 	memset(st, 0, sizeof(*st));
 	if (!tmp)
 		return -1;
-	st->hosts = vt_fabric_count_cas(f);
 	st->links = vt_fabric_count_links(f);
 	for (uint32_t n = 0; n < f->nnodes; n++) {
 		const struct vt_node *nd = &f->nodes[n];
@@ -203,7 +215,9 @@ int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 		for (unsigned p = 1; p <= nd->nports; p++)
 			used += vt_port(f, n, p)->peer != VT_NONE;
 		if (nd->type != VT_SWITCH) {
-			st->host_ports += used;
+			st->hosts += is_host(f, n);
+			st->host_ports += is_host(f, n) ? used : 0;
+			st->aggregation += !is_host(f, n);
 			continue;
 		}
 		st->switches++;

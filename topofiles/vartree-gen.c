@@ -63,6 +63,8 @@ static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_g
 	fprintf(fp, "spec           %s\n", s->text);
 	fprintf(fp, "hosts          %u\n", st->hosts);
 	fprintf(fp, "host ports     %u\n", st->host_ports);
+	if (st->aggregation)
+		fprintf(fp, "aggregation    %u\n", st->aggregation);
 	fprintf(fp, "switches       %u\n", st->switches);
 	fprintf(fp, "links          %u\n", st->links);
 	fprintf(fp, "radix          %u\n", st->radix);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vartree-route on every fabric of topofiles/: each is routed or refused with one
 # line (as listed below, per file); every routed one passes vartree-analyze's
-# audit (no unreachable destination, loop, misdelivery or credit loop) and, where
+# audit (no unreachable destination, loop, misdelivery or credit loop; those listed
+# as credit-loop have exactly the one issue 9's routing work is removing) and, where
 # vartree reaches the cut bound of a shift in its own host order today, keeps
 # reaching it: worst and average link load equal the bound's, at the figures
 # listed. A file missing from the list fails the test, so new fabrics get an entry.
@@ -60,6 +61,20 @@ declare -A want=(
 	[degraded-8ary3-leaf-uplinks]=audit
 	[degraded-8ary3-mixed]=audit
 	[degraded-8ary3-top-switch]=audit
+	# real-fabric features (vartree-gen(1)): directors and loop-backs at the bound
+	[real-director-cs7500-4ary3]="1 1.000000"
+	[real-director-cs8500-2ary4]="1 1.000000"
+	[real-loopbacks-4ary3]="1 1.000000"
+	# host-less leaves: 2/1.27 against 1/1
+	[real-hostless-4ary3]=audit
+	# KNOWN BUG (issue 9, being fixed): with aggregation nodes or storage HCAs on the
+	# top switches the routes have a credit loop; clean otherwise. The fix turns these
+	# into audit or bound entries (this test fails until then).
+	[real-sharp-4ary3]=credit-loop
+	[real-storage-4ary3]=credit-loop
+	[real-storage-dual-oversub]=credit-loop
+	[real-gpu]=credit-loop
+	[real-mixed-4ary3]=credit-loop
 	# not trees
 	[matsuoka-clique-8]='vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels'
 	[matsuoka-clique-24]='vartree-route: switches "L0-S0000" (0x0002c95000000000) port 13 and "L0-S0001" (0x0002c95000000001) port 13 are linked but both at level 0; an up/down tree links only adjacent levels'
@@ -94,10 +109,14 @@ for f in "$top"/topofiles/*.topo; do
 	# traffic takes; detours between switch LIDs on degraded trees may trip it
 	for k in unreachable loop misdelivery credit-loop; do
 		c=$(audit $k)
+		if [ "$k" = credit-loop ] && [ "$w" = credit-loop ]; then
+			[ "$c" = 1 ] || bad "audit $k: ${c:-missing}, listed as the known credit loop (1)"
+			continue
+		fi
 		[ "$c" = 0 ] || bad "audit $k: ${c:-missing}"
 	done
 	[ "$(json unrouted)" = 0 ] || bad "unrouted flows: $(json unrouted)"
-	[ "$w" = audit ] && continue
+	[ "$w" = audit ] || [ "$w" = credit-loop ] && continue
 	got="$(json worst) $(json avg)" bound="$(json bound_worst) $(json bound_avg)"
 	[ "$got" = "$bound" ] || bad "shift $got, cut bound $bound"
 	[ "$got" = "$w" ] || bad "shift $got, listed $w"

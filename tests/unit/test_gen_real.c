@@ -86,6 +86,7 @@ static char *write_mem(const vt_fabric *f, size_t *len)
 START_TEST(aggregation_nodes)
 {
 	vt_fabric *f = vt_test_gen("fat 2,2 aggregation-nodes");
+	struct vt_gen_stats st;
 	size_t len;
 	char *t;
 
@@ -107,6 +108,13 @@ START_TEST(aggregation_nodes)
 		ck_assert_uint_eq(f->nodes[an].guid, 0x0002c93000000000ull | (uint64_t)i << 4);
 		ck_assert_uint_eq(vt_port(f, an, 1)->guid, f->nodes[an].guid + 1);
 	}
+	ck_assert_int_eq(vt_gen_stats(f, &st), 0);
+	ck_assert_uint_eq(st.hosts, 4); /* aggregation nodes are not hosts */
+	ck_assert_uint_eq(st.host_ports, 4);
+	ck_assert_uint_eq(st.aggregation, 4);
+	ck_assert_uint_eq(st.levels, 2); /* nor do they make every switch a leaf */
+	ck_assert_uint_eq(st.bisection, 2);
+	ck_assert_uint_eq(st.radix, 5);
 	ck_assert_str_eq(f->nodes[f->switches[2]].desc, "L1-S0000");
 	ck_assert_uint_eq(f->nodes[peer(f, f->switches[2], 5)].guid, 0x0002c93000000020ull);
 	t = write_mem(f, &len);
