@@ -5,7 +5,9 @@
  *    followed by "0x<lid> <port> <comment>" lines (port in decimal): what
  *    OpenSM writes to opensm-lfts.dump and what ibroute / dump_fts print;
  *  - "dump_ucast_routes: Switch 0x<guid>" headers, each followed by
- *    "0x<LID> : <port>  : ..." or "0x<LID> : UNREACHABLE": opensm.fdbs.
+ *    "0x<LID> : <port>  : ..." or "0x<LID> : UNREACHABLE": opensm.fdbs, and
+ *    ibdiagnet2.fdbs, whose headers read "osm_ucast_mgr_dump_ucast_routes:"
+ *    and may be followed by "PLFT_NUM: n": only pLFT 0 (the LFT) is read.
  */
 #include "vt_lftio.h"
 
@@ -229,6 +231,7 @@ struct lft_parse {
 	uint32_t sw;   /* current switch ordinal, VT_NONE outside a unicast section */
 	int mcast;     /* inside a multicast section of dump_fts -M: skipped */
 	uint8_t *seen; /* per switch ordinal: a section was read */
+	int plft;      /* inside an ibdiagnet pLFT section other than 0: skipped */
 	vt_err *e;
 };
 
@@ -395,13 +398,26 @@ static int fdbs_line(struct lft_parse *s, const char *p, const char *end)
 	uint64_t lid, port;
 	const char *q;
 
+	if (starts(p, end, "osm_ucast_mgr_"))
+		p += 14;
 	if (starts(p, end, "dump_ucast_routes:")) {
 		p = skip_space(p + 18, end);
 		if (!starts(p, end, "Switch"))
 			return err(s, "cannot parse switch definition");
+		s->plft = 0;
 		return begin_switch(s, skip_space(p + 6, end), end);
 	}
+	if (starts(p, end, "PLFT_NUM:") && s->sw != VT_NONE) {
+		uint64_t n;
+
+		if (!(q = parse_num(skip_space(p + 9, end), end, 10, &n)))
+			return err(s, "cannot parse PLFT_NUM");
+		s->plft = n != 0;
+		return 0;
+	}
 	if (starts(p, end, "LID ") && s->sw != VT_NONE)
+		return 0;
+	if (s->plft)
 		return 0;
 	if (!starts(p, end, "0x"))
 		return err(s, "malformed line");
@@ -448,7 +464,8 @@ int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len
 		}
 		if (fdbs < 0) {
 			/* the first line that says something decides the grammar */
-			if (starts(q, le, "dump_ucast_routes:"))
+			if (starts(q, le, "dump_ucast_routes:") ||
+			    starts(q, le, "osm_ucast_mgr_dump_ucast_routes:"))
 				fdbs = 1;
 			else if (starts(q, le, "Unicast lids") || starts(q, le, "Multicast mlids"))
 				fdbs = 0;

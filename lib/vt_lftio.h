@@ -2,7 +2,8 @@
 /*
  * Forwarding-table files: OpenSM's opensm-lfts.dump (which `opensm -R file
  * -U FILE` loads back), the output of infiniband-diags' ibroute / dump_fts
- * (the same grammar), and OpenSM's opensm.fdbs.
+ * (the same grammar), OpenSM's opensm.fdbs and ibdiagnet's ibdiagnet2.fdbs
+ * (the fdbs grammar; of its pLFTs only pLFT 0, the LFT).
  *
  * Switches are matched by node GUID; every LID entry is mapped into the
  * vt_lfts of the fabric. Errors are one line "FILE:LINE: cause": a switch

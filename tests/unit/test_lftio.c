@@ -91,7 +91,7 @@ static void same_tables(const vt_lfts *a, const vt_lfts *b)
 				      vt_lft_get(b, sw, lid));
 }
 
-/* dump_fts and opensm.fdbs of the same run give the same tables as the dump. */
+/* dump_fts, opensm.fdbs and ibdiagnet2.fdbs of the same tables read as the dump does. */
 START_TEST(formats_agree)
 {
 	vt_fabric *f = net2sw(0);
@@ -102,6 +102,10 @@ START_TEST(formats_agree)
 	same_tables(&d, &x);
 	vt_lfts_free(&x);
 	read_ok(&x, f, "tests/data/lft/2sw2path4hca.fdbs");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	/* ibdiagnet2.fdbs: IBDIAG header, osm_ucast_mgr_ prefix, pLFT 1 entries skipped */
+	read_ok(&x, f, "tests/data/lft/2sw2path4hca.ibdiagnet2.fdbs");
 	same_tables(&d, &x);
 	vt_lfts_free(&x);
 	/* ibroute of one switch: that row only */
