@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_uf.h"
+
 #define MAX_DEP_LINES 200
 
 void vt_tree_dep(vt_tree *t, const char *fmt, ...)
@@ -130,15 +132,6 @@ static int check_links(vt_tree *t, vt_err *e)
 	return 0;
 }
 
-static uint32_t uf_find(uint32_t *uf, uint32_t x)
-{
-	while (uf[x] != x) {
-		uf[x] = uf[uf[x]];
-		x = uf[x];
-	}
-	return x;
-}
-
 struct leaf_key {
 	uint32_t k[VT_TREE_MAX_LEVELS];
 	uint32_t leaf;
@@ -195,12 +188,13 @@ static int subtrees_and_order(vt_tree *t, const uint8_t *is_leaf, uint32_t *leaf
 				uint32_t r = peer_sw(f, vt_port_index(f, node, p));
 
 				if (r != VT_NONE && t->level[r] != 0xFF && t->level[r] < l)
-					uf[uf_find(uf, r)] = uf_find(uf, s);
+					vt_uf_union_into(uf, r, s);
 			}
 		}
 		for (uint32_t s = 0; s < nsw; s++) {
-			t->sub[(size_t)l * nsw + s] =
-				t->level[s] <= l && t->level[s] != 0xFF ? uf_find(uf, s) : VT_NONE;
+			t->sub[(size_t)l * nsw + s] = t->level[s] <= l && t->level[s] != 0xFF
+							      ? vt_uf_find(uf, s)
+							      : VT_NONE;
 			minnr[(size_t)l * nsw + s] = VT_NONE;
 		}
 		for (uint32_t s = 0; s < nsw; s++) {
