@@ -39,7 +39,7 @@ side_objs = $(patsubst %.c,$(1)/obj/%.o,$(filter-out $(2)/vartree-%.c,$(wildcard
 B := build
 A := build/asan
 
-.PHONY: all check unit bench fuzz install clean topofiles format tidy golden
+.PHONY: all check unit bench fuzz install uninstall clean topofiles format tidy golden
 all: $(B)/lib/libvtcore.a $(addprefix $(B)/bin/,$(BINS)) $(if $(PLUG_SRC),$(B)/lib/libvartree.so) man-build
 
 # ---- objects
@@ -138,6 +138,13 @@ install: all
 	install -m 644 $(B)/lib/libvartree.so $(DESTDIR)$(PLUGINDIR)/libvartree.so
 	for m in $(MAN_SRC); do s=$${m##*.}; install -d $(DESTDIR)$(MANDIR)/man$$s; \
 		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/; done
+	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
+# removes exactly what install put there (same PREFIX/DESTDIR), builds nothing
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(BINS) $(notdir $(SCRIPTS)))
+	rm -f $(DESTDIR)$(PLUGINDIR)/libvartree.so
+	for m in $(MAN_SRC); do s=$${m##*.}; rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m##*/}; done
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 format:

@@ -24,6 +24,7 @@
 #include "vt_plot.h"
 #include "vt_route.h"
 #include "vt_tree.h"
+#include "vt_version.h"
 
 #define PROG	     "vartree-analyze"
 #define MAX_PATTERNS 64
@@ -33,7 +34,7 @@ static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [--node-name-map FILE] [-q|--quiet] [--help]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [-q|--quiet] [-h|--help] [--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
@@ -142,6 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"method", required_argument, 0, 'M'},
 		{"quiet", no_argument, 0, 'q'},
 		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, VT_OPT_VERSION},
 		{"stage-limit", required_argument, 0, 'S'},
 		{"node-name-map", required_argument, 0, 'N'},
 		{0, 0, 0, 0},
@@ -246,6 +248,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			exit(0);
+		case VT_OPT_VERSION:
+			puts(PROG " " VT_VERSION);
 			exit(0);
 		default:
 			snprintf(buf, sizeof(buf), "unknown or incomplete option '%s' (try --help)",

@@ -15,6 +15,7 @@
 #include "vt_route.h"
 #include "vt_sched.h"
 #include "vt_tree.h"
+#include "vt_version.h"
 
 static const char usage[] =
 	"usage: vartree-route TOPOLOGY [options]\n"
@@ -34,6 +35,7 @@ static const char usage[] =
 	"  -q, --quiet              print nothing but errors\n"
 	"  -v, --verbose            also time loading, routing and writing\n"
 	"  -h, --help               this summary\n"
+	"      --version            the release\n"
 	"See vartree-route(1).\n";
 
 static void log_stderr(void *ctx, enum vt_log_level level, const char *msg)
@@ -199,6 +201,7 @@ int main(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},
 		{"verbose", no_argument, 0, 'v'},
 		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, VT_OPT_VERSION},
 		{0, 0, 0, 0},
 	};
 	const char *out = NULL, *name_map = NULL, *files[3] = {NULL, NULL, NULL};
@@ -271,6 +274,9 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			return 0;
+		case VT_OPT_VERSION:
+			puts("vartree-route " VT_VERSION);
 			return 0;
 		case ':':
 			return usage_error("missing value for",

@@ -23,6 +23,7 @@
 #include "vt_path.h"
 #include "vt_pattern.h"
 #include "vt_route.h"
+#include "vt_version.h"
 
 #define PROG	     "vartree-trace"
 #define MAX_PATTERNS 64
@@ -51,6 +52,7 @@ static const char usage[] =
 	"                           default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              --port: counts only, no list of pairs\n"
 	"  -h, --help               this summary\n"
+	"      --version            the release\n"
 	"Exit status: 0 ok, 1 the path does not arrive, 2 usage or input error.\n"
 	"See vartree-trace(1).\n";
 
@@ -81,7 +83,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"order", required_argument, 0, 'o'}, {"order-random", required_argument, 0, 'S'},
 		{"json", no_argument, 0, 'j'},	      {"quiet", no_argument, 0, 'q'},
 		{"node-name-map", required_argument, 0, 'N'},
-		{"help", no_argument, 0, 'h'},	      {0, 0, 0, 0},
+		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, VT_OPT_VERSION},	      {0, 0, 0, 0},
 	};
 	int c, nkind = 0;
 	char *end;
@@ -136,6 +139,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			exit(0);
+		case VT_OPT_VERSION:
+			puts(PROG " " VT_VERSION);
 			exit(0);
 		case ':':
 			return die("missing value for '%s' (try --help)", argv[optind - 1]);

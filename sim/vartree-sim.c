@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vt_version.h"
 #include "vt_fabric.h"
 #include "vt_gen.h"
 #include "vt_lft.h"
@@ -160,6 +161,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{"ar", 1, 0, 20},
 		{"ar-select", 1, 0, 21},
 		{"help", 0, 0, 'h'},
+		{"version", 0, 0, VT_OPT_VERSION},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -256,6 +258,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			exit(0);
+		case VT_OPT_VERSION:
+			puts("vartree-sim " VT_VERSION);
 			exit(0);
 		case '?':
 			fputs(usage, stderr);

@@ -7,6 +7,7 @@
 #include "vt_gen.h"
 #include "vt_io.h"
 #include "vt_namemap.h"
+#include "vt_version.h"
 #include "vt_write.h"
 
 static const char usage[] =
@@ -52,7 +53,8 @@ static const char usage[] =
 	"  --spine-cas N[:dual]    N storage HCAs on the top switches, dual: on two of them\n"
 	"  --multi-pf              hosts as multi-PF adapters (node GUID = port GUID; ibsim\n"
 	"                          cannot load these)\n"
-	"  -h, --help              this text\n";
+	"  -h, --help              this text\n"
+	"  --version               the release\n";
 
 static const char *const valued[] = {
 	"hosts-per-leaf", "drop-hosts", "drop-links", "drop-switches",	 "seed",      "speed",
@@ -105,6 +107,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage, stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--version")) {
+			puts("vartree-gen " VT_VERSION);
 			return 0;
 		}
 		if (!strcmp(a, "--stats")) {
