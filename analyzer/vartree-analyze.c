@@ -570,7 +570,8 @@ static int load_routing(const struct opts *o, vt_fabric *f, const char *lftfile,
 {
 	if (lftfile) {
 		r->name = lftfile;
-		if (vt_lfts_read(&r->lfts, f, lftfile, e))
+		/* a partial or foreign table file is an input error, not unrouted flows */
+		if (vt_lfts_read(&r->lfts, f, lftfile, e) || vt_lfts_check(&r->lfts, f, lftfile, e))
 			return -1;
 	} else {
 		struct vt_route_opts ro = {0};

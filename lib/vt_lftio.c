@@ -499,3 +499,40 @@ int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
 	free(buf);
 	return rc;
 }
+
+int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err *e)
+{
+	uint32_t missing = 0, first = VT_NONE;
+	char nm[VT_NODE_NAME_MAX];
+
+	for (uint32_t sw = 0; sw < t->nsw && sw < f->nswitches; sw++) {
+		const uint8_t *row = vt_lft_row(t, sw);
+		uint32_t l = 0;
+
+		while (l < t->nlid && row[l] == VT_LFT_NONE)
+			l++;
+		if (l == t->nlid && !missing++)
+			first = f->switches[sw];
+	}
+	if (missing)
+		return vt_err_set(e, "%u of %u switches have no table in %s: first %s", missing,
+				  f->nswitches, name, vt_node_name(f, first, nm, sizeof(nm)));
+	for (uint32_t sw = 0; sw < t->nsw && sw < f->nswitches; sw++) {
+		uint32_t n = f->switches[sw], lid = vt_port(f, n, 0)->lid;
+		uint8_t p = vt_lft_get(t, sw, lid);
+
+		if (lid && p == VT_LFT_NONE)
+			return vt_err_set(
+				e,
+				"LIDs in %s do not match the topology: first %s, whose own "
+				"LID %u has no entry",
+				name, vt_node_name(f, n, nm, sizeof(nm)), lid);
+		if (lid && p != 0)
+			return vt_err_set(
+				e,
+				"LIDs in %s do not match the topology: first %s, whose own "
+				"LID %u leads to port %u, not to port 0",
+				name, vt_node_name(f, n, nm, sizeof(nm)), lid, p);
+	}
+	return 0;
+}

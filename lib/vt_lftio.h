@@ -28,6 +28,16 @@ int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e);
  * content. Allocates t (vt_lfts_init); on failure t holds nothing.
  */
 int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
+/*
+ * Whether tables read from name fit the fabric, so that a partial or foreign
+ * file is reported instead of counted as unrouted flows: fails with one line
+ * when some switches have no entry at all ("47 of 48 switches have no table
+ * in FILE: first "DESC" (0xGUID)"; a multicast-only dump_fts -M, one ibroute)
+ * or when a switch's own LID does not lead to its port 0, as every routing
+ * sets it ("LIDs in FILE do not match the topology: first ...": tables of
+ * another sweep or fabric).
+ */
+int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err *e);
 /* The same from memory; buf need not be NUL-terminated, name is used in messages. */
 int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
 		     vt_err *e);

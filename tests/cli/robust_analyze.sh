@@ -26,6 +26,13 @@ expect 2 "vartree-analyze: $tmp/trunc.lfts:48: malformed line" "$a" "$tmp/good.t
 expect 2 "vartree-analyze: $tmp/badport.lfts:3: cannot parse port" "$a" "$tmp/good.topo" --lfts "$tmp/badport.lfts" -q
 expect 2 "vartree-analyze: $tmp/bigport.lfts:3: port 99 beyond the 8 ports of switch 'L0-S0000'" \
 	"$a" "$tmp/good.topo" --lfts "$tmp/bigport.lfts" -q
+# tables of one switch only (one ibroute), or of another fabric's LIDs: reported, not counted
+awk '/^Unicast/ { n++ } n < 2' "$tmp/good.lfts" >"$tmp/part.lfts"
+expect 2 "vartree-analyze: 7 of 8 switches have no table in $tmp/part.lfts: first \"L0-S0001\" (0x0002c95000000001)" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/part.lfts" -q
+sed '2s/^0x0001 000 /0x0001 001 /' "$tmp/good.lfts" >"$tmp/otherlids.lfts"
+expect 2 "vartree-analyze: LIDs in $tmp/otherlids.lfts do not match the topology: first \"L0-S0000\" (0x0002c95000000000), whose own LID 1 leads to port 1, not to port 0" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/otherlids.lfts" -q
 # orders, patterns, options
 expect 2 "vartree-analyze: $tmp/empty.topo: no nodes listed" "$a" "$tmp/good.topo" "${v[@]}" --order "$tmp/empty.topo"
 expect 2 "vartree-analyze: pattern 'shift:9-3': shifts must lie in 1 .. 15" "$a" "$tmp/good.topo" "${v[@]}" -p shift:9-3

@@ -120,6 +120,45 @@ START_TEST(formats_agree)
 }
 END_TEST
 
+/* A table file that covers some switches only, or another fabric's LIDs, is reported. */
+START_TEST(check_coverage_and_lids)
+{
+	vt_fabric *f = net2sw(0);
+	vt_lfts d, r;
+	vt_err e;
+	char nm[VT_NODE_NAME_MAX], want[512];
+	uint32_t lid;
+
+	read_ok(&d, f, "tests/data/lft/2sw2path4hca.lfts.dump");
+	ck_assert_int_eq(vt_lfts_check(&d, f, "x.dump", &e), 0);
+	/* one ibroute: the other switch has nothing */
+	read_ok(&r, f, "tests/data/lft/2sw2path4hca.ibroute");
+	ck_assert_int_eq(vt_lfts_check(&r, f, "x.ibroute", &e), -1);
+	snprintf(want, sizeof(want), "1 of 2 switches have no table in x.ibroute: first %s",
+		 vt_node_name(f, f->switches[1], nm, sizeof(nm)));
+	ck_assert_str_eq(e.msg, want);
+	vt_lfts_free(&r);
+	/* the switches' LIDs swapped, as after a re-sweep */
+	lid = vt_port(f, f->switches[0], 0)->lid;
+	vt_lft_set(&d, 0, lid, 1);
+	ck_assert_int_eq(vt_lfts_check(&d, f, "x.dump", &e), -1);
+	snprintf(want, sizeof(want),
+		 "LIDs in x.dump do not match the topology: first %s, whose own LID %u leads to "
+		 "port 1, not to port 0",
+		 vt_node_name(f, f->switches[0], nm, sizeof(nm)), lid);
+	ck_assert_str_eq(e.msg, want);
+	vt_lft_set(&d, 0, lid, VT_LFT_NONE);
+	ck_assert_int_eq(vt_lfts_check(&d, f, "x.dump", &e), -1);
+	snprintf(want, sizeof(want),
+		 "LIDs in x.dump do not match the topology: first %s, whose own LID %u has no "
+		 "entry",
+		 vt_node_name(f, f->switches[0], nm, sizeof(nm)), lid);
+	ck_assert_str_eq(e.msg, want);
+	vt_lfts_free(&d);
+	vt_fabric_free(f);
+}
+END_TEST
+
 /* dump_fts -a lists LIDs without a path as port 255 and LMC paths as "path #2 out of 2". */
 START_TEST(lmc1_formats_agree)
 {
@@ -460,6 +499,7 @@ static Suite *lftio_suite(void)
 
 	tcase_add_test(tc, reads_opensm_dump);
 	tcase_add_test(tc, formats_agree);
+	tcase_add_test(tc, check_coverage_and_lids);
 	tcase_add_test(tc, lmc1_formats_agree);
 	tcase_add_test(tc, writes_like_opensm_lmc0);
 	tcase_add_test(tc, writes_like_opensm_lmc1);
