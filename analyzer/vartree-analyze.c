@@ -34,7 +34,8 @@ static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [--node-name-map FILE] [-q|--quiet] [-h|--help] [--version]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [--all-sources]\n"
+	"       [-q|--quiet] [-h|--help] [--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
@@ -44,7 +45,7 @@ static const char usage[] =
 
 struct opts {
 	const char *topo, *lfts, *route, *order, *plot, *cmp[2], *name_map;
-	int live, json, quiet, have_seed;
+	int live, json, quiet, have_seed, all_sources;
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
@@ -146,6 +147,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"version", no_argument, 0, VT_OPT_VERSION},
 		{"stage-limit", required_argument, 0, 'S'},
 		{"node-name-map", required_argument, 0, 'N'},
+		{"all-sources", no_argument, 0, 'A'},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -243,6 +245,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'N':
 			o->name_map = optarg;
 			break;
+		case 'A':
+			o->all_sources = 1;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -300,7 +305,10 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 				     .progress = on_progress,
 				     .progress_ctx = &pr};
 
-	if (vt_audit_run_threads(f, &r->lfts, o->threads > 1 ? 2 : 1, &r->audit, e))
+	struct vt_audit_opts ao = {.threads = o->threads > 1 ? 2 : 1,
+				   .every_source = o->all_sources};
+
+	if (vt_audit_run_opts(f, &r->lfts, &ao, &r->audit, e))
 		return -1;
 	note(o, "audited the tables");
 	if (vt_routes_build(&r->routes, f, &r->lfts, &r->order, e))

@@ -36,7 +36,8 @@ struct shared {
 	uint32_t *first;   /* per switch: ports[] index of port 0 */
 	uint8_t *nports;   /* per switch */
 	uint8_t *linked;   /* per port: has a peer */
-	uint8_t *ca;	   /* per switch: a CA hangs off it */
+	uint8_t *ca;	   /* per switch: traffic starts there (a CA hangs off it, or every) */
+	int every;	   /* every switch a source, switch LIDs audited too */
 	uint32_t *lids;	   /* audited LIDs (of CA ports cabled to a switch), ascending */
 	uint32_t nlids;
 	uint32_t *dsws; /* distinct destination switches of those LIDs */
@@ -130,6 +131,10 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
 		if (dist[s0] == UINT16_MAX || c->state[s0])
 			continue;
 		while (1) {
+			if (s->first[sw] == dp) { /* a switch's own LID, delivered at port 0 */
+				good = 1;
+				break;
+			}
 			if (c->state[sw] >= 2) {
 				good = c->state[sw] == 2;
 				break;
@@ -179,7 +184,7 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
 			continue;
 		for (uint32_t w = s0; w != VT_NONE && !c->seen[w];) {
 			c->seen[w] = 1;
-			w = s->chan_sw[c->out[w]];
+			w = c->out[w] == VT_NONE ? VT_NONE : s->chan_sw[c->out[w]];
 		}
 	}
 }
@@ -198,7 +203,7 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 	for (uint32_t w = 0; w < s->nsw; w++) {
 		if (!c->seen[w])
 			continue;
-		uint32_t ch = c->out[w], u = s->chan_sw[ch];
+		uint32_t ch = c->out[w], u = ch == VT_NONE ? VT_NONE : s->chan_sw[ch];
 		if (u == VT_NONE)
 			continue;
 		if (dist[u] + 1 != dist[w]) {
@@ -210,7 +215,7 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 			report(&c->a, f, VT_AUDIT_NONMINIMAL, w, lid, why);
 		}
 		uint32_t ch2 = c->out[u];
-		if (s->chan_sw[ch2] != VT_NONE) {
+		if (ch2 != VT_NONE && s->chan_sw[ch2] != VT_NONE) {
 			unsigned pn = f->ports[ch2].num;
 			c->edges[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
 		}
@@ -239,9 +244,17 @@ static void *distances_worker(void *arg)
 	return NULL;
 }
 
+/* The switch a LID's port dp is on (a switch's port 0) or cabled to (a CA port). */
+static uint32_t dest_sw(const vt_fabric *f, uint32_t dp)
+{
+	if (f->nodes[f->ports[dp].node].type == VT_SWITCH)
+		return f->nodes[f->ports[dp].node].sw;
+	return f->nodes[f->ports[f->ports[dp].peer].node].sw;
+}
+
 static const uint16_t *lid_dist(const struct shared *s, uint32_t dp)
 {
-	uint32_t dsw = s->f->nodes[s->f->ports[s->f->ports[dp].peer].node].sw;
+	uint32_t dsw = dest_sw(s->f, dp);
 	return s->dist + (size_t)s->dist_row[dsw] * s->nsw;
 }
 
@@ -366,8 +379,8 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 				c->blk[x] = vt_lft_get(s->t, x, lid);
 			fill_out(c, c->blk);
 			walk_lid(c, &scratch, lid, dp, dist);
-			if (c->seen[sw] && c->out[sw] == from && s->chan_sw[c->out[u]] != VT_NONE &&
-			    f->ports[c->out[u]].num == pn) {
+			if (c->seen[sw] && c->out[sw] == from && c->out[u] != VT_NONE &&
+			    s->chan_sw[c->out[u]] != VT_NONE && f->ports[c->out[u]].num == pn) {
 				it->lid = lid;
 				break;
 			}
@@ -394,11 +407,16 @@ static int has_ca(const vt_fabric *f, uint32_t node)
 	return 0;
 }
 
-static int audited_lid(const vt_fabric *f, uint32_t lid)
+/* CA LIDs cabled to a switch; with every, switch LIDs (their port 0) too. */
+static int audited_lid(const vt_fabric *f, uint32_t lid, int every)
 {
 	uint32_t dp = f->lid_port[lid];
-	return dp != VT_NONE && f->nodes[f->ports[dp].node].type != VT_SWITCH &&
-	       f->ports[dp].peer != VT_NONE &&
+
+	if (dp == VT_NONE)
+		return 0;
+	if (f->nodes[f->ports[dp].node].type == VT_SWITCH)
+		return every && f->ports[dp].num == 0 && f->ports[dp].lid == lid;
+	return f->ports[dp].peer != VT_NONE &&
 	       f->nodes[f->ports[f->ports[dp].peer].node].type == VT_SWITCH;
 }
 
@@ -431,13 +449,13 @@ static int setup(struct shared *s)
 		uint32_t node = f->switches[x];
 		s->first[x] = f->nodes[node].first_port;
 		s->nports[x] = (uint8_t)f->nodes[node].nports;
-		s->ca[x] = (uint8_t)has_ca(f, node);
+		s->ca[x] = (uint8_t)(s->every || has_ca(f, node));
 		s->dist_row[x] = VT_NONE;
 	}
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		if (!audited_lid(f, lid))
+		if (!audited_lid(f, lid, s->every))
 			continue;
-		uint32_t dsw = f->nodes[f->ports[f->ports[f->lid_port[lid]].peer].node].sw;
+		uint32_t dsw = dest_sw(f, f->lid_port[lid]);
 		s->lids[s->nlids++] = lid;
 		if (s->dist_row[dsw] == VT_NONE) {
 			s->dist_row[dsw] = s->ndsw;
@@ -464,7 +482,16 @@ static void free_shared(struct shared *s)
 int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads, vt_audit *a,
 			 vt_err *e)
 {
-	struct shared s = {.f = f, .t = t, .nsw = f->nswitches};
+	struct vt_audit_opts o = {.threads = nthreads};
+
+	return vt_audit_run_opts(f, t, &o, a, e);
+}
+
+int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,
+		      vt_audit *a, vt_err *e)
+{
+	struct shared s = {.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source};
+	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
 	unsigned n = nthreads < 1		       ? 1
 		     : nthreads > VT_AUDIT_MAX_THREADS ? VT_AUDIT_MAX_THREADS

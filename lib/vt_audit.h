@@ -44,6 +44,18 @@ typedef struct vt_audit {
 	struct vt_audit_item item[VT_AUDIT_NKINDS];
 } vt_audit;
 
+struct vt_audit_opts {
+	unsigned threads; /* LIDs split into 1 or 2 ranges, audited at the same time */
+	/*
+	 * Every switch is a source too (traffic a switch or an aggregation node
+	 * on it starts), and switch LIDs are audited destinations: the credit
+	 * loop check then covers every route of the fabric, not only CA to CA.
+	 */
+	int every_source;
+};
+
+int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,
+		      vt_audit *a, vt_err *e);
 /* Uses 2 threads. */
 int vt_audit_run(const vt_fabric *f, const vt_lfts *t, vt_audit *a, vt_err *e);
 /* The LIDs split into nthreads (1 or 2) ranges, audited at the same time. */

@@ -7,6 +7,8 @@
  */
 #include "vt_route.h"
 
+#include "vt_audit.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,8 @@ static void router_free(struct router *r)
 	free(r->deg.rank);
 	free(r->deg.sib);
 	free(r->deg.nasc);
+	free(r->deg.inz);
+	free(r->deg.hz);
 }
 
 /* Tables sized by the fabric, for every plane. */
@@ -101,6 +105,8 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->deg.rank = calloc(nsw, sizeof(uint32_t)));
 	ok &= !!(r->deg.sib = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->deg.nasc = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->deg.inz = calloc(nsw, 1));
+	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
 	if (!ok)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)
@@ -121,7 +127,7 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	r->t = t;
 	r->plan.px = VT_NONE;
 	r->main.crank = VT_NONE;
-	if (vt_route_turn_ranks(r, t, e))
+	if (vt_route_turn_ranks(r, t, e) || vt_route_turn_leaf(r, t, e))
 		return -1;
 	free(lk->dn_rport);
 	free(lk->dn_ridx);
@@ -139,6 +145,29 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 		}
 	vt_route_siblings(r, t);
 	return vt_route_classes(r, t, e);
+}
+
+/*
+ * Where the turn leaf's argument (vt_route_turn.c) does not cover the fabric,
+ * the finished tables are audited with every switch and CA as a source: a
+ * credit loop (or any broken route) refuses the fabric, so OpenSM falls back
+ * to an engine that routes it deadlock-free rather than vartree trading
+ * deadlock freedom for balance.
+ */
+static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	vt_audit a;
+
+	if (vt_audit_run_opts(f, lfts, &ao, &a, e))
+		return -1;
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
+		if (k != VT_AUDIT_NONMINIMAL && a.item[k].count)
+			return vt_err_set(e,
+					  "no deadlock-free tree routing for every source: "
+					  "%s: %s",
+					  vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+	return 0;
 }
 
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
@@ -208,6 +237,14 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 
 		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
 			vt_lft_set(lfts, s, p0->lid, 0);
+	}
+	if (r.deg.unsure) {
+		if (check_deadlock_free(f, lfts, e))
+			goto fail;
+		if (o && o->log && o->log_level >= VT_LOG_INFO)
+			o->log(o->log_ctx, VT_LOG_INFO,
+			       "detours do not all turn at the turn leaf: every route audited, no "
+			       "credit loop");
 	}
 	router_free(&r);
 	free(plane);

@@ -140,6 +140,19 @@ struct route_degraded {
 	 * destination that can in its regular lane.
 	 */
 	uint32_t *sib, *nasc;
+	/*
+	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
+	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
+	 */
+	uint32_t z;
+	uint8_t *inz;
+	uint32_t *hz;
+	/*
+	 * Set when that argument does not cover the plane: a plan fell back to
+	 * the turn order's detours, or z reaches some ancestor by two up-paths.
+	 * vt_route then checks the finished tables.
+	 */
+	int unsure;
 };
 
 struct router {
@@ -202,6 +215,9 @@ int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_detour.c */
 void vt_route_plan_detours(struct router *r, uint32_t nd);
 int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
+/* vt_route_turn.c: -1 when the plan's detours cannot all turn at the turn leaf */
+int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
+int vt_route_turn_detours(struct router *r, uint32_t nd);
 /* vt_route_straggler.c */
 void vt_route_stragglers(struct router *r, const uint8_t *pn, uint32_t lid);
 void vt_route_siblings(struct router *r, const vt_tree *t);

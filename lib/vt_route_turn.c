@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Deadlock freedom for every source, beyond the paper. Traffic that starts
+ * above the leaves (aggregation nodes on every switch, storage and management
+ * CAs on spines, the switches themselves) needs routes the up*-down* rule
+ * cannot give: a top switch reaches another top only by going down and up
+ * again. Two such turns at different switches can close a credit loop with
+ * the leaves' own up*-down* routes (top A down to leaf 1 up to top B, top B
+ * down to leaf 2 up to top A, and leaves 1 and 2 talking through A and B).
+ *
+ * So every detour turns down-up inside one set of switches: the turn leaf Z
+ * and its ancestors. A switch with no up*-down* route to the destination
+ * climbs (by its up*-down* route towards Z) until it is an ancestor of Z,
+ * then descends towards Z, through children that have no route either while
+ * it can, and turns up where it first meets one that has (on a k-ary-n-tree,
+ * Z itself or one of its parents).
+ *
+ * Why no cycle: where Z reaches each ancestor by one up-path only (k-ary-n-
+ * trees, pruned and 2-level trees), a dependency chain that leaves a turn
+ * switch m1 upwards and comes down into another turn switch m2 climbs and
+ * descends along up-paths of Z (m1, m2 and their parents on the way are all
+ * ancestors of Z), so it would retrace its own steps, which no minimal route
+ * does. Between turns there are only up*-down* routes, which form no cycle.
+ * Where Z reaches an ancestor by two up-paths (a diamond), or a destination
+ * has to take the turn order's detours instead, deg.unsure is set and
+ * vt_route audits the finished tables (every source) and refuses the fabric
+ * on a credit loop.
+ */
+#include "vt_route_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Leaves: the one that reaches the most switches up*-down*, first in tree order. */
+static uint32_t turn_leaf(const vt_tree *t)
+{
+	uint32_t best = VT_NONE, bestn = 0;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], n = 0;
+		const uint64_t *row = &t->ureach[(size_t)s * t->bw];
+
+		for (uint32_t w = 0; w < t->bw; w++)
+			n += (uint32_t)__builtin_popcountll(row[w]);
+		if (n > bestn) {
+			bestn = n;
+			best = s;
+		}
+	}
+	return best;
+}
+
+int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
+{
+	struct route_degraded *d = &r->deg;
+	uint32_t nq = 0, *q = r->plan.queue;
+
+	d->z = turn_leaf(t);
+	memset(d->inz, 0, t->nsw);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		d->hz[s] = VT_NONE;
+	if (d->z == VT_NONE)
+		return 0;
+	/* ancestors of Z: hz counts the hops down to it; one met again is a diamond */
+	d->inz[d->z] = 1;
+	d->hz[d->z] = 0;
+	q[nq++] = d->z;
+	for (uint32_t h = 0; h < nq; h++)
+		for (uint32_t j = t->up_start[q[h]]; j < t->up_start[q[h] + 1]; j++) {
+			uint32_t p = t->up_peer[j];
+
+			if (j > t->up_start[q[h]] && p == t->up_peer[j - 1])
+				continue; /* parallel links: one up-path */
+			if (d->inz[p]) {
+				d->unsure = 1;
+				continue;
+			}
+			d->inz[p] = 1;
+			d->hz[p] = d->hz[q[h]] + 1;
+			q[nq++] = p;
+		}
+	/* the others go up towards them, top level first */
+	for (uint32_t l = t->nlevels; l-- > 0;)
+		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
+			uint32_t s = t->by_level[i];
+
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1] && !d->inz[s];
+			     j++) {
+				uint32_t hp = d->hz[t->up_peer[j]];
+
+				if (hp != VT_NONE && hp + 1 < d->hz[s])
+					d->hz[s] = hp + 1;
+			}
+		}
+	(void)e;
+	return 0;
+}
+
+/*
+ * The candidates of detour switch s, positions in its own port run: an
+ * ancestor of Z goes down to the children on the way to Z, those without a
+ * route first; any other switch up to its parents one hop closer to Z.
+ * Returns how many; 0 when s cannot reach Z at all.
+ */
+static uint32_t turn_cands(struct router *r, uint32_t s, const uint8_t **base)
+{
+	const vt_tree *t = r->t;
+	const struct route_degraded *d = &r->deg;
+	struct route_fill *fl = &r->fill;
+	uint32_t off = fl->npos, n = 0;
+
+	if (d->inz[s]) {
+		uint32_t a = t->dn_start[s], m = t->dn_start[s + 1] - a;
+
+		*base = &t->dn_port[a];
+		for (int any = 0; any < 2 && !n; any++)
+			for (uint32_t j = 0; j < m; j++) {
+				uint32_t c = t->dn_peer[a + j];
+
+				if (d->inz[c] && (any || r->plan.h[c] == VT_NONE))
+					fl->cpos[off + n++] = (uint8_t)j;
+			}
+	} else if (d->hz[s] != VT_NONE) {
+		uint32_t a = t->up_start[s], m = t->up_start[s + 1] - a;
+
+		*base = &t->up_port[a];
+		for (uint32_t j = 0; j < m; j++)
+			if (d->hz[t->up_peer[a + j]] + 1 == d->hz[s])
+				fl->cpos[off + n++] = (uint8_t)j;
+	}
+	return n;
+}
+
+int vt_route_turn_detours(struct router *r, uint32_t nd)
+{
+	const uint32_t *q = r->plan.queue;
+	uint32_t z = r->deg.z;
+
+	if (z == VT_NONE || r->plan.h[z] == VT_NONE) {
+		r->deg.unsure = 1; /* Z has no route there itself: the turn order's detours */
+		return -1;
+	}
+	for (uint32_t i = 0; i < nd; i++)
+		if (!r->deg.inz[q[i]] && r->deg.hz[q[i]] == VT_NONE) {
+			r->deg.unsure = 1;
+			return -1;
+		}
+	for (uint32_t i = 0; i < nd; i++) {
+		const uint8_t *base = NULL;
+		uint32_t off = r->fill.npos, n = turn_cands(r, q[i], &base);
+
+		r->fill.npos += n;
+		add_fill(r, q[i], base, off, n);
+	}
+	return 0;
+}

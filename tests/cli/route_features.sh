@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Real-fabric features on generated trees (vartree-gen's aggregation nodes, spine
+# CAs single and dual-homed, host-less leaves, loop-backs, directors), alone and
+# with links cut by several seeds: vartree-route routes each with the ranks
+# listed (aggregation nodes and spine CAs are not compute nodes) and
+# vartree-analyze's audit, with every switch and CA a source and every LID a
+# destination, finds no unreachable destination, loop, misdelivery or credit
+# loop. Slender trees with aggregation nodes are refused, with the reason.
+set -u
+top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+bin=$top/build/bin
+[ -x "$bin/vartree-route" ] && [ -x "$bin/vartree-gen" ] || { echo "normal build missing"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nfail=0 n=0
+bad() { echo "FAIL: $spec $opts: $*"; nfail=$((nfail + 1)); }
+
+# routes SPEC OPTS RANKS: routed, clean audit, RANKS compute ranks
+routes() {
+	spec=$1 opts=$2
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo" 2>"$tmp/err" || { bad "gen: $(cat "$tmp/err")"; return; }
+	"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" --order-out "$tmp/o" 2>"$tmp/err" ||
+		{ bad "refused: $(cat "$tmp/err")"; return; }
+	[ "$(grep -c . "$tmp/o")" = "$3" ] || bad "$(grep -c . "$tmp/o") ranks, want $3"
+	"$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --order "$tmp/o" --all-sources --json \
+		>"$tmp/a.json" 2>"$tmp/err"
+	[ $? -le 1 ] || { bad "analyze: $(head -2 "$tmp/err")"; return; }
+	for k in unreachable loop misdelivery credit-loop; do
+		c=$(grep -o "\"$k\": {\"count\": [0-9]*" "$tmp/a.json" | sed 's/.*: //')
+		[ "$c" = 0 ] || bad "audit $k: ${c:-missing}"
+	done
+}
+
+for fam in "fat 4,2|16" "fat 4,3|64" "fat 8,3|512" "pruned 36,2|648" "thin 4:2,3|64" \
+	"oversub 8,12,4,4|96" "varary 4,4,2:4,2:1,2|32"; do
+	spec=${fam%|*} r=${fam#*|}
+	routes "$spec" "--aggregation-nodes" "$r"
+	routes "$spec" "--aggregation-nodes --spine-cas 2:dual" "$r"
+	routes "$spec" "--aggregation-nodes --director CS7500" "$r"
+	for seed in 1 2 3 4 5; do
+		routes "$spec" "--aggregation-nodes --spine-cas 2:dual --drop-links 1@0 --seed $seed" "$r"
+	done
+done
+# loop-backs where the switches have free ports
+for spec in "fat 4,3|64" "fat 8,3|512" "oversub 8,12,4,4|96"; do
+	routes "${spec%|*}" "--aggregation-nodes --spine-cas 3 --loopbacks 4 --seed 2" "${spec#*|}"
+done
+# three-level trees: cut links higher up too
+for seed in 1 2 3 4 5 6; do
+	routes "fat 4,3" "--aggregation-nodes --spine-cas 2 --drop-links 3@1 --seed $seed" 64
+	routes "fat 8,3" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 512
+done
+# host-less leaves: not ranked, still leaves (level 0), routed
+routes "fat 4,3" "--aggregation-nodes --hostless-leaves 3 --seed 4" 52
+routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 558
+
+# slender trees reach their tops by two up-paths: with aggregation nodes on
+# the tops no tree routing is deadlock-free for every source
+spec="slender 4:2,4" opts="--aggregation-nodes"
+n=$((n + 1))
+rm -f "$tmp/l"
+"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -q '^vartree-route: no deadlock-free tree routing for every source: credit-loop: ' "$tmp/err" ||
+	bad "exit $rc: $(cat "$tmp/err")"
+[ ! -e "$tmp/l" ] || bad "refused but left output"
+echo "$n fabrics, $nfail failures"
+[ $nfail = 0 ]
