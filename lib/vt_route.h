@@ -4,6 +4,11 @@
  * --route vartree, the simulator and the OpenSM plugin all call: extract the
  * var-ary-n-tree (vt_tree) and fill every switch's LFT by usage-balanced
  * spreading (Zahavi et al., Algorithms 1-4).
+ *
+ * Where each step lives: Algorithm 1 vt_tuple.c (tree extraction vt_tree.c),
+ * Algorithm 2 vt_route_mainloop.c, Algorithm 3 vt_route_upgoing.c,
+ * Algorithm 4 vt_route_downgoing.c; the rest of the routing's files are
+ * listed in vt_route_internal.h.
  */
 #ifndef VT_ROUTE_H
 #define VT_ROUTE_H
