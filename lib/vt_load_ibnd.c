@@ -69,6 +69,16 @@ static enum vt_speed port_speed(const ibnd_port_t *p)
 			1u);
 }
 
+/* LIDs and LMCs are copied as found: a corrupt cache must not reach LID arithmetic. */
+static int bad_lid(const vt_fabric *f, uint32_t node, int port, unsigned lid, unsigned lmc,
+		   vt_err *e)
+{
+	char nm[VT_NODE_NAME_MAX];
+
+	return vt_err_set(e, "%s port %d: LID %u (0..%u) or LMC %u (0..7) out of range",
+			  vt_node_name(f, node, nm, sizeof(nm)), port, lid, VT_MAX_UC_LID, lmc);
+}
+
 static int add_nodes(vt_fabric *f, const ibnd_node_t *list, struct ibnd_idx *map, uint32_t *n,
 		     vt_err *e)
 {
@@ -92,6 +102,8 @@ static int add_nodes(vt_fabric *f, const ibnd_node_t *list, struct ibnd_idx *map
 			return -1;
 		f->nodes[idx].sysguid = mad_get_field64((void *)nd->info, 0, IB_NODE_SYSTEM_GUID_F);
 		if (type == VT_SWITCH) {
+			if (nd->smalid > VT_MAX_UC_LID)
+				return bad_lid(f, idx, 0, nd->smalid, 0, e);
 			vt_port(f, idx, 0)->lid = nd->smalid;
 		} else {
 			for (int p = 1; p <= nd->numports; p++) {
@@ -99,6 +111,8 @@ static int add_nodes(vt_fabric *f, const ibnd_node_t *list, struct ibnd_idx *map
 
 				if (!ip)
 					continue;
+				if (ip->base_lid > VT_MAX_UC_LID || ip->lmc > 7)
+					return bad_lid(f, idx, p, ip->base_lid, ip->lmc, e);
 				vt_port(f, idx, (unsigned)p)->guid = ip->guid;
 				vt_port(f, idx, (unsigned)p)->lid = ip->base_lid;
 				vt_port(f, idx, (unsigned)p)->lmc = ip->lmc;

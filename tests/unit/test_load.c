@@ -800,7 +800,7 @@ START_TEST(error_cache)
 	ck_assert_int_eq(vt_load_cache(p, &f, &e), -1);
 	ck_assert_ptr_null(f);
 	ck_assert_str_eq(e.msg, want);
-	/* a cache cut short: the library refuses it, we name the file */
+	/* a cache cut short: refused before libibnetdisc sees it, with the cause */
 	in = fopen(vt_test_path("tests/data/load-2sw.cache"), "rb");
 	ck_assert_ptr_nonnull(in);
 	n = fread(buf, 1, sizeof(buf), in);
@@ -811,7 +811,10 @@ START_TEST(error_cache)
 	ck_assert_ptr_nonnull(out);
 	ck_assert_uint_eq(fwrite(buf, 1, 1000, out), 1000);
 	fclose(out);
-	snprintf(want, sizeof(want), "%s: corrupt or truncated libibnetdisc cache file", path);
+	snprintf(want, sizeof(want),
+		 "%s: corrupt libibnetdisc cache file: node or port count larger than the file "
+		 "holds",
+		 path);
 	ck_assert_int_eq(vt_load(path, &f, &e), -1);
 	ck_assert_ptr_null(f);
 	ck_assert_str_eq(e.msg, want);
