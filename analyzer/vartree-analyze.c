@@ -14,6 +14,7 @@
 #include "vt_congest.h"
 #include "vt_fabric.h"
 #include "vt_io.h"
+#include "vt_json.h"
 #include "vt_lft.h"
 #include "vt_lftio.h"
 #include "vt_namemap.h"
@@ -432,19 +433,10 @@ static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, stru
 
 /* ---- JSON */
 
+/* Strings through jansson: escaped, and valid UTF-8 whatever bytes a NodeDesc holds. */
 static void json_str(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(fp, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(fp, "\\u%04x", ch);
-		else
-			fputc(ch, fp);
-	}
-	fputc('"', fp);
+	vt_json_write_text(fp, s);
 }
 
 static void print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,

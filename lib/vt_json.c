@@ -85,6 +85,17 @@ json_t *vt_json_port(const vt_fabric *f, uint32_t p)
 	return o;
 }
 
+int vt_json_write_text(FILE *fp, const char *s)
+{
+	json_t *v = vt_json_text(s);
+	char *d = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
+	int rc = d && fputs(d, fp) != EOF ? 0 : -1;
+
+	free(d);
+	json_decref(v);
+	return rc;
+}
+
 int vt_json_dump(json_t *v, FILE *fp, vt_err *e)
 {
 	int rc = !v || json_dumpf(v, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||

@@ -28,6 +28,11 @@ static inline void vt_json_set(json_t *obj, const char *key, json_t *v)
 {
 	json_object_set_new(obj, key, v);
 }
+/*
+ * Writes s as one JSON string literal (quoted, escaped, invalid UTF-8 as
+ * U+FFFD), for writers that print the rest of their JSON themselves.
+ */
+int vt_json_write_text(FILE *fp, const char *s);
 /* Writes v (indented, keys in insertion order) and a newline; drops v's reference. */
 int vt_json_dump(json_t *v, FILE *fp, vt_err *e);
 
