@@ -21,8 +21,7 @@
 #include "vt_route.h"
 #include "vt_sim.h"
 #include "vt_simwork.h"
-
-#define MAX_ROUTINGS 4
+#include "simout.h"
 
 static const char usage[] =
 	"usage: vartree-sim [options] FABRIC | --gen SPEC\n"
@@ -51,31 +50,11 @@ static const char usage[] =
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
 	"  --seed S           seed (arbitration, rails, open loop)\n"
 	"  --json             machine-readable output; --links prints every link\n"
-	"  --plot DIR         stage-times.png and link-util.png into DIR\n"
-	"  --quiet            no progress on stderr\n"
+	"  --label NAME       name of the next routing in the table, JSON and plots;\n"
+	"                     repeatable, in the order of --lfts/--route\n"
+	"  --plot DIR         stage-times and link-util, .png and .svg, into DIR\n"
+	"  --quiet            no speed line on stderr (progress only on a terminal)\n"
 	"  --help\n";
-
-struct routing {
-	const char *name; /* "vartree" or the file */
-	vt_lfts t;
-	vt_order o;
-	int have_order;
-	vt_sim_result r;
-	double wall_s;
-};
-
-struct opts {
-	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
-	const char *rspec[MAX_ROUTINGS];
-	unsigned nr;
-	enum vt_simwork_mode mode;
-	int mode_set, json, quiet, links;
-	uint32_t size;
-	unsigned reps;
-	double load, duration_us;
-	struct vt_sim_params p;
-	int fig6, navaridas;
-};
 
 static void die(const char *msg)
 {
@@ -160,6 +139,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{"sl", 1, 0, 19},
 		{"ar", 1, 0, 20},
 		{"ar-select", 1, 0, 21},
+		{"label", 1, 0, 22},
 		{"help", 0, 0, 'h'},
 		{"version", 0, 0, VT_OPT_VERSION},
 		{0, 0, 0, 0},
@@ -178,6 +158,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->reps = 1;
 	o->load = 0.5;
 	o->duration_us = 100;
+	o->preset = "default";
 	while ((c = getopt_long(argc, argv, "hjq", lo, NULL)) != -1) {
 		switch (c) {
 		case 'g':
@@ -234,6 +215,7 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'P':
 			o->fig6 = o->navaridas = 0;
+			o->preset = optarg;
 			if (!strcmp(optarg, "fig6"))
 				o->fig6 = 1;
 			else if (!strcmp(optarg, "navaridas"))
@@ -252,6 +234,11 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 17:
 			o->plot = optarg;
+			break;
+		case 22:
+			if (o->nlabel == MAX_ROUTINGS)
+				usage_error("at most 4 labels");
+			o->label[o->nlabel++] = optarg;
 			break;
 		case 18:
 			o->links = 1;
@@ -384,6 +371,8 @@ static void parse(int argc, char **argv, struct opts *o)
 		usage_error("--pattern, --causal and --open exclude each other");
 	if (!o->nr)
 		o->rspec[o->nr++] = NULL;
+	if (o->nlabel > o->nr)
+		usage_error("more --label than routings");
 }
 
 struct progress {
@@ -403,290 +392,6 @@ static void progress(void *ctx, uint64_t now, uint64_t events, uint64_t done, ui
 	fprintf(stderr, "vartree-sim: %.1f us simulated, %llu events, %llu/%llu messages\n",
 		(double)now / 1e6, (unsigned long long)events, (unsigned long long)done,
 		(unsigned long long)total);
-}
-
-static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
-{
-	const struct vt_port *a = &f->ports[port], *b = &f->ports[a->peer];
-
-	snprintf(buf, n, "%s/%u->%s/%u", f->nodes[a->node].desc, a->num, f->nodes[b->node].desc,
-		 b->num);
-	return buf;
-}
-
-static void json_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", *s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
-static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)
-{
-	double s = 0;
-	uint32_t n = 0;
-
-	*umax = *umean = *bmax = 0;
-	for (uint32_t i = 0; i < r->nlinks; i++) {
-		double u = r->end_ps ? (double)r->links[i].busy_ps / (double)r->end_ps : 0;
-		double b = r->end_ps ? (double)r->links[i].blocked_ps / (double)r->end_ps : 0;
-
-		if (u > *umax)
-			*umax = u;
-		if (b > *bmax)
-			*bmax = b;
-		s += u;
-		n++;
-	}
-	*umean = n ? s / n : 0;
-}
-
-static void print_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
-		       struct routing *rt, unsigned nr)
-{
-	printf("{\"fabric\": ");
-	json_str(stdout, f->source);
-	printf(", \"workload\": ");
-	json_str(stdout, w->name);
-	printf(", \"message_bytes\": %u, \"mtu\": %u, \"flit\": %d, \"seed\": %llu,\n \"runs\": [",
-	       w->msg_bytes, o->p.mtu, o->p.flit, (unsigned long long)o->p.seed);
-	for (unsigned k = 0; k < nr; k++) {
-		const vt_sim_result *r = &rt[k].r;
-		double umax, umean, bmax;
-
-		util_stats(r, &umax, &umean, &bmax);
-		printf("%s\n  {\"routing\": ", k ? "," : "");
-		json_str(stdout, rt[k].name);
-		printf(", \"total_us\": %.4f, \"deadlock\": %s, \"stuck_packets\": %llu, "
-		       "\"messages\": %llu, \"messages_done\": %llu, \"bytes_injected\": %llu, "
-		       "\"bytes_delivered\": %llu, \"credit_violations\": %llu, \"events\": %llu, "
-		       "\"hops\": %llu,\n   \"latency_us\": {\"min\": "
-		       "%.4f, "
-		       "\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f},\n   "
-		       "\"link_util_max\": %.4f, \"link_util_mean\": %.4f, \"blocked_max\": %.4f, "
-		       "\"offered\": %.4f, \"accepted\": %.4f,\n   \"stage_end_us\": [",
-		       (double)r->end_ps / 1e6, r->deadlock ? "true" : "false",
-		       (unsigned long long)r->stuck_pkts, (unsigned long long)r->msgs,
-		       (unsigned long long)r->msgs_done, (unsigned long long)r->bytes_injected,
-		       (unsigned long long)r->bytes_delivered,
-		       (unsigned long long)r->credit_violations, (unsigned long long)r->events,
-		       (unsigned long long)r->hops, (double)r->lat_min_ps / 1e6,
-		       r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done / 1e6 : 0,
-		       (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
-		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
-		       umax, umean, bmax, r->offered_frac, r->accepted_frac);
-		for (uint32_t s = 0; s < r->nstages; s++)
-			printf("%s%.4f", s ? ", " : "", (double)r->stage_end_ps[s] / 1e6);
-		printf("]");
-		if (o->links) {
-			char buf[256];
-
-			printf(",\n   \"links\": [");
-			for (uint32_t i = 0; i < r->nlinks; i++) {
-				const struct vt_sim_link *l = &r->links[i];
-
-				printf("%s\n    {\"link\": ", i ? "," : "");
-				json_str(stdout, link_name(f, l->port, buf, sizeof(buf)));
-				printf(", \"util\": %.4f, \"blocked\": %.4f, \"bytes\": %llu}",
-				       r->end_ps ? (double)l->busy_ps / (double)r->end_ps : 0,
-				       r->end_ps ? (double)l->blocked_ps / (double)r->end_ps : 0,
-				       (unsigned long long)l->bytes);
-			}
-			printf("]");
-		}
-		printf("}");
-	}
-	printf("]}\n");
-}
-
-static void print_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
-			struct routing *rt, unsigned nr)
-{
-	printf("fabric     %s\nworkload   %s, %u-byte messages, MTU %u%s\n", f->source, w->name,
-	       w->msg_bytes, o->p.mtu, o->p.flit ? ", flit-exact" : "");
-	printf("%-28s %12s %10s %10s %10s %8s %8s %9s\n", "routing", "total us", "lat p50",
-	       "lat p99", "lat max", "util max", "blk max", "ratio");
-	for (unsigned k = 0; k < nr; k++) {
-		const vt_sim_result *r = &rt[k].r;
-		double umax, umean, bmax;
-
-		util_stats(r, &umax, &umean, &bmax);
-		printf("%-28.28s %12.3f %10.3f %10.3f %10.3f %8.3f %8.3f %9.3f%s\n", rt[k].name,
-		       (double)r->end_ps / 1e6, (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
-		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
-		       umax, bmax, rt[0].r.end_ps ? (double)r->end_ps / (double)rt[0].r.end_ps : 0,
-		       r->deadlock ? "  DEADLOCK" : "");
-	}
-	for (unsigned k = 0; k < nr; k++) {
-		const vt_sim_result *r = &rt[k].r;
-
-		printf("%s: %llu/%llu messages, %llu bytes delivered of %llu, %llu events "
-		       "(%llu hops)",
-		       rt[k].name, (unsigned long long)r->msgs_done, (unsigned long long)r->msgs,
-		       (unsigned long long)r->bytes_delivered,
-		       (unsigned long long)r->bytes_injected, (unsigned long long)r->events,
-		       (unsigned long long)r->hops);
-		if (w->mode == VT_WORK_OPEN)
-			printf(", offered %.3f accepted %.3f", r->offered_frac, r->accepted_frac);
-		if (r->deadlock)
-			printf(", deadlock with %llu packets stuck",
-			       (unsigned long long)r->stuck_pkts);
-		printf("\n");
-	}
-	if (o->links) {
-		char buf[256];
-
-		printf("%-40s %8s %8s %12s\n", "link", "util", "blocked", "bytes");
-		for (uint32_t i = 0; i < rt[0].r.nlinks; i++) {
-			const struct vt_sim_link *l = &rt[0].r.links[i];
-			double end = (double)rt[0].r.end_ps;
-
-			printf("%-40.40s %8.3f %8.3f %12llu\n",
-			       link_name(f, l->port, buf, sizeof(buf)),
-			       end ? (double)l->busy_ps / end : 0,
-			       end ? (double)l->blocked_ps / end : 0, (unsigned long long)l->bytes);
-		}
-	}
-}
-
-/* Switch level: hop distance from the nearest CA (leaves are 1). */
-static uint32_t *levels(const vt_fabric *f)
-{
-	uint32_t *lv = malloc(f->nnodes * sizeof(uint32_t)),
-		 *qu = malloc(f->nnodes * sizeof(uint32_t));
-	uint32_t h = 0, t = 0;
-
-	if (!lv || !qu) {
-		free(lv);
-		free(qu);
-		return NULL;
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		lv[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
-		if (!lv[n])
-			qu[t++] = n;
-	}
-	while (h < t) {
-		uint32_t n = qu[h++];
-
-		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
-			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
-
-			if (m != VT_NONE && lv[m] == UINT32_MAX) {
-				lv[m] = lv[n] + 1;
-				qu[t++] = m;
-			}
-		}
-	}
-	free(qu);
-	return lv;
-}
-
-static int plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
-		vt_err *e)
-{
-	char path[4096];
-	uint32_t ns = rt[0].r.nstages;
-	struct vt_plot_series ser[MAX_ROUTINGS];
-	double *y;
-	int rc;
-
-	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
-		return vt_err_set(e, "%s: cannot create directory", o->plot);
-	y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
-	if (!y)
-		return vt_err_set(e, "out of memory");
-	for (unsigned k = 0; k < nr; k++) {
-		uint64_t prev = 0;
-
-		for (uint32_t s = 0; s < ns && s < rt[k].r.nstages; s++) {
-			/* a stage's time: from the previous stage's end to its own */
-			uint64_t end = rt[k].r.stage_end_ps[s];
-
-			y[k * ns + s] = end > prev ? (double)(end - prev) / 1e6 : 0;
-			if (end > prev)
-				prev = end;
-		}
-		ser[k].name = rt[k].name;
-		ser[k].y = y + k * ns;
-	}
-	struct vt_plot_lines pl = {
-		.title = "per-stage completion time",
-		.xlabel = "stage",
-		.ylabel = "us",
-		.npoints = ns,
-		.series = ser,
-		.nseries = nr,
-		.step = 1,
-	};
-	snprintf(path, sizeof(path), "%s/stage-times.png", o->plot);
-	rc = vt_plot_lines(&pl, path, e);
-	free(y);
-	if (rc)
-		return -1;
-	/* heat map of the first routing: one row per (level, direction) */
-	uint32_t *lv = levels(f), maxl = 0;
-	const vt_sim_result *r = &rt[0].r;
-
-	if (!lv)
-		return vt_err_set(e, "out of memory");
-	for (uint32_t n = 0; n < f->nnodes; n++)
-		if (lv[n] != UINT32_MAX && lv[n] > maxl)
-			maxl = lv[n];
-	uint32_t nrow = 2 * (maxl + 1);
-	struct vt_plot_heat_row *rows = calloc(nrow, sizeof(*rows));
-	double *v = calloc(r->nlinks ? r->nlinks : 1, sizeof(double));
-	char(*labels)[32] = calloc(nrow, 32);
-	uint32_t used = 0, off = 0;
-
-	if (!rows || !v || !labels) {
-		free(lv);
-		free(rows);
-		free(v);
-		free(labels);
-		return vt_err_set(e, "out of memory");
-	}
-	for (uint32_t row = 0; row < nrow; row++) {
-		uint32_t from = row / 2, up = row % 2 == 0, start = off;
-
-		for (uint32_t i = 0; i < r->nlinks; i++) {
-			uint32_t a = f->ports[r->links[i].port].node;
-			uint32_t b = f->ports[f->ports[r->links[i].port].peer].node;
-
-			if (lv[a] == from && ((up && lv[b] > lv[a]) || (!up && lv[b] < lv[a])))
-				v[off++] = r->end_ps
-						   ? (double)r->links[i].busy_ps / (double)r->end_ps
-						   : 0;
-		}
-		if (off == start)
-			continue;
-		snprintf(labels[used], 32, "L%u %s", from, up ? "up" : "down");
-		rows[used].label = labels[used];
-		rows[used].v = v + start;
-		rows[used].n = off - start;
-		used++;
-	}
-	struct vt_plot_heat hm = {
-		.title = "link utilisation",
-		.unit = "busy fraction",
-		.rows = rows,
-		.nrows = used,
-		.vmax = 1,
-	};
-	snprintf(path, sizeof(path), "%s/link-util.png", o->plot);
-	rc = used ? vt_plot_heatmap(&hm, path, e) : 0;
-	free(lv);
-	free(rows);
-	free(v);
-	free(labels);
-	return rc;
 }
 
 int main(int argc, char **argv)
@@ -710,7 +415,8 @@ int main(int argc, char **argv)
 		die(e.msg);
 	}
 	for (unsigned k = 0; k < o.nr; k++) {
-		rt[k].name = o.rspec[k] ? o.rspec[k] : "vartree";
+		rt[k].source = o.rspec[k] ? o.rspec[k] : "vartree";
+		rt[k].name = k < o.nlabel ? o.label[k] : rt[k].source;
 		if (!o.rspec[k]) {
 			struct vt_route_opts ro = {0};
 
@@ -763,7 +469,8 @@ int main(int argc, char **argv)
 	}
 	if (o.causal && o.mode_set)
 		w.mode = o.mode;
-	pr.on = !o.quiet;
+	/* progress is for a person watching; logs and pipes get the result only */
+	pr.on = !o.quiet && isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &pr.last);
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
@@ -773,7 +480,7 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
 		if (vt_sim_run(f, &rt[k].t, &ord, &w, &o.p, &rt[k].r, &e)) {
-			fprintf(stderr, "vartree-sim: %s: %s\n", rt[k].name, e.msg);
+			fprintf(stderr, "vartree-sim: %s: %s\n", rt[k].source, e.msg);
 			exit(1);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
@@ -803,10 +510,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.json)
-		print_json(&o, f, &w, rt, o.nr);
+		simout_json(&o, f, &w, rt, o.nr);
 	else
-		print_table(&o, f, &w, rt, o.nr);
-	if (o.plot && plot(&o, f, rt, o.nr, &e)) {
+		simout_table(&o, f, &w, rt, o.nr);
+	if (o.plot && simout_plot(&o, f, rt, o.nr, &e)) {
 		fprintf(stderr, "vartree-sim: %s\n", e.msg);
 		rc = 1;
 	}

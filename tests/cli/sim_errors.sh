@@ -37,7 +37,31 @@ a=$("$s" -q --gen "fat 2,3" --arb random --seed 5 --size 3000)
 b=$("$s" -q --gen "fat 2,3" --arb random --seed 5 --size 3000)
 [ "$a" = "$b" ] || { echo "FAIL: not deterministic"; fail=1; }
 grep -q '^vartree  ' <<<"$a" || { echo "FAIL: table: $a"; fail=1; }
-# plots land when asked
+# plots land when asked, PNG and SVG
 ASAN_OPTIONS=detect_leaks=0 "$s" -q --gen "fat 2,3" --plot "$tmp/plots" >/dev/null || fail=1
-[ -s "$tmp/plots/stage-times.png" ] && [ -s "$tmp/plots/link-util.png" ] || { echo "FAIL: plots"; fail=1; }
+for p in stage-times.png link-util.png stage-times.svg link-util.svg; do
+	[ -s "$tmp/plots/$p" ] || { echo "FAIL: plot $p"; fail=1; }
+done
+grep -q '<svg' "$tmp/plots/stage-times.svg" || { echo "FAIL: svg"; fail=1; }
+# labels name the routings in the table and the JSON; the source stays in the JSON
+out=$("$s" -q --gen "fat 2,3" --route vartree --lfts /dev/null --label "static LFT" 2>&1)
+[ "$out" = "vartree-sim: /dev/null: no forwarding tables in the file" ] || { echo "FAIL: error names the file: $out"; fail=1; }
+"$s" -q --gen "fat 2,3" --route vartree --route vartree --label A --label B --label C >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q '^vartree-sim: more --label than routings$' "$tmp/err" || { echo "FAIL: label count"; fail=1; }
+t=$("$s" -q --gen "fat 2,3" --route vartree --label "static LFT")
+grep -q '^static LFT  ' <<<"$t" || { echo "FAIL: label in table: $t"; fail=1; }
+j=$("$s" -q --json --gen "fat 2,3" --label "static LFT" --ar flow --preset navaridas --speed EDR --vls 2 --sl spread)
+grep -q '"routing": "static LFT", "source": "vartree"' <<<"$j" || { echo "FAIL: label in JSON"; fail=1; }
+# every model parameter in the JSON, as set (navaridas preset, then the options over it)
+for kv in '"preset": "navaridas"' '"link_gbps": 100.000' '"mtu": 256' '"header_bytes": 0' '"credit_bytes": 64' \
+	'"vls": 2' '"sl": "spread"' '"buffer_credits": 16' '"speedup": 1' '"switch_ns": 100.000' '"cable_ns": 5.000' \
+	'"credit_period_ns": 0.000' '"gen_gbps": 0.000' '"sink_gbps": 0.000' '"arbitration": "random"' \
+	'"rail": "fixed"' '"adaptive": "flow"' '"adaptive_select": "credits"' '"flit": false' '"max_hops": 64' \
+	'"mode": "b2b"' '"ranks": 8' '"stages": 7' '"flows": 56'; do
+	grep -qF "$kv" <<<"$j" || { echo "FAIL: JSON lacks $kv"; fail=1; }
+done
+python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$j" || { echo "FAIL: JSON does not parse"; fail=1; }
+# stderr into a file: the speed line alone (progress lines are for terminals)
+"$s" --gen "fat 2,3" >/dev/null 2>"$tmp/err"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'M events/s' "$tmp/err" || { echo "FAIL: stderr: $(cat "$tmp/err")"; fail=1; }
 exit $fail

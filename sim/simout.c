@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/* vartree-sim's output: the table, JSON and plots. */
+#include "simout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vt_plot.h"
+
+static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
+{
+	const struct vt_port *a = &f->ports[port], *b = &f->ports[a->peer];
+
+	snprintf(buf, n, "%s/%u->%s/%u", f->nodes[a->node].desc, a->num, f->nodes[b->node].desc,
+		 b->num);
+	return buf;
+}
+
+static void json_str(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)
+{
+	double s = 0;
+	uint32_t n = 0;
+
+	*umax = *umean = *bmax = 0;
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		double u = r->end_ps ? (double)r->links[i].busy_ps / (double)r->end_ps : 0;
+		double b = r->end_ps ? (double)r->links[i].blocked_ps / (double)r->end_ps : 0;
+
+		if (u > *umax)
+			*umax = u;
+		if (b > *bmax)
+			*bmax = b;
+		s += u;
+		n++;
+	}
+	*umean = n ? s / n : 0;
+}
+
+static const char *mode_name(enum vt_simwork_mode m)
+{
+	static const char *const n[] = {"b2b", "barrier", "causal", "burst", "open"};
+
+	return (unsigned)m < sizeof(n) / sizeof(n[0]) ? n[m] : "?";
+}
+
+/* Every parameter of the model, so a run can be repeated from its JSON alone. */
+static void json_model(const struct opts *o)
+{
+	const struct vt_sim_params *p = &o->p;
+	static const char *const arb[] = {"rr", "random"}, *const rail[] = {"fixed", "random",
+									    "least"};
+	static const char *const ar[] = {"static", "packet", "flow"}, *const sel[] = {"credits",
+										      "queue"};
+
+	printf(" \"model\": {\"preset\": ");
+	json_str(stdout, o->preset);
+	printf(", \"link_gbps\": ");
+	if (p->link_mbps)
+		printf("%.3f", (double)p->link_mbps / 1000);
+	else if (p->speed != VT_SPEED_UNKNOWN)
+		printf("%.3f", 4.0 * vt_speed_lane_mbps(p->speed) / 1000);
+	else
+		printf("null");
+	printf(", \"mtu\": %u, \"header_bytes\": %u, \"credit_bytes\": %u, \"vls\": %u, \"sl\": ",
+	       p->mtu, p->header, VT_SIM_CREDIT, p->nvl);
+	if (p->sl_spread)
+		printf("\"spread\"");
+	else
+		printf("%u", p->sl);
+	printf(", \"buffer_credits\": %u, \"speedup\": %u, \"switch_ns\": %.3f, "
+	       "\"cable_ns\": %.3f, \"credit_period_ns\": %.3f, \"gen_gbps\": %.3f, "
+	       "\"sink_gbps\": %.3f,\n  \"arbitration\": \"%s\", \"rail\": \"%s\", "
+	       "\"adaptive\": \"%s\", \"adaptive_select\": \"%s\", \"flit\": %s, "
+	       "\"max_hops\": %llu, \"seed\": %llu},\n",
+	       p->buf_credits, p->speedup, (double)p->sw_lat_ps / 1000, (double)p->cable_ps / 1000,
+	       (double)p->credit_period_ps / 1000, (double)p->gen_mbps / 1000,
+	       (double)p->sink_mbps / 1000, arb[p->arb & 1], rail[p->rail % 3], ar[p->ar % 3],
+	       sel[p->ar_select & 1], p->flit ? "true" : "false", (unsigned long long)p->max_hops,
+	       (unsigned long long)p->seed);
+}
+
+static void json_workload(const struct opts *o, const vt_simwork *w)
+{
+	printf(" \"work\": {\"name\": ");
+	json_str(stdout, w->name);
+	printf(", \"mode\": \"%s\", \"ranks\": %u, \"message_bytes\": %u", mode_name(w->mode),
+	       w->nranks, w->msg_bytes);
+	if (w->mode == VT_WORK_OPEN)
+		printf(", \"load\": %.6g, \"duration_us\": %.6g, \"destinations\": \"%s\"", w->load,
+		       (double)w->duration_ps / 1e6, w->perm ? "perm" : "uniform");
+	else
+		printf(", \"stages\": %u, \"flows\": %llu, \"reps\": %u", w->nstages,
+		       (unsigned long long)w->nmsg, o->reps);
+	printf("},\n");
+}
+
+void simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		 unsigned nr)
+{
+	printf("{\"fabric\": ");
+	json_str(stdout, f->source);
+	printf(", \"workload\": ");
+	json_str(stdout, w->name);
+	printf(", \"message_bytes\": %u, \"mtu\": %u, \"flit\": %d, \"seed\": %llu,\n",
+	       w->msg_bytes, o->p.mtu, o->p.flit, (unsigned long long)o->p.seed);
+	json_model(o);
+	json_workload(o, w);
+	printf(" \"runs\": [");
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+		double umax, umean, bmax;
+
+		util_stats(r, &umax, &umean, &bmax);
+		printf("%s\n  {\"routing\": ", k ? "," : "");
+		json_str(stdout, rt[k].name);
+		printf(", \"source\": ");
+		json_str(stdout, rt[k].source);
+		printf(", \"total_us\": %.4f, \"deadlock\": %s, \"stuck_packets\": %llu, "
+		       "\"messages\": %llu, \"messages_done\": %llu, \"bytes_injected\": %llu, "
+		       "\"bytes_delivered\": %llu, \"credit_violations\": %llu, \"events\": %llu, "
+		       "\"hops\": %llu,\n   \"latency_us\": {\"min\": "
+		       "%.4f, "
+		       "\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f},\n   "
+		       "\"link_util_max\": %.4f, \"link_util_mean\": %.4f, \"blocked_max\": %.4f, "
+		       "\"offered\": %.4f, \"accepted\": %.4f,\n   \"stage_end_us\": [",
+		       (double)r->end_ps / 1e6, r->deadlock ? "true" : "false",
+		       (unsigned long long)r->stuck_pkts, (unsigned long long)r->msgs,
+		       (unsigned long long)r->msgs_done, (unsigned long long)r->bytes_injected,
+		       (unsigned long long)r->bytes_delivered,
+		       (unsigned long long)r->credit_violations, (unsigned long long)r->events,
+		       (unsigned long long)r->hops, (double)r->lat_min_ps / 1e6,
+		       r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done / 1e6 : 0,
+		       (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
+		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
+		       umax, umean, bmax, r->offered_frac, r->accepted_frac);
+		for (uint32_t s = 0; s < r->nstages; s++)
+			printf("%s%.4f", s ? ", " : "", (double)r->stage_end_ps[s] / 1e6);
+		printf("]");
+		if (o->links) {
+			char buf[256];
+
+			printf(",\n   \"links\": [");
+			for (uint32_t i = 0; i < r->nlinks; i++) {
+				const struct vt_sim_link *l = &r->links[i];
+
+				printf("%s\n    {\"link\": ", i ? "," : "");
+				json_str(stdout, link_name(f, l->port, buf, sizeof(buf)));
+				printf(", \"util\": %.4f, \"blocked\": %.4f, \"bytes\": %llu}",
+				       r->end_ps ? (double)l->busy_ps / (double)r->end_ps : 0,
+				       r->end_ps ? (double)l->blocked_ps / (double)r->end_ps : 0,
+				       (unsigned long long)l->bytes);
+			}
+			printf("]");
+		}
+		printf("}");
+	}
+	printf("]}\n");
+}
+
+void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		  unsigned nr)
+{
+	printf("fabric     %s\nworkload   %s, %u-byte messages, MTU %u%s\n", f->source, w->name,
+	       w->msg_bytes, o->p.mtu, o->p.flit ? ", flit-exact" : "");
+	printf("%-28s %12s %10s %10s %10s %8s %8s %9s\n", "routing", "total us", "lat p50",
+	       "lat p99", "lat max", "util max", "blk max", "ratio");
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+		double umax, umean, bmax;
+
+		util_stats(r, &umax, &umean, &bmax);
+		printf("%-28.28s %12.3f %10.3f %10.3f %10.3f %8.3f %8.3f %9.3f%s\n", rt[k].name,
+		       (double)r->end_ps / 1e6, (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
+		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
+		       umax, bmax, rt[0].r.end_ps ? (double)r->end_ps / (double)rt[0].r.end_ps : 0,
+		       r->deadlock ? "  DEADLOCK" : "");
+	}
+	for (unsigned k = 0; k < nr; k++) {
+		const vt_sim_result *r = &rt[k].r;
+
+		printf("%s: %llu/%llu messages, %llu bytes delivered of %llu, %llu events "
+		       "(%llu hops)",
+		       rt[k].name, (unsigned long long)r->msgs_done, (unsigned long long)r->msgs,
+		       (unsigned long long)r->bytes_delivered,
+		       (unsigned long long)r->bytes_injected, (unsigned long long)r->events,
+		       (unsigned long long)r->hops);
+		if (w->mode == VT_WORK_OPEN)
+			printf(", offered %.3f accepted %.3f", r->offered_frac, r->accepted_frac);
+		if (r->deadlock)
+			printf(", deadlock with %llu packets stuck",
+			       (unsigned long long)r->stuck_pkts);
+		printf("\n");
+	}
+	if (o->links) {
+		char buf[256];
+
+		printf("%-40s %8s %8s %12s\n", "link", "util", "blocked", "bytes");
+		for (uint32_t i = 0; i < rt[0].r.nlinks; i++) {
+			const struct vt_sim_link *l = &rt[0].r.links[i];
+			double end = (double)rt[0].r.end_ps;
+
+			printf("%-40.40s %8.3f %8.3f %12llu\n",
+			       link_name(f, l->port, buf, sizeof(buf)),
+			       end ? (double)l->busy_ps / end : 0,
+			       end ? (double)l->blocked_ps / end : 0, (unsigned long long)l->bytes);
+		}
+	}
+}
+
+/* Switch level: hop distance from the nearest CA (leaves are 1). */
+static uint32_t *levels(const vt_fabric *f)
+{
+	uint32_t *lv = malloc(f->nnodes * sizeof(uint32_t)),
+		 *qu = malloc(f->nnodes * sizeof(uint32_t));
+	uint32_t h = 0, t = 0;
+
+	if (!lv || !qu) {
+		free(lv);
+		free(qu);
+		return NULL;
+	}
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		lv[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
+		if (!lv[n])
+			qu[t++] = n;
+	}
+	while (h < t) {
+		uint32_t n = qu[h++];
+
+		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
+
+			if (m != VT_NONE && lv[m] == UINT32_MAX) {
+				lv[m] = lv[n] + 1;
+				qu[t++] = m;
+			}
+		}
+	}
+	free(qu);
+	return lv;
+}
+
+int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
+		vt_err *e)
+{
+	char path[4096];
+	uint32_t ns = rt[0].r.nstages;
+	struct vt_plot_series ser[MAX_ROUTINGS];
+	char names[MAX_ROUTINGS][160];
+	double *y;
+	int rc;
+
+	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
+		return vt_err_set(e, "%s: cannot create directory", o->plot);
+	y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
+	if (!y)
+		return vt_err_set(e, "out of memory");
+	for (unsigned k = 0; k < nr; k++) {
+		uint64_t prev = 0;
+
+		for (uint32_t s = 0; s < ns && s < rt[k].r.nstages; s++) {
+			/* a stage's time: from the previous stage's end to its own */
+			uint64_t end = rt[k].r.stage_end_ps[s];
+
+			y[k * ns + s] = end > prev ? (double)(end - prev) / 1e6 : 0;
+			if (end > prev)
+				prev = end;
+		}
+		ser[k].name = rt[k].name;
+		ser[k].y = y + k * ns;
+		/* a line drawn over an equal one hides it: the legend says so */
+		for (unsigned j = 0; j < k; j++)
+			if (!memcmp(ser[j].y, ser[k].y, ns * sizeof(double))) {
+				snprintf(names[k], sizeof(names[k]), "%s (= %s)", rt[k].name,
+					 rt[j].name);
+				ser[k].name = names[k];
+				break;
+			}
+	}
+	struct vt_plot_lines pl = {
+		.title = "per-stage completion time",
+		.xlabel = "stage",
+		.ylabel = "stage time (us)",
+		.npoints = ns,
+		.series = ser,
+		.nseries = nr,
+		.step = 1,
+	};
+	rc = 0;
+	for (int k = 0; k < 2 && !rc; k++) {
+		snprintf(path, sizeof(path), "%s/stage-times.%s", o->plot, k ? "svg" : "png");
+		rc = vt_plot_lines(&pl, path, e);
+	}
+	free(y);
+	if (rc)
+		return -1;
+	/* heat map of the first routing: one row per (level, direction) */
+	uint32_t *lv = levels(f), maxl = 0;
+	const vt_sim_result *r = &rt[0].r;
+
+	if (!lv)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t n = 0; n < f->nnodes; n++)
+		if (lv[n] != UINT32_MAX && lv[n] > maxl)
+			maxl = lv[n];
+	uint32_t nrow = 2 * (maxl + 1);
+	struct vt_plot_heat_row *rows = calloc(nrow, sizeof(*rows));
+	double *v = calloc(r->nlinks ? r->nlinks : 1, sizeof(double));
+	char(*labels)[32] = calloc(nrow, 32);
+	uint32_t used = 0, off = 0;
+
+	if (!rows || !v || !labels) {
+		free(lv);
+		free(rows);
+		free(v);
+		free(labels);
+		return vt_err_set(e, "out of memory");
+	}
+	for (uint32_t row = 0; row < nrow; row++) {
+		uint32_t from = row / 2, up = row % 2 == 0, start = off;
+
+		for (uint32_t i = 0; i < r->nlinks; i++) {
+			uint32_t a = f->ports[r->links[i].port].node;
+			uint32_t b = f->ports[f->ports[r->links[i].port].peer].node;
+
+			if (lv[a] == from && ((up && lv[b] > lv[a]) || (!up && lv[b] < lv[a])))
+				v[off++] = r->end_ps
+						   ? (double)r->links[i].busy_ps / (double)r->end_ps
+						   : 0;
+		}
+		if (off == start)
+			continue;
+		snprintf(labels[used], 32, "L%u %s", from, up ? "up" : "down");
+		rows[used].label = labels[used];
+		rows[used].v = v + start;
+		rows[used].n = off - start;
+		used++;
+	}
+	struct vt_plot_heat hm = {
+		.title = "link utilisation",
+		.unit = "busy fraction",
+		.rows = rows,
+		.nrows = used,
+		.vmax = 1,
+	};
+	rc = 0;
+	for (int k = 0; k < 2 && used && !rc; k++) {
+		snprintf(path, sizeof(path), "%s/link-util.%s", o->plot, k ? "svg" : "png");
+		rc = vt_plot_heatmap(&hm, path, e);
+	}
+	free(lv);
+	free(rows);
+	free(v);
+	free(labels);
+	return rc;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* vartree-sim's options and results, and how it prints and plots them (simout.c). */
+#ifndef VT_SIMOUT_H
+#define VT_SIMOUT_H
+
+#include <stdint.h>
+
+#include "vt_fabric.h"
+#include "vt_lft.h"
+#include "vt_order.h"
+#include "vt_sim.h"
+#include "vt_simwork.h"
+
+#define MAX_ROUTINGS 4
+
+struct routing {
+	const char *name;   /* --label, else source */
+	const char *source; /* "vartree" or the LFT file */
+	vt_lfts t;
+	vt_order o;
+	int have_order;
+	vt_sim_result r;
+	double wall_s;
+};
+
+struct opts {
+	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
+	const char *rspec[MAX_ROUTINGS];
+	const char *label[MAX_ROUTINGS]; /* --label, in routing order */
+	unsigned nr, nlabel;
+	const char *preset;
+	enum vt_simwork_mode mode;
+	int mode_set, json, quiet, links;
+	uint32_t size;
+	unsigned reps;
+	double load, duration_us;
+	struct vt_sim_params p;
+	int fig6, navaridas;
+};
+
+void simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		 unsigned nr);
+void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		  unsigned nr);
+/* --plot DIR: stage times of every routing, link utilisation of the first (PNG and SVG) */
+int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
+		vt_err *e);
+
+#endif
