@@ -621,9 +621,23 @@ static int subtree_table(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_e
 	return 0;
 }
 
+/*
+ * Switches that get ranks: every leaf with compute nodes, and every other
+ * switch of level 0, a leaf with no hosts yet, whose ranks are all
+ * place-keepers (§3.2), so a partly populated tree keeps the regular index.
+ */
+static uint8_t *ranked_leaves(const vt_tree *t, const uint8_t *is_leaf)
+{
+	uint8_t *r = calloc(t->nsw + 1, 1);
+
+	for (uint32_t s = 0; r && s < t->nsw; s++)
+		r[s] = is_leaf[s] || t->level[s] == 0;
+	return r;
+}
+
 int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, vt_err *e)
 {
-	uint8_t *is_leaf = NULL;
+	uint8_t *is_leaf = NULL, *ranked = NULL;
 	uint32_t *leaf_seq = NULL, nl = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -643,17 +657,25 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 		goto fail;
 	}
 	note_loopbacks(t);
-	if (vt_tree_levels(t, o, is_leaf, e) || check_links(t, e) ||
-	    subtrees_and_order(t, is_leaf, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
+	if (vt_tree_levels(t, o, is_leaf, e) || check_links(t, e))
+		goto fail;
+	ranked = ranked_leaves(t, is_leaf);
+	if (!ranked) {
+		vt_err_set(e, "out of memory");
+		goto fail;
+	}
+	if (subtrees_and_order(t, ranked, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
 	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) ||
 	    level_shapes(t, is_leaf, e) || reachability(t, is_leaf, e) ||
 	    subtree_table(t, leaf_seq, nl, e) || vt_tree_tuples(t, e))
 		goto fail;
 	free(is_leaf);
+	free(ranked);
 	free(leaf_seq);
 	return 0;
 fail:
 	free(is_leaf);
+	free(ranked);
 	free(leaf_seq);
 	vt_tree_free(t);
 	return -1;
