@@ -53,10 +53,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A fabric vartree refuses to route: the check failed, status 1. */
 static int fail(const char *msg)
 {
 	fprintf(stderr, "vartree-route: %s\n", msg);
 	return 1;
+}
+
+/* Input that cannot be read, or an output that cannot be written: status 2, as in every command. */
+static int input_error(const char *msg)
+{
+	fprintf(stderr, "vartree-route: %s\n", msg);
+	return 2;
 }
 
 /* A usage error: one line, status 2 (the whole usage would bury the cause). */
@@ -309,12 +317,12 @@ int main(int argc, char **argv)
 	vt_out_catch_signals();
 	for (int i = 0; i < 3; i++)
 		if (files[i] && vt_guid_file_read(files[i], &guids[i], &ng[i], &e)) {
-			fail(e.msg);
+			rc = input_error(e.msg);
 			goto out;
 		}
 	t0 = now();
 	if (vt_load(argv[optind], &f, &e)) {
-		fail(e.msg);
+		rc = input_error(e.msg);
 		goto out;
 	}
 	t1 = now();
@@ -328,7 +336,7 @@ int main(int argc, char **argv)
 				f->ports[q].lmc = 0;
 			}
 		if (vt_fabric_finish(f, (unsigned)lmc, &e)) {
-			fail(e.msg);
+			rc = input_error(e.msg);
 			goto out;
 		}
 	}
@@ -359,11 +367,11 @@ int main(int argc, char **argv)
 	}
 	/* renames for the outputs only: tables and order come from the real descriptions */
 	if (vt_namemap_apply(f, name_map, NULL, &e)) {
-		fail(e.msg);
+		rc = input_error(e.msg);
 		goto out;
 	}
 	if (write_outputs(out, &x, &lfts, &order, f, &e)) {
-		fail(e.msg);
+		rc = input_error(e.msg);
 		goto out;
 	}
 	t3 = now();

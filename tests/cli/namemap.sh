@@ -51,7 +51,7 @@ grep -qx "vartree-analyze: $T/bad:1: name without its closing '\"'" "$T/err" || 
 printf 'node7 "x"\n' >"$T/bad"
 "$VT_BIN/vartree-trace" "$T/f.topo" --lfts "$T/f.lfts" --node-name-map "$T/bad" H-0000 H-0001 2>"$T/err"; [ $? = 2 ] || fail "trace bad map exit"
 grep -qx "vartree-trace: $T/bad:1: expected a GUID and a name, got 'node7 \"x\"'" "$T/err" || fail "bad map: $(cat "$T/err")"
-"$VT_BIN/vartree-route" -q "$T/f.topo" -o "$T/x" --node-name-map "$T/nonexistent" 2>"$T/err"; [ $? = 1 ] || fail "route missing map exit"
+"$VT_BIN/vartree-route" -q "$T/f.topo" -o "$T/x" --node-name-map "$T/nonexistent" 2>"$T/err"; [ $? = 2 ] || fail "route missing map exit"
 grep -q "^vartree-route: $T/nonexistent: " "$T/err" || fail "missing map: $(cat "$T/err")"
 [ -e "$T/x" ] && fail "tables written despite a bad map"
 echo ok

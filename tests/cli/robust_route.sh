@@ -1,33 +1,33 @@
 #!/usr/bin/env bash
 # vartree-route on bad input: missing, empty, truncated and malformed fabrics, a
 # fabric that is not a tree, bad option values, unwritable outputs: one line
-# "vartree-route: FILE:LINE: cause", exit 1 (2 for usage errors, which name the
+# "vartree-route: FILE:LINE: cause", exit 2 (1 when the fabric is refused; usage errors name the
 # option or value), no file left: with two outputs, a failure of either leaves neither.
 . "$(dirname "$0")/robust_lib.bash"
 r=$VT_BIN/vartree-route
 mkbad
 
-expect 1 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo" -o l
-expect 1 "vartree-route: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/empty.topo" -o l
-expect 1 "vartree-route: $tmp/foreign.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/foreign.topo" -o l
-expect 1 "vartree-route: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
+expect 2 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo" -o l
+expect 2 "vartree-route: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/empty.topo" -o l
+expect 2 "vartree-route: $tmp/foreign.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/foreign.topo" -o l
+expect 2 "vartree-route: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$r" "$tmp/trunc.topo" -o l
-expect 1 "vartree-route: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
+expect 2 "vartree-route: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
 	"$r" "$tmp/badport.topo" -o l
-expect 1 "vartree-route: $tmp/badportnum.topo:11: \"L0-S0000\" (0x0002c95000000000): bad port number \"x\"" \
+expect 2 "vartree-route: $tmp/badportnum.topo:11: \"L0-S0000\" (0x0002c95000000000): bad port number \"x\"" \
 	"$r" "$tmp/badportnum.topo" -o l
 expect 1 'vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" "$top/topofiles/matsuoka-clique-8.topo" -o l
 expect 2 "vartree-route: --lmc '9': expected 0..7" "$r" "$tmp/good.topo" --lmc 9 -o l
 expect 2 "vartree-route: --lmc 'x': expected 0..7" "$r" "$tmp/good.topo" --lmc x -o l
-expect 1 "vartree-route: $tmp/missing: cannot open: No such file or directory" \
+expect 2 "vartree-route: $tmp/missing: cannot open: No such file or directory" \
 	"$r" "$tmp/good.topo" --root-guid-file "$tmp/missing" -o l
-expect 1 "vartree-route: $tmp/run/nodir/l: cannot create: No such file or directory" \
+expect 2 "vartree-route: $tmp/run/nodir/l: cannot create: No such file or directory" \
 	"$r" -q "$tmp/good.topo" -o "$tmp/run/nodir/l"
 # either output unwritable: neither is left (expect checks the run dir is empty)
-expect 1 "vartree-route: $tmp/nodir/x: cannot create: No such file or directory" \
+expect 2 "vartree-route: $tmp/nodir/x: cannot create: No such file or directory" \
 	"$r" -q "$tmp/good.topo" --order-out "$tmp/nodir/x" -o o.lfts
-expect 1 "vartree-route: $tmp/nodir/o.lfts: cannot create: No such file or directory" \
+expect 2 "vartree-route: $tmp/nodir/o.lfts: cannot create: No such file or directory" \
 	"$r" -q "$tmp/good.topo" --order-out ord -o "$tmp/nodir/o.lfts"
 # usage errors: one line naming the option, status 2
 expect 2 "vartree-route: unknown option '--bogus'; see --help" "$r" "$tmp/good.topo" --bogus

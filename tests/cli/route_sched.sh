@@ -56,7 +56,7 @@ awk '$1 != NR - 1 { exit 1 }' "$T/got" || fail "MPI ranks not dense"
 grep -qx "vartree-route: --order-format 'csv': expected ca-order, hostfile or rankfile" "$T/err" || fail "format: $(cat "$T/err")"
 "$R" -q "$T/f.topo" -o "$T/x" --order-format hostfile 2>"$T/err"; [ $? = 2 ] || fail "format alone exit"
 sed -E 's/"H-0005"/"bad[5] HCA-1"/' "$T/f.topo" >"$T/b.topo"
-"$R" -q "$T/b.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 1 ] || fail "bad host name exit"
+"$R" -q "$T/b.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 2 ] || fail "bad host name exit"
 grep -q '^vartree-route: "bad\[5\] HCA-1" (0x0002c91000000050): host name with a character Slurm and MPI cannot take' "$T/err" ||
 	fail "bad host name: $(cat "$T/err")"
 [ -e "$T/x" ] || [ -e "$T/s" ] && fail "partial output left"
