@@ -417,6 +417,46 @@ START_TEST(round_trip_through_loader)
 }
 END_TEST
 
+/* Seeds 1..24 of degraded trees with every feature: the invariants hold on each. */
+START_TEST(seeded_invariants)
+{
+	char spec[200];
+	vt_fabric *f;
+	uint32_t ans = 0, stor = 0;
+
+	snprintf(spec, sizeof(spec),
+		 "%s aggregation-nodes spine-cas=3:dual loopbacks=2 hostless-leaves=1 "
+		 "drop-switches=1@1 drop-links=2 drop-hosts=2 seed=%d",
+		 _i % 2 ? "varary 4,4,2:4,2:1,2" : "fat 4,3", _i + 1);
+	f = vt_test_gen(spec);
+	ck_assert_uint_eq(loopbacks(f), 2);
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		const struct vt_node *nd = &f->nodes[n];
+
+		if (nd->type == VT_SWITCH) {
+			uint32_t an = peer(f, n, nd->nports);
+
+			ck_assert_uint_ne(an, VT_NONE);
+			ck_assert_str_eq(f->nodes[an].desc, AN);
+			ck_assert_uint_eq(f->nodes[an].sysguid, nd->sysguid);
+		} else if (!strcmp(nd->desc, AN)) {
+			ans++;
+		} else if (!strncmp(nd->desc, "stor", 4)) {
+			/* two ports on two different top switches (level 2) */
+			ck_assert_uint_ne(peer(f, n, 1), peer(f, n, 2));
+			ck_assert_ptr_nonnull(strstr(f->nodes[peer(f, n, 1)].desc, "L2-"));
+			ck_assert_ptr_nonnull(strstr(f->nodes[peer(f, n, 2)].desc, "L2-"));
+			stor++;
+		} else {
+			ck_assert_ptr_nonnull(strstr(f->nodes[peer(f, n, 1)].desc, "L0-"));
+		}
+	}
+	ck_assert_uint_eq(ans, f->nswitches);
+	ck_assert_uint_eq(stor, 3);
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(option_words)
 {
 	struct vt_gen_spec s;
@@ -457,6 +497,7 @@ static Suite *gen_real_suite(void)
 	tcase_add_test(tc, gpu_preset);
 	tcase_add_test(tc, combined_and_seeded);
 	tcase_add_loop_test(tc, round_trip_through_loader, 0, 4);
+	tcase_add_loop_test(tc, seeded_invariants, 0, 24);
 	tcase_add_test(tc, option_words);
 	suite_add_tcase(s, tc);
 	return s;
