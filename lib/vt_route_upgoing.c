@@ -44,12 +44,13 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	q = first[c] + t->up_port[best];
 	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
 	r->use.up[q]++;
-	col[c * nlid] = t->up_port[best];
+	if (col)
+		col[c * nlid] = t->up_port[best];
 }
 
 /*
- * The main route's descent for destination lid (0: a place-keeper, whose
- * entries all go to one spare byte). A switch one main-route link found goes
+ * The main route's descent for destination lid (0: a place-keeper, which
+ * moves the usage counters only). A switch one main-route link found goes
  * up that link, written when found; one found again takes that back and
  * chooses among its links in the next round (up_by_least_used). Returns the
  * leaves it found: only missed leaves leave work for the stragglers
@@ -65,8 +66,9 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 	const uint8_t *dn_rport = r->links.dn_rport, *level = t->level;
 	uint32_t *mark = r->main.mark, *found = r->main.found, *via = r->main.via;
 	uint32_t *mul = r->main.mul, *use_up = r->use.up;
-	uint8_t spare, *col = lid ? r->lfts->port + lid : &spare;
-	const uint64_t nlid = lid ? r->lfts->nlid : 0;
+	/* the table's column of lid; NULL for a place-keeper, which only counts */
+	uint8_t *col = lid ? r->lfts->port + lid : NULL;
+	const uint64_t nlid = r->lfts->nlid;
 	uint32_t ncur = 0, nnext = 0, *cur = r->main.cur, *next = r->main.next, nf = 0;
 
 	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur || nmul; hh++) {
@@ -96,7 +98,8 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 				found[c] = serial;
 				via[c] = k;
 				use_up[dn_ridx[k]]++;
-				col[c * nlid] = dn_rport[k];
+				if (col)
+					col[c * nlid] = dn_rport[k];
 				next[nnext++] = c;
 			}
 			if (level[s] == 1) { /* its children are leaves: nothing below */
