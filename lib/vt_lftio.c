@@ -324,9 +324,12 @@ static int set_entry(struct lft_parse *s, uint64_t lid, uint64_t port)
 	n = &s->f->nodes[s->f->switches[s->sw]];
 	if (port == VT_LFT_NONE)
 		return 0;
-	if (port > n->nports)
-		return err(s, "port %" PRIu64 " beyond the %u ports of switch '%s'", port,
-			   n->nports, n->desc);
+	if (port > n->nports) {
+		char nm[VT_NODE_NAME_MAX];
+
+		return err(s, "port %" PRIu64 " beyond the %u ports of switch %s", port, n->nports,
+			   vt_node_name(s->f, s->f->switches[s->sw], nm, sizeof(nm)));
+	}
 	if (lid > s->f->max_lid)
 		return err(s, "LID 0x%04" PRIx64 " beyond the fabric's top LID 0x%04x", lid,
 			   s->f->max_lid);

@@ -147,9 +147,12 @@ static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_er
 			if (!ip || !(rp = ip->remoteport))
 				continue;
 			b = find_idx(map, n, rp->node);
-			if (b == VT_NONE)
-				return vt_err_set(e, "port %d of %s links to an unknown node", p,
-						  f->nodes[a].id);
+			if (b == VT_NONE) {
+				char nm[VT_NODE_NAME_MAX];
+
+				return vt_err_set(e, "%s port %d links to an unknown node",
+						  vt_node_name(f, a, nm, sizeof(nm)), p);
+			}
 			if (b < a || (b == a && rp->portnum < p))
 				continue;
 			if (vt_fabric_connect(f, a, (unsigned)p, b, (unsigned)rp->portnum,

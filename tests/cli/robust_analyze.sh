@@ -24,7 +24,7 @@ expect 2 "vartree-analyze: $tmp/missing.lfts: cannot open: No such file or direc
 expect 2 "vartree-analyze: $tmp/empty.topo: no forwarding tables in the file" "$a" "$tmp/good.topo" --lfts "$tmp/empty.topo" -q
 expect 2 "vartree-analyze: $tmp/trunc.lfts:48: malformed line" "$a" "$tmp/good.topo" --lfts "$tmp/trunc.lfts" -q
 expect 2 "vartree-analyze: $tmp/badport.lfts:3: cannot parse port" "$a" "$tmp/good.topo" --lfts "$tmp/badport.lfts" -q
-expect 2 "vartree-analyze: $tmp/bigport.lfts:3: port 99 beyond the 8 ports of switch 'L0-S0000'" \
+expect 2 "vartree-analyze: $tmp/bigport.lfts:3: port 99 beyond the 8 ports of switch \"L0-S0000\" (0x0002c95000000000)" \
 	"$a" "$tmp/good.topo" --lfts "$tmp/bigport.lfts" -q
 # tables of one switch only (one ibroute), or of another fabric's LIDs: reported, not counted
 awk '/^Unicast/ { n++ } n < 2' "$tmp/good.lfts" >"$tmp/part.lfts"

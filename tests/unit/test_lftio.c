@@ -437,7 +437,7 @@ START_TEST(errors)
 	read_err("Unicast lids [0-60] of switch Lid 1 guid 0x0000000000100000 ('Hca1'):\n",
 		 "x.dump:1: switch GUID 0x0000000000100000 is not a switch of the fabric");
 	read_err(HDR1 "0x0001 000 # x\n0x0004 009 # Hca1\n",
-		 "x.dump:3: port 9 beyond the 8 ports of switch 'Switch1'");
+		 "x.dump:3: port 9 beyond the 8 ports of switch \"Switch1\" (0x0000000000200000)");
 	read_err(HDR1 "0x003d 001\n", "x.dump:2: LID 0x003d beyond the fabric's top LID 0x003c");
 	read_err(HDR1 "0x0001 zz\n", "x.dump:2: cannot parse port");
 	read_err(HDR1 "0x00g1 001\n", "x.dump:2: cannot parse LID");
@@ -456,7 +456,7 @@ START_TEST(errors)
 	read_err("", "x.dump: no forwarding tables in the file");
 	read_err("dump_ucast_routes: Switch 0x0000000000200001\n0x0001 : 003  : 01   : yes\n"
 		 "0x0002 : 012  : 01   : yes\n",
-		 "x.dump:3: port 12 beyond the 8 ports of switch 'Switch2'");
+		 "x.dump:3: port 12 beyond the 8 ports of switch \"Switch2\" (0x0000000000200001)");
 	read_err("dump_ucast_routes: Switch 0x0000000000200001\nLID    : Port : Hops : Optimal\n"
 		 "0x0001 - 003\n",
 		 "x.dump:3: cannot parse LID");
