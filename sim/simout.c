@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vt_json.h"
 #include "vt_plot.h"
 
 static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
@@ -19,18 +20,10 @@ static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_
 	return buf;
 }
 
+/* Strings through jansson: escaped, valid UTF-8 whatever bytes a NodeDesc holds. */
 static void json_str(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", *s);
-		else
-			fputc(*s, fp);
-	}
-	fputc('"', fp);
+	vt_json_write_text(fp, s);
 }
 
 static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vt_namemap.h"
 #include "vt_version.h"
 #include "vt_fabric.h"
 #include "vt_gen.h"
@@ -54,6 +55,8 @@ static const char usage[] =
 	"                     repeatable, in the order of --lfts/--route\n"
 	"  --plot DIR         stage-times and link-util, .png and .svg, into DIR\n"
 	"  --quiet            no speed line on stderr (progress only on a terminal)\n"
+	"  --node-name-map F  names for nodes by GUID (infiniband-diags' format; default\n"
+	"                     /etc/rdma/ib-node-name-map when present)\n"
 	"  --help\n";
 
 static void die(const char *msg)
@@ -142,6 +145,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{"label", 1, 0, 22},
 		{"help", 0, 0, 'h'},
 		{"version", 0, 0, VT_OPT_VERSION},
+		{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
 		{0, 0, 0, 0},
 	};
 	int c;
@@ -249,6 +253,9 @@ static void parse(int argc, char **argv, struct opts *o)
 		case VT_OPT_VERSION:
 			puts("vartree-sim " VT_VERSION);
 			exit(0);
+		case VT_OPT_VERSION + 1:
+			o->name_map = optarg;
+			break;
 		case '?':
 			fputs(usage, stderr);
 			exit(2);
@@ -450,6 +457,9 @@ int main(int argc, char **argv)
 	}
 	if (ord.n < 2)
 		die("fewer than 2 hosts");
+	/* after routing and ordering: the map renames what is printed, nothing else */
+	if (vt_namemap_apply(f, o.name_map, NULL, &e))
+		die(e.msg);
 	if (o.causal) {
 		if (vt_simwork_navaridas(&w, o.causal, ord.n, o.size, &e))
 			die(e.msg);

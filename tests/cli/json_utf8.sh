@@ -19,6 +19,9 @@ printf '0x0002c91000000010 "tab\there\x01"\n' >"$T/map"
 "$VT_BIN/vartree-analyze" "$T/h.topo" --lfts "$T/f.lfts" --json -q --top 100 --node-name-map "$T/map" >"$T/m.json" ||
 	fail "analyze with map"
 "$VT_BIN/vartree-trace" "$T/h.topo" --lfts "$T/f.lfts" --json -L 13 20 >"$T/t.json" || fail trace
+"$VT_BIN/vartree-sim" -q "$T/h.topo" --lfts "$T/f.lfts" --json --links >"$T/s.json" || fail sim
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); s = json.dumps(d, ensure_ascii=False)
+assert "caf\ufffd" in s and "leaf-\u00e9-\ufffd\ufffd" in s, s[:300]' "$T/s.json" || fail "sim json: $(head -c 300 "$T/s.json")"
 python3 - "$T/a.json" "$T/m.json" "$T/t.json" <<'P' || fail "json: $(head -c 300 "$T/a.json")"
 import json, sys
 a, m, t = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:])

@@ -44,6 +44,10 @@ diff <(grep '^shift ' "$T/a0") <(grep '^shift ' "$T/a1") || fail "figures differ
 "$VT_BIN/vartree-gen" fat 2,3 --node-name-map "$T/map" | grep -q '^Switch	4 "S-0002c95000000000"		# "leaf-1" base port 0' ||
 	fail "gen names"
 
+# sim: link names in its JSON link list
+"$VT_BIN/vartree-sim" -q "$T/f.topo" --lfts "$T/f.lfts" --node-name-map "$T/map" --json --links >"$T/s.json" || fail "sim map"
+grep -q '"leaf-1/1->compute-a01 mlx5_0/1"' "$T/s.json" || fail "sim names: $(head -c 300 "$T/s.json")"
+
 # a malformed map: one line naming file and line, the command's input-error status
 printf '0x0002c91000000000 "unterminated\n' >"$T/bad"
 "$VT_BIN/vartree-analyze" "$T/f.topo" --lfts "$T/f.lfts" -q --node-name-map "$T/bad" 2>"$T/err"; [ $? = 2 ] || fail "analyze bad map exit"
