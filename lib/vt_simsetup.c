@@ -230,8 +230,14 @@ int vts_start(sim *s)
 			free(hosts);
 			return vt_err_set(s->e, "open loop needs at least 2 hosts");
 		}
-		memcpy(s->perm, hosts, nh * sizeof(uint32_t));
-		vt_rand_shuffle_u32(&s->rng, s->perm, nh);
+		if (w->perm == 2) {
+			/* bisection pairing: the k-th host and the one half the hosts on */
+			for (uint32_t k = 0; k < nh; k++)
+				s->perm[k] = hosts[(k + nh / 2) % nh];
+		} else {
+			memcpy(s->perm, hosts, nh * sizeof(uint32_t));
+			vt_rand_shuffle_u32(&s->rng, s->perm, nh);
+		}
 		/* perm[] by rank: host hosts[k] sends to perm[k] */
 		uint32_t *byrank = calloc(s->nranks, sizeof(uint32_t));
 

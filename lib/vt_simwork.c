@@ -173,6 +173,10 @@ int vt_simwork_open(vt_simwork *w, uint32_t nranks, double load, uint64_t durati
 	w->msg_bytes = msg_bytes;
 	w->perm = perm;
 	w->seed = seed;
-	snprintf(w->name, sizeof(w->name), "%s load %.2f", perm ? "permutation" : "uniform", load);
+	snprintf(w->name, sizeof(w->name), "%s load %.2f",
+		 perm == 2 ? "bisection pairing"
+		 : perm	   ? "permutation"
+			   : "uniform",
+		 load);
 	return 0;
 }

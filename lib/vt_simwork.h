@@ -11,7 +11,9 @@
  *   burst         every message posted at time 0
  *   open          open loop: each rank draws messages at a given offered load
  *                 (exponential gaps), to uniform random ranks or to a fixed
- *                 random permutation, for a given time; then the fabric drains
+ *                 random permutation or to its bisection partner (host k of
+ *                 n and host k + n/2: Wolfe et al.'s bisection pairing), for a
+ *                 given time; then the fabric drains
  */
 #ifndef VT_SIMWORK_H
 #define VT_SIMWORK_H
@@ -39,7 +41,8 @@ typedef struct vt_simwork {
 	/* open loop */
 	double load;	      /* offered load, fraction of the injection link rate */
 	uint64_t duration_ps; /* generation window */
-	int perm;	      /* 1: fixed random permutation, 0: uniform random */
+	int perm; /* 1: fixed random permutation, 2: bisection pairing (host k and k + n/2), 0:
+		     uniform random */
 	uint64_t seed;
 } vt_simwork;
 

@@ -97,7 +97,10 @@ static void json_workload(const struct opts *o, const vt_simwork *w)
 	       w->nranks, w->msg_bytes);
 	if (w->mode == VT_WORK_OPEN)
 		printf(", \"load\": %.6g, \"duration_us\": %.6g, \"destinations\": \"%s\"", w->load,
-		       (double)w->duration_ps / 1e6, w->perm ? "perm" : "uniform");
+		       (double)w->duration_ps / 1e6,
+		       w->perm == 2 ? "pair"
+		       : w->perm    ? "perm"
+				    : "uniform");
 	else
 		printf(", \"stages\": %u, \"flows\": %llu, \"reps\": %u", w->nstages,
 		       (unsigned long long)w->nmsg, o->reps);

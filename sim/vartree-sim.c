@@ -34,7 +34,8 @@ static const char usage[] =
 	"  --order FILE       host order (ca-order dump or node list)\n"
 	"  --pattern SPEC     analyzer pattern (default shift)\n"
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
-	"  --open uniform|perm  open-loop traffic; --load L (0..1], --duration US\n"
+	"  --open uniform|perm|pair  open-loop traffic; --load L (0..4] of one link,\n"
+	"                     --duration US\n"
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
 	"  --size BYTES       message size (K and M suffixes; default 4096)\n"
 	"  --reps N           repeat the pattern N times\n"
@@ -188,12 +189,13 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->causal = optarg;
 			break;
 		case 'O':
-			if (strcmp(optarg, "uniform") && strcmp(optarg, "perm"))
-				usage_error("--open: 'uniform' or 'perm'");
+			if (strcmp(optarg, "uniform") && strcmp(optarg, "perm") &&
+			    strcmp(optarg, "pair"))
+				usage_error("--open: 'uniform', 'perm' or 'pair'");
 			o->open = optarg;
 			break;
 		case 'L':
-			o->load = num("load", optarg, 1e-6, 1);
+			o->load = num("load", optarg, 1e-6, 4);
 			break;
 		case 'D':
 			o->duration_us = num("duration", optarg, 1e-3, 1e7);
@@ -465,7 +467,8 @@ int main(int argc, char **argv)
 			die(e.msg);
 	} else if (o.open) {
 		if (vt_simwork_open(&w, ord.n, o.load, (uint64_t)(o.duration_us * 1e6), o.size,
-				    !strcmp(o.open, "perm"), o.p.seed, &e))
+				    !strcmp(o.open, "pair") ? 2 : !strcmp(o.open, "perm"), o.p.seed,
+				    &e))
 			die(e.msg);
 	} else {
 		vt_pattern pat;
