@@ -64,16 +64,21 @@ static void route_compute_nodes(struct router *r, const vt_tree *t)
 	r->main.crank = VT_NONE;
 }
 
-/* Every other CA port (I/O and service nodes) of the plane, each LID of its range. */
+/*
+ * Every other CA port of the plane (I/O, storage and management CAs,
+ * aggregation nodes), each LID of its range, in base LID order: the plugin's
+ * model and an ibnetdiscover dump list the same CAs differently.
+ */
 static void route_other_cas(struct router *r, const vt_tree *t)
 {
 	const vt_fabric *f = r->f;
 
-	for (uint32_t q = 0; q < f->nports; q++) {
-		const struct vt_port *p = &f->ports[q];
-		uint32_t x;
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], x;
+		const struct vt_port *p = q == VT_NONE ? NULL : &f->ports[q];
 
-		if (!p->num || p->peer == VT_NONE || f->nodes[p->node].type == VT_SWITCH ||
+		if (!p || p->lid != lid || !p->num || p->peer == VT_NONE ||
+		    f->nodes[p->node].type == VT_SWITCH ||
 		    t->is_cn[q] || f->nodes[f->ports[p->peer].node].type != VT_SWITCH)
 			continue;
 		x = f->nodes[f->ports[p->peer].node].sw;
