@@ -22,6 +22,8 @@ static const char usage[] =
 	"Routes an ibnetdiscover/ibsim/cache fabric with vartree and writes its LFTs in\n"
 	"OpenSM's opensm-lfts.dump format; the structure found goes to stderr.\n"
 	"  -o, --output LFTS        forwarding tables here (default: stdout)\n"
+	"      --lft-format F       their form: dump (opensm-lfts.dump, default) or binary\n"
+	"                           (one byte per entry, read back by vartree-analyze/-sim)\n"
 	"      --order-out FILE     compute-node order (MPI rank order) here\n"
 	"      --order-format F     its form: ca-order (opensm-ftree-ca-order.dump, default),\n"
 	"                           hostfile (one host name per rank), rankfile (Open MPI)\n"
@@ -102,6 +104,7 @@ struct extra_outs {
 	enum vt_order_format order_fmt;
 	const char *slurm; /* --slurm-topology */
 	const vt_tree *tree;
+	int lft_binary; /* --lft-format binary */
 };
 
 /*
@@ -119,7 +122,8 @@ static int write_outputs(const char *out, const struct extra_outs *x, const vt_l
 		goto fail;
 	if (x->slurm && vt_out_open(&so, x->slurm, e))
 		goto fail;
-	if (vt_lfts_write(lfts, f, lo.fp, e)) {
+	if (x->lft_binary ? vt_lfts_write_bin(lfts, f, lo.fp, e)
+			  : vt_lfts_write(lfts, f, lo.fp, e)) {
 		vt_out_fail(&lo, e);
 		goto fail;
 	}
@@ -198,6 +202,7 @@ int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
+		{"lft-format", required_argument, 0, 'L'},
 		{"order-out", required_argument, 0, 'O'},
 		{"order-format", required_argument, 0, 'F'},
 		{"slurm-topology", required_argument, 0, 'S'},
@@ -234,6 +239,16 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'o':
 			out = optarg;
+			break;
+		case 'L':
+			if (strcmp(optarg, "dump") && strcmp(optarg, "binary")) {
+				fprintf(stderr,
+					"vartree-route: --lft-format '%s': expected dump or "
+					"binary\n",
+					optarg);
+				return 2;
+			}
+			x.lft_binary = !strcmp(optarg, "binary");
 			break;
 		case 'O':
 			x.order = optarg;

@@ -445,6 +445,8 @@ int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len
 	const char *p = buf, *end = buf + len;
 	int fdbs = -1, rc = 0;
 
+	if (len >= 8 && !memcmp(buf, VT_LFTBIN_MAGIC, 8))
+		return vt_lfts_read_bin_mem(t, f, buf, len, name, e);
 	if (vt_lfts_init(t, f, e))
 		return -1;
 	s.seen = calloc((size_t)f->nswitches + 1, 1);
