@@ -9,7 +9,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}:print_suppressions=0"
 
 # a switch GUID of 0 used to route, but its tables could not be read back
 sed 's/^switchguid=0x2c95000000000(2c95000000000)$/switchguid=0x0(0)/' "$tmp/good.topo" >"$tmp/guid0.topo"
-expect 1 "vartree-route: $tmp/guid0.topo:9: switch \"L0-S0000\" (0x0000000000000000): GUID 0 is not valid" \
+expect 2 "vartree-route: $tmp/guid0.topo:9: switch \"L0-S0000\" (0x0000000000000000): GUID 0 is not valid" \
 	"$r" -q "$tmp/guid0.topo" -o l
 # libibnetdisc caches: libibnetdisc trusts the counts and port numbers it reads
 # (a port LMC of 255 was undefined behaviour; a 3.5 KB file made it allocate GBs)
@@ -28,17 +28,17 @@ PY
 c=$tmp/bad.cache
 cause="vartree-route: $c: corrupt libibnetdisc cache file"
 patch_cache "$c" 'b[n_end + 12] = 255'
-expect 1 "$cause: port LMC over 7" "$r" -q "$c" -o l
+expect 2 "$cause: port LMC over 7" "$r" -q "$c" -o l
 patch_cache "$c" 'b[8:12] = (0x10000000).to_bytes(4, "little")'
-expect 1 "$cause: node or port count larger than the file holds" "$r" -q "$c" -o l
+expect 2 "$cause: node or port count larger than the file holds" "$r" -q "$c" -o l
 patch_cache "$c" 'b[12:16] = (le(b[12:16]) + 1).to_bytes(4, "little")'
-expect 1 "$cause: port count does not match the file size" "$r" -q "$c" -o l
+expect 2 "$cause: port count does not match the file size" "$r" -q "$c" -o l
 patch_cache "$c" 'b[n_end + 8] = 200'
-expect 1 "$cause: port number beyond its node's ports" "$r" -q "$c" -o l
+expect 2 "$cause: port number beyond its node's ports" "$r" -q "$c" -o l
 patch_cache "$c" 'b[n_end + 95:n_end + 190] = b[n_end:n_end + 95]'
-expect 1 "$cause: port listed twice" "$r" -q "$c" -o l
+expect 2 "$cause: port listed twice" "$r" -q "$c" -o l
 patch_cache "$c" 'del b[-40:]'
-expect 1 "$cause: port count does not match the file size" "$r" -q "$c" -o l
+expect 2 "$cause: port count does not match the file size" "$r" -q "$c" -o l
 # unpatched, the copy loads: the refusal comes from the tree extraction, past the loader
 patch_cache "$c" 'pass'
 expect 1 "vartree-route: switches \"sw-b\" (0x0000000000200001) port 3 and \"sw-a\" (0x0000000000200000) port 3 are linked but both at level 0; an up/down tree links only adjacent levels" \

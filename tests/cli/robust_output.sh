@@ -16,12 +16,12 @@ expect_full() {
 	shift 2
 	expect "$rc" "$(basename "$p"): $full" bash -c '"$0" "$@" >/dev/full' "$p" "$@"
 }
-expect_full 1 "$r" -q "$tmp/good.topo"
+expect_full 2 "$r" -q "$tmp/good.topo"
 expect_full 1 "$g" fat 4,3
 expect_full 1 "$g" fat 4,3 --stats
 expect_full 2 "$a" "$tmp/good.topo" --route vartree
 expect_full 2 "$a" "$tmp/good.topo" --route vartree --json
-expect 1 "vartree-route: /dev/full: write error: No space left on device" \
+expect 2 "vartree-route: /dev/full: write error: No space left on device" \
 	"$r" -q "$tmp/good.topo" -o /dev/full
 expect 1 "vartree-gen: /dev/full: write error: No space left on device" \
 	"$g" fat 4,3 -o /dev/full
@@ -33,7 +33,8 @@ expect 2 "vartree-route: --order-out names the same file as --output: '-'; see -
 expect 2 "vartree-route: --slurm-topology names the same file as another output: 'y'; see --help" \
 	"$r" -q "$tmp/good.topo" -o x --order-out y --slurm-topology y
 
-# (job control on: a background job of a script would ignore SIGINT, and so do the commands)
+# (job control on and default dispositions: a background job of a script ignores SIGINT,
+# one under nohup SIGHUP, and the commands keep a signal ignored from the start)
 # interrupted SIG PROG ARGS... -o OUT: OUT holds "old" before; waits (deadline 120 s)
 # for the temporary file, sends SIG, then wants death by SIG, no temporary file and
 # OUT still "old". A run that ends before its temporary file is seen is tried again.
@@ -45,7 +46,7 @@ interrupted() {
 		rm -rf "$d" && mkdir "$d"
 		echo old >"$d/out"
 		set -m
-		"$@" -o "$d/out" 2>/dev/null &
+		env --default-signal=HUP,INT,TERM "$@" -o "$d/out" 2>/dev/null &
 		pid=$!
 		set +m
 		deadline=$((SECONDS + 120))

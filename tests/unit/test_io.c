@@ -182,6 +182,10 @@ static void killed_while_writing(int sig)
 	if (!pid) {
 		vt_out o, p;
 
+		/* as a command started normally: nohup or a background job would ignore some */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		vt_out_catch_signals();
 		if (vt_out_open(&o, a, &e) || vt_out_open(&p, b, &e))
 			_exit(3);
