@@ -37,7 +37,7 @@ static const char usage[] =
 	"  --open uniform|perm|pair  open-loop traffic; --load L (0..4] of one link,\n"
 	"                     --duration US\n"
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
-	"  --size BYTES       message size (K and M suffixes; default 4096)\n"
+	"  --size BYTES       message size (K, M and G suffixes; default 4096)\n"
 	"  --reps N           repeat the pattern N times\n"
 	"  --preset default|fig6|navaridas  parameter set (fig6: Zahavi et al. reference\n"
 	"                     model; navaridas: their switches, adaptive routing)\n"
@@ -73,24 +73,61 @@ static void usage_error(const char *msg)
 	exit(2);
 }
 
+/* A large bound as the user would read it: 1G rather than 1073741824, 1e+06 rather than 1000000. */
+static const char *bound(char *buf, size_t n, double v)
+{
+	static const char sfx[] = "KMG";
+	int k = -1;
+
+	if (v < 1e6) {
+		snprintf(buf, n, "%.15g", v);
+		return buf;
+	}
+	while (k < 2 && v >= 1024 && v == (double)(uint64_t)v && !((uint64_t)v % 1024)) {
+		v /= 1024;
+		k++;
+	}
+	if (k >= 0)
+		snprintf(buf, n, "%.15g%c", v, sfx[k]);
+	else
+		snprintf(buf, n, "%g", v);
+	return buf;
+}
+
+/* A number with an optional K, M or G suffix (powers of 1024) in [lo, hi]. */
 static double num(const char *opt, const char *s, double lo, double hi)
 {
-	char *end;
+	char *end, a[32], b[32];
 	double v = strtod(s, &end);
 
-	if (end == s || (*end && strchr("kKmM", *end) == NULL) || (*end && end[1]))
+	if (end == s || (*end && strchr("kKmMgG", *end) == NULL) || (*end && end[1]))
 		goto bad;
 	if (*end == 'k' || *end == 'K')
 		v *= 1024;
 	else if (*end == 'm' || *end == 'M')
 		v *= 1024 * 1024;
+	else if (*end == 'g' || *end == 'G')
+		v *= 1024.0 * 1024 * 1024;
 	if (!(v >= lo && v <= hi))
 		goto bad;
 	return v;
 bad:
-	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%.15g, %.15g]\n", opt, s, lo,
-		hi);
+	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%s, %s]\n", opt, s,
+		bound(a, sizeof(a), lo), bound(b, sizeof(b), hi));
 	exit(2);
+}
+
+/* A rate in Gb/s as Mb/s: 0 is no limit; a rate that would round to 0 is refused. */
+static uint64_t rate(const char *opt, const char *s)
+{
+	double g = num(opt, s, 0, 1e5);
+
+	if (g > 0 && g < 0.001) {
+		fprintf(stderr, "vartree-sim: --%s: '%s' is below 0.001 Gb/s (0 means no limit)\n",
+			opt, s);
+		exit(2);
+	}
+	return (uint64_t)(g * 1000);
 }
 
 static enum vt_speed speed_arg(const char *s)
@@ -318,10 +355,10 @@ static void parse(int argc, char **argv, struct opts *o)
 				(uint64_t)(num("credit-period-ns", v, 0, 1e6) * 1000);
 			break;
 		case 11:
-			o->p.gen_mbps = (uint64_t)(num("gen-gbps", v, 0, 1e5) * 1000);
+			o->p.gen_mbps = rate("gen-gbps", v);
 			break;
 		case 12:
-			o->p.sink_mbps = (uint64_t)(num("sink-gbps", v, 0, 1e5) * 1000);
+			o->p.sink_mbps = rate("sink-gbps", v);
 			break;
 		case 13:
 			if (!strcmp(v, "rr"))

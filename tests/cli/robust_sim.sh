@@ -17,7 +17,7 @@ expect 1 'vartree-sim: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S
 expect 1 "vartree-sim: $tmp/trunc.lfts:48: malformed line" "$s" -q "$tmp/good.topo" --lfts "$tmp/trunc.lfts"
 expect 1 "vartree-sim: bad spec 'oversub 6,4,1,4': not connected: leaves 0 and 1 share no spine (round robin of 1 up-link over 4 spines needs more than half the spines per leaf)" \
 	"$s" -q --gen "oversub 6,4,1,4"
-expect 2 "vartree-sim: --reps: '-1' is not a number in [1, 1000000]" "$s" -q "$tmp/good.topo" --reps -1
+expect 2 "vartree-sim: --reps: '-1' is not a number in [1, 1e+06]" "$s" -q "$tmp/good.topo" --reps -1
 expect 2 "vartree-sim: --vls: '99' is not a number in [1, 15]" "$s" -q "$tmp/good.topo" --vls 99
 expect 2 "vartree-sim: --speed: unknown speed 'XDR'" "$s" -q "$tmp/good.topo" --speed XDR
 finish
