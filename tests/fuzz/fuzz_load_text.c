@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the text loader on arbitrary bytes must fail cleanly or give a sane fabric. */
+#include "fuzz_common.h"
 #include "vt_load.h"
 
 #include <stdint.h>

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* libFuzzer target: GUID files (root, compute-node and I/O GUIDs, as OpenSM reads them). */
+#include "fuzz_common.h"
+#include "vt_io.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t *g = NULL;
+	uint32_t n = 0;
+	vt_err e = {{0}};
+
+	if (vt_guid_file_read(fuzz_file(data, size), &g, &n, &e)) {
+		if (g || n)
+			abort();
+		fuzz_one_line(&e);
+		return 0;
+	}
+	if (n > size / 2 + 1 || (n && !g))
+		abort();
+	free(g);
+	return 0;
+}
