@@ -53,3 +53,25 @@ for pods in 12 18 36; do
 		"$(ratio "$fown" "$vrt")" "$(ratio "$fstep" "$vrt")"
 	rm -rf "$tmp/ft$pods" "$f"
 done
+
+# Routing time per LFT entry from 1K to 40K hosts: pruned 3-level trees of 64-port
+# switches (vartree-gen pruned 64,P: P x 1024 hosts) up to 64,40 (40960 hosts, the
+# 48K unicast LID limit's largest such tree). Tables in the binary form
+# (--lft-format binary) so the text dump does not dominate. Per entry = routing
+# time / (switches x LIDs); memory = the command's peak RSS beside the tables'
+# size (one byte per entry); both should stay flat per entry as the fabric grows.
+echo
+printf '%-15s %6s %5s %11s | %9s %8s | %9s %9s %6s\n' fabric hosts sws entries \
+	"vt route" "ns/entry" "peak RSS" tables "RSS/tb"
+for pods in 1 4 10 20 40; do
+	f=$tmp/q$pods.topo
+	"$bin/vartree-gen" pruned 64,$pods -o "$f" || exit 1
+	/usr/bin/time -f '%M' -o "$tmp/rss" "$bin/vartree-route" -v "$f" --lft-format binary \
+		-o "$tmp/l.bin" 2>"$tmp/vt.err" || { cat "$tmp/vt.err"; exit 1; }
+	read -r sws lids vrt < <(sed -n 's/.*routed \([0-9]*\) switches x \([0-9]*\) LIDs in \([0-9.]*\) s/\1 \2 \3/p' "$tmp/vt.err")
+	rss=$(tail -1 "$tmp/rss")
+	awk -v n="$pods" -v s="$sws" -v l="$lids" -v t="$vrt" -v r="$rss" 'BEGIN {
+		e = s * l; printf "%-15s %6d %5d %11d | %7.1fms %8.2f | %7.0fMB %7.0fMB %6.2f\n",
+			"pruned 64," n, n * 1024, s, e, t * 1000, t * 1e9 / e, r / 1024, e / 1048576, r * 1024 / e }'
+	rm -f "$f" "$tmp/l.bin"
+done
