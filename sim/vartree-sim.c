@@ -141,51 +141,297 @@ static enum vt_speed speed_arg(const char *s)
 	return sp;
 }
 
+static const struct option long_opts[] = {
+	{"gen", 1, 0, 'g'},
+	{"lfts", 1, 0, 'l'},
+	{"route", 1, 0, 'r'},
+	{"order", 1, 0, 'o'},
+	{"pattern", 1, 0, 'p'},
+	{"causal", 1, 0, 'c'},
+	{"open", 1, 0, 'O'},
+	{"load", 1, 0, 'L'},
+	{"duration", 1, 0, 'D'},
+	{"mode", 1, 0, 'm'},
+	{"size", 1, 0, 's'},
+	{"reps", 1, 0, 'R'},
+	{"preset", 1, 0, 'P'},
+	{"speed", 1, 0, 1},
+	{"rate-gbps", 1, 0, 2},
+	{"mtu", 1, 0, 3},
+	{"header", 1, 0, 4},
+	{"vls", 1, 0, 5},
+	{"buffer", 1, 0, 6},
+	{"speedup", 1, 0, 7},
+	{"switch-ns", 1, 0, 8},
+	{"cable-ns", 1, 0, 9},
+	{"credit-period-ns", 1, 0, 10},
+	{"gen-gbps", 1, 0, 11},
+	{"sink-gbps", 1, 0, 12},
+	{"arb", 1, 0, 13},
+	{"rail", 1, 0, 14},
+	{"flit", 0, 0, 15},
+	{"seed", 1, 0, 16},
+	{"json", 0, 0, 'j'},
+	{"plot", 1, 0, 17},
+	{"quiet", 0, 0, 'q'},
+	{"links", 0, 0, 18},
+	{"sl", 1, 0, 19},
+	{"ar", 1, 0, 20},
+	{"ar-select", 1, 0, 21},
+	{"label", 1, 0, 22},
+	{"help", 0, 0, 'h'},
+	{"version", 0, 0, VT_OPT_VERSION},
+	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
+	{0, 0, 0, 0},
+};
+
+static void mode_arg(struct opts *o, const char *v)
+{
+	static const char *const names[] = {"b2b", "barrier", "causal", "burst"};
+
+	o->mode_set = 1;
+	for (unsigned k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(v, names[k])) {
+			o->mode = (enum vt_simwork_mode)k; /* VT_WORK_B2B .. VT_WORK_BURST */
+			return;
+		}
+	usage_error("--mode: b2b, barrier, causal or burst");
+}
+
+static void preset_arg(struct opts *o, const char *v)
+{
+	o->fig6 = o->navaridas = 0;
+	o->preset = v;
+	if (!strcmp(v, "fig6"))
+		o->fig6 = 1;
+	else if (!strcmp(v, "navaridas"))
+		o->navaridas = 1;
+	else if (strcmp(v, "default"))
+		usage_error("--preset: 'default', 'fig6' or 'navaridas'");
+}
+
+/* An option of the first pass; 1 if it sets a model parameter, applied after the preset. */
+static int first_pass(struct opts *o, int c)
+{
+	switch (c) {
+	case 'g':
+		o->gen = optarg;
+		break;
+	case 'l':
+	case 'r':
+		if (o->nr == MAX_ROUTINGS)
+			usage_error("at most 4 routings");
+		if (c == 'r' && strcmp(optarg, "vartree"))
+			usage_error("--route: only 'vartree' (give other engines' tables with "
+				    "--lfts)");
+		o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
+		break;
+	case 'o':
+		o->order = optarg;
+		break;
+	case 'p':
+		o->pattern = optarg;
+		break;
+	case 'c':
+		o->causal = optarg;
+		break;
+	case 'O':
+		if (strcmp(optarg, "uniform") && strcmp(optarg, "perm") && strcmp(optarg, "pair"))
+			usage_error("--open: 'uniform', 'perm' or 'pair'");
+		o->open = optarg;
+		break;
+	case 'L':
+		o->load = num("load", optarg, 1e-6, 4);
+		break;
+	case 'D':
+		o->duration_us = num("duration", optarg, 1e-3, 1e7);
+		break;
+	case 'm':
+		mode_arg(o, optarg);
+		break;
+	case 's':
+		o->size = (uint32_t)num("size", optarg, 1, 1 << 30);
+		break;
+	case 'R':
+		o->reps = (unsigned)num("reps", optarg, 1, 1e6);
+		break;
+	case 'P':
+		preset_arg(o, optarg);
+		break;
+	case 'j':
+		o->json = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	case 15:
+		o->p.flit = 1;
+		break;
+	case 17:
+		o->plot = optarg;
+		break;
+	case 22:
+		if (o->nlabel == MAX_ROUTINGS)
+			usage_error("at most 4 labels");
+		o->label[o->nlabel++] = optarg;
+		break;
+	case 18:
+		o->links = 1;
+		break;
+	case 'h':
+		fputs(usage, stdout);
+		exit(0);
+	case VT_OPT_VERSION:
+		puts("vartree-sim " VT_VERSION);
+		exit(0);
+	case VT_OPT_VERSION + 1:
+		o->name_map = optarg;
+		break;
+	case '?':
+		fputs(usage, stderr);
+		exit(2);
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+/* The preset's parameters, keeping what does not belong to it. */
+static void apply_preset(struct opts *o)
+{
+	if (o->fig6) {
+		int flit = o->p.flit;
+
+		vt_sim_preset_fig6(&o->p);
+		o->p.flit = flit;
+		if (o->size <= 1024)
+			o->p.mtu = 1024; /* as the reference run did for 1 KB messages */
+	}
+	if (o->navaridas) {
+		int flit = o->p.flit;
+
+		vt_sim_preset_navaridas(&o->p);
+		o->p.flit = flit;
+	}
+}
+
+/* A numeric model option given on the command line (after the preset). */
+static void apply_number(struct opts *o, int id, const char *v)
+{
+	switch (id) {
+	case 1:
+		o->p.speed = speed_arg(v);
+		break;
+	case 2:
+		o->p.link_mbps = (uint64_t)(num("rate-gbps", v, 0.001, 1e4) * 1000);
+		break;
+	case 3:
+		o->p.mtu = (unsigned)num("mtu", v, 256, 4096);
+		break;
+	case 4:
+		o->p.header = (unsigned)num("header", v, 0, 512);
+		break;
+	case 5:
+		o->p.nvl = (unsigned)num("vls", v, 1, 15);
+		break;
+	case 6:
+		o->p.buf_credits = (unsigned)num("buffer", v, 1, 1 << 20);
+		break;
+	case 7:
+		o->p.speedup = (unsigned)num("speedup", v, 1, 64);
+		break;
+	case 8:
+		o->p.sw_lat_ps = (uint64_t)(num("switch-ns", v, 0, 1e6) * 1000);
+		break;
+	case 9:
+		o->p.cable_ps = (uint64_t)(num("cable-ns", v, 0, 1e6) * 1000);
+		break;
+	case 10:
+		o->p.credit_period_ps = (uint64_t)(num("credit-period-ns", v, 0, 1e6) * 1000);
+		break;
+	case 11:
+		o->p.gen_mbps = rate("gen-gbps", v);
+		break;
+	case 12:
+		o->p.sink_mbps = rate("sink-gbps", v);
+		break;
+	case 16:
+		o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
+		break;
+	}
+}
+
+/* A model option naming a choice; 0 if id is no such option. */
+static int apply_choice(struct opts *o, int id, const char *v)
+{
+	switch (id) {
+	case 13:
+		if (!strcmp(v, "rr"))
+			o->p.arb = VT_ARB_RR;
+		else if (!strcmp(v, "random"))
+			o->p.arb = VT_ARB_RANDOM;
+		else
+			usage_error("--arb: 'rr' or 'random'");
+		break;
+	case 14:
+		if (!strcmp(v, "fixed"))
+			o->p.rail = VT_RAIL_FIXED;
+		else if (!strcmp(v, "random"))
+			o->p.rail = VT_RAIL_RANDOM;
+		else if (!strcmp(v, "least"))
+			o->p.rail = VT_RAIL_LEAST;
+		else
+			usage_error("--rail: 'fixed', 'random' or 'least'");
+		break;
+	case 19:
+		if (!strcmp(v, "spread"))
+			o->p.sl_spread = 1;
+		else
+			o->p.sl = (unsigned)num("sl", v, 0, 15);
+		break;
+	case 20:
+		if (!strcmp(v, "static"))
+			o->p.ar = VT_AR_STATIC;
+		else if (!strcmp(v, "packet"))
+			o->p.ar = VT_AR_PACKET;
+		else if (!strcmp(v, "flow"))
+			o->p.ar = VT_AR_FLOW;
+		else
+			usage_error("--ar: 'static', 'packet' or 'flow'");
+		break;
+	case 21:
+		if (!strcmp(v, "credits"))
+			o->p.ar_select = VT_AR_CREDITS;
+		else if (!strcmp(v, "queue"))
+			o->p.ar_select = VT_AR_QUEUE;
+		else
+			usage_error("--ar-select: 'credits' or 'queue'");
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* What the options must agree on, once all are read. */
+static void check_opts(struct opts *o, int argc, char **argv)
+{
+	if (optind < argc)
+		o->fabric = argv[optind++];
+	if (optind < argc)
+		usage_error("one fabric only (see --help)");
+	if (!o->fabric == !o->gen)
+		usage_error("give a FABRIC file or --gen SPEC (see --help)");
+	if (!!o->pattern + !!o->causal + !!o->open > 1)
+		usage_error("--pattern, --causal and --open exclude each other");
+	if (!o->nr)
+		o->rspec[o->nr++] = NULL;
+	if (o->nlabel > o->nr)
+		usage_error("more --label than routings");
+}
+
 static void parse(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{"gen", 1, 0, 'g'},
-		{"lfts", 1, 0, 'l'},
-		{"route", 1, 0, 'r'},
-		{"order", 1, 0, 'o'},
-		{"pattern", 1, 0, 'p'},
-		{"causal", 1, 0, 'c'},
-		{"open", 1, 0, 'O'},
-		{"load", 1, 0, 'L'},
-		{"duration", 1, 0, 'D'},
-		{"mode", 1, 0, 'm'},
-		{"size", 1, 0, 's'},
-		{"reps", 1, 0, 'R'},
-		{"preset", 1, 0, 'P'},
-		{"speed", 1, 0, 1},
-		{"rate-gbps", 1, 0, 2},
-		{"mtu", 1, 0, 3},
-		{"header", 1, 0, 4},
-		{"vls", 1, 0, 5},
-		{"buffer", 1, 0, 6},
-		{"speedup", 1, 0, 7},
-		{"switch-ns", 1, 0, 8},
-		{"cable-ns", 1, 0, 9},
-		{"credit-period-ns", 1, 0, 10},
-		{"gen-gbps", 1, 0, 11},
-		{"sink-gbps", 1, 0, 12},
-		{"arb", 1, 0, 13},
-		{"rail", 1, 0, 14},
-		{"flit", 0, 0, 15},
-		{"seed", 1, 0, 16},
-		{"json", 0, 0, 'j'},
-		{"plot", 1, 0, 17},
-		{"quiet", 0, 0, 'q'},
-		{"links", 0, 0, 18},
-		{"sl", 1, 0, 19},
-		{"ar", 1, 0, 20},
-		{"ar-select", 1, 0, 21},
-		{"label", 1, 0, 22},
-		{"help", 0, 0, 'h'},
-		{"version", 0, 0, VT_OPT_VERSION},
-		{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
-		{0, 0, 0, 0},
-	};
 	int c;
 	/* parameters given on the command line override the preset, so apply them after it */
 	struct {
@@ -201,224 +447,16 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->load = 0.5;
 	o->duration_us = 100;
 	o->preset = "default";
-	while ((c = getopt_long(argc, argv, "hjq", lo, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			o->gen = optarg;
-			break;
-		case 'l':
-		case 'r':
-			if (o->nr == MAX_ROUTINGS)
-				usage_error("at most 4 routings");
-			if (c == 'r' && strcmp(optarg, "vartree"))
-				usage_error(
-					"--route: only 'vartree' (give other engines' tables with "
-					"--lfts)");
-			o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
-			break;
-		case 'o':
-			o->order = optarg;
-			break;
-		case 'p':
-			o->pattern = optarg;
-			break;
-		case 'c':
-			o->causal = optarg;
-			break;
-		case 'O':
-			if (strcmp(optarg, "uniform") && strcmp(optarg, "perm") &&
-			    strcmp(optarg, "pair"))
-				usage_error("--open: 'uniform', 'perm' or 'pair'");
-			o->open = optarg;
-			break;
-		case 'L':
-			o->load = num("load", optarg, 1e-6, 4);
-			break;
-		case 'D':
-			o->duration_us = num("duration", optarg, 1e-3, 1e7);
-			break;
-		case 'm':
-			o->mode_set = 1;
-			if (!strcmp(optarg, "b2b"))
-				o->mode = VT_WORK_B2B;
-			else if (!strcmp(optarg, "barrier"))
-				o->mode = VT_WORK_BARRIER;
-			else if (!strcmp(optarg, "causal"))
-				o->mode = VT_WORK_CAUSAL;
-			else if (!strcmp(optarg, "burst"))
-				o->mode = VT_WORK_BURST;
-			else
-				usage_error("--mode: b2b, barrier, causal or burst");
-			break;
-		case 's':
-			o->size = (uint32_t)num("size", optarg, 1, 1 << 30);
-			break;
-		case 'R':
-			o->reps = (unsigned)num("reps", optarg, 1, 1e6);
-			break;
-		case 'P':
-			o->fig6 = o->navaridas = 0;
-			o->preset = optarg;
-			if (!strcmp(optarg, "fig6"))
-				o->fig6 = 1;
-			else if (!strcmp(optarg, "navaridas"))
-				o->navaridas = 1;
-			else if (strcmp(optarg, "default"))
-				usage_error("--preset: 'default', 'fig6' or 'navaridas'");
-			break;
-		case 'j':
-			o->json = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 15:
-			o->p.flit = 1;
-			break;
-		case 17:
-			o->plot = optarg;
-			break;
-		case 22:
-			if (o->nlabel == MAX_ROUTINGS)
-				usage_error("at most 4 labels");
-			o->label[o->nlabel++] = optarg;
-			break;
-		case 18:
-			o->links = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		case VT_OPT_VERSION:
-			puts("vartree-sim " VT_VERSION);
-			exit(0);
-		case VT_OPT_VERSION + 1:
-			o->name_map = optarg;
-			break;
-		case '?':
-			fputs(usage, stderr);
-			exit(2);
-		default:
-			if (nl < 64) {
-				later[nl].id = c;
-				later[nl++].v = optarg;
-			}
+	while ((c = getopt_long(argc, argv, "hjq", long_opts, NULL)) != -1)
+		if (first_pass(o, c) && nl < 64) {
+			later[nl].id = c;
+			later[nl++].v = optarg;
 		}
-	}
-	if (o->fig6) {
-		int flit = o->p.flit;
-
-		vt_sim_preset_fig6(&o->p);
-		o->p.flit = flit;
-		if (o->size <= 1024)
-			o->p.mtu = 1024; /* as the reference run did for 1 KB messages */
-	}
-	if (o->navaridas) {
-		int flit = o->p.flit;
-
-		vt_sim_preset_navaridas(&o->p);
-		o->p.flit = flit;
-	}
-	for (int i = 0; i < nl; i++) {
-		const char *v = later[i].v;
-
-		switch (later[i].id) {
-		case 1:
-			o->p.speed = speed_arg(v);
-			break;
-		case 2:
-			o->p.link_mbps = (uint64_t)(num("rate-gbps", v, 0.001, 1e4) * 1000);
-			break;
-		case 3:
-			o->p.mtu = (unsigned)num("mtu", v, 256, 4096);
-			break;
-		case 4:
-			o->p.header = (unsigned)num("header", v, 0, 512);
-			break;
-		case 5:
-			o->p.nvl = (unsigned)num("vls", v, 1, 15);
-			break;
-		case 6:
-			o->p.buf_credits = (unsigned)num("buffer", v, 1, 1 << 20);
-			break;
-		case 7:
-			o->p.speedup = (unsigned)num("speedup", v, 1, 64);
-			break;
-		case 8:
-			o->p.sw_lat_ps = (uint64_t)(num("switch-ns", v, 0, 1e6) * 1000);
-			break;
-		case 9:
-			o->p.cable_ps = (uint64_t)(num("cable-ns", v, 0, 1e6) * 1000);
-			break;
-		case 10:
-			o->p.credit_period_ps =
-				(uint64_t)(num("credit-period-ns", v, 0, 1e6) * 1000);
-			break;
-		case 11:
-			o->p.gen_mbps = rate("gen-gbps", v);
-			break;
-		case 12:
-			o->p.sink_mbps = rate("sink-gbps", v);
-			break;
-		case 13:
-			if (!strcmp(v, "rr"))
-				o->p.arb = VT_ARB_RR;
-			else if (!strcmp(v, "random"))
-				o->p.arb = VT_ARB_RANDOM;
-			else
-				usage_error("--arb: 'rr' or 'random'");
-			break;
-		case 14:
-			if (!strcmp(v, "fixed"))
-				o->p.rail = VT_RAIL_FIXED;
-			else if (!strcmp(v, "random"))
-				o->p.rail = VT_RAIL_RANDOM;
-			else if (!strcmp(v, "least"))
-				o->p.rail = VT_RAIL_LEAST;
-			else
-				usage_error("--rail: 'fixed', 'random' or 'least'");
-			break;
-		case 16:
-			o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
-			break;
-		case 19:
-			if (!strcmp(v, "spread"))
-				o->p.sl_spread = 1;
-			else
-				o->p.sl = (unsigned)num("sl", v, 0, 15);
-			break;
-		case 20:
-			if (!strcmp(v, "static"))
-				o->p.ar = VT_AR_STATIC;
-			else if (!strcmp(v, "packet"))
-				o->p.ar = VT_AR_PACKET;
-			else if (!strcmp(v, "flow"))
-				o->p.ar = VT_AR_FLOW;
-			else
-				usage_error("--ar: 'static', 'packet' or 'flow'");
-			break;
-		case 21:
-			if (!strcmp(v, "credits"))
-				o->p.ar_select = VT_AR_CREDITS;
-			else if (!strcmp(v, "queue"))
-				o->p.ar_select = VT_AR_QUEUE;
-			else
-				usage_error("--ar-select: 'credits' or 'queue'");
-			break;
-		}
-	}
-	if (optind < argc)
-		o->fabric = argv[optind++];
-	if (optind < argc)
-		usage_error("one fabric only (see --help)");
-	if (!o->fabric == !o->gen)
-		usage_error("give a FABRIC file or --gen SPEC (see --help)");
-	if (!!o->pattern + !!o->causal + !!o->open > 1)
-		usage_error("--pattern, --causal and --open exclude each other");
-	if (!o->nr)
-		o->rspec[o->nr++] = NULL;
-	if (o->nlabel > o->nr)
-		usage_error("more --label than routings");
+	apply_preset(o);
+	for (int i = 0; i < nl; i++)
+		if (!apply_choice(o, later[i].id, later[i].v))
+			apply_number(o, later[i].id, later[i].v);
+	check_opts(o, argc, argv);
 }
 
 struct progress {
@@ -440,125 +478,149 @@ static void progress(void *ctx, uint64_t now, uint64_t events, uint64_t done, ui
 		(unsigned long long)total);
 }
 
+/* The fabric, and each routing's tables (vartree's with its host order). */
+static vt_fabric *load_all(const struct opts *o, struct routing *rt)
+{
+	vt_fabric *f = NULL;
+	vt_err e;
+
+	if (o->gen) {
+		struct vt_gen_spec gs;
+
+		if (vt_gen_parse(&gs, o->gen, &e) || vt_gen_build(&gs, &f, &e))
+			die(e.msg);
+	} else if (vt_load(o->fabric, &f, &e)) {
+		die(e.msg);
+	}
+	for (unsigned k = 0; k < o->nr; k++) {
+		rt[k].source = o->rspec[k] ? o->rspec[k] : "vartree";
+		rt[k].name = k < o->nlabel ? o->label[k] : rt[k].source;
+		if (!o->rspec[k]) {
+			struct vt_route_opts ro = {0};
+
+			if (vt_route(f, &ro, &rt[k].t, &rt[k].o, &e))
+				die(e.msg);
+			rt[k].have_order = 1;
+		} else if (vt_lfts_read(&rt[k].t, f, o->rspec[k], &e)) {
+			die(e.msg);
+		}
+	}
+	return f;
+}
+
+/* One host order for every routing: the file's, else vartree's, else leaf order. */
+static void host_order(const struct opts *o, const vt_fabric *f, const struct routing *rt,
+		       vt_order *ord)
+{
+	vt_err e;
+
+	if (o->order) {
+		if (vt_order_read(ord, f, o->order, &e))
+			die(e.msg);
+		return;
+	}
+	for (unsigned k = 0; k < o->nr; k++)
+		if (rt[k].have_order) {
+			ord->n = rt[k].o.n;
+			ord->port = malloc(ord->n * sizeof(uint32_t));
+			if (!ord->port)
+				die("out of memory");
+			memcpy(ord->port, rt[k].o.port, ord->n * sizeof(uint32_t));
+			return;
+		}
+	if (vt_order_leaf(ord, f, &e))
+		die(e.msg);
+}
+
+static void make_work(const struct opts *o, uint32_t nranks, vt_simwork *w)
+{
+	vt_err e;
+
+	if (o->causal) {
+		if (vt_simwork_navaridas(w, o->causal, nranks, o->size, &e))
+			die(e.msg);
+		if (o->mode_set)
+			w->mode = o->mode;
+	} else if (o->open) {
+		if (vt_simwork_open(w, nranks, o->load, (uint64_t)(o->duration_us * 1e6), o->size,
+				    !strcmp(o->open, "pair") ? 2 : !strcmp(o->open, "perm"),
+				    o->p.seed, &e))
+			die(e.msg);
+	} else {
+		vt_pattern pat;
+
+		if (vt_pattern_parse(&pat, o->pattern ? o->pattern : "shift", nranks, &e))
+			die(e.msg);
+		if (vt_simwork_pattern(w, &pat, o->size, o->reps,
+				       o->mode_set ? o->mode : VT_WORK_B2B, &e))
+			die(e.msg);
+		vt_pattern_free(&pat);
+	}
+}
+
+/* Runs routing k; returns 3 on a credit deadlock (a result, with its reason on stderr). */
+static int run_one(const struct opts *o, const vt_fabric *f, const vt_order *ord,
+		   const vt_simwork *w, struct routing *r)
+{
+	struct timespec a, b, ca, cb;
+	vt_err e;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
+	if (vt_sim_run(f, &r->t, ord, w, &o->p, &r->r, &e)) {
+		fprintf(stderr, "vartree-sim: %s: %s\n", r->source, e.msg);
+		exit(1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
+	r->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	double cpu_s = (double)(cb.tv_sec - ca.tv_sec) + (double)(cb.tv_nsec - ca.tv_nsec) / 1e9;
+	if (!o->quiet)
+		fprintf(stderr,
+			"vartree-sim: %s: %llu events (%llu packet hops) in %.4f s (cpu "
+			"%.4f s), %.2f M events/s, %.2f M hops/s\n",
+			r->name, (unsigned long long)r->r.events, (unsigned long long)r->r.hops,
+			r->wall_s, cpu_s, r->wall_s > 0 ? r->r.events / r->wall_s / 1e6 : 0,
+			r->wall_s > 0 ? r->r.hops / r->wall_s / 1e6 : 0);
+	if (!r->r.deadlock)
+		return 0;
+	fprintf(stderr,
+		"vartree-sim: %s: credit deadlock: %llu packets stuck, %llu of %llu "
+		"messages done, nothing moves after %.3f us\n",
+		r->name, (unsigned long long)r->r.stuck_pkts, (unsigned long long)r->r.msgs_done,
+		(unsigned long long)r->r.msgs, (double)r->r.last_ps / 1e6);
+	return 3;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
 	vt_err e;
-	vt_fabric *f = NULL;
+	vt_fabric *f;
 	vt_simwork w;
+	vt_order ord = {0};
 	struct routing rt[MAX_ROUTINGS];
 	struct progress pr = {.on = 0};
 	int rc = 0;
 
 	parse(argc, argv, &o);
 	memset(rt, 0, sizeof(rt));
-	if (o.gen) {
-		struct vt_gen_spec gs;
-
-		if (vt_gen_parse(&gs, o.gen, &e) || vt_gen_build(&gs, &f, &e))
-			die(e.msg);
-	} else if (vt_load(o.fabric, &f, &e)) {
-		die(e.msg);
-	}
-	for (unsigned k = 0; k < o.nr; k++) {
-		rt[k].source = o.rspec[k] ? o.rspec[k] : "vartree";
-		rt[k].name = k < o.nlabel ? o.label[k] : rt[k].source;
-		if (!o.rspec[k]) {
-			struct vt_route_opts ro = {0};
-
-			if (vt_route(f, &ro, &rt[k].t, &rt[k].o, &e))
-				die(e.msg);
-			rt[k].have_order = 1;
-		} else if (vt_lfts_read(&rt[k].t, f, o.rspec[k], &e)) {
-			die(e.msg);
-		}
-	}
-	/* one host order for every routing: the file's, else vartree's, else leaf order */
-	vt_order ord = {0};
-
-	if (o.order) {
-		if (vt_order_read(&ord, f, o.order, &e))
-			die(e.msg);
-	} else {
-		int found = 0;
-
-		for (unsigned k = 0; k < o.nr && !found; k++)
-			if (rt[k].have_order) {
-				ord.n = rt[k].o.n;
-				ord.port = malloc(ord.n * sizeof(uint32_t));
-				if (!ord.port)
-					die("out of memory");
-				memcpy(ord.port, rt[k].o.port, ord.n * sizeof(uint32_t));
-				found = 1;
-			}
-		if (!found && vt_order_leaf(&ord, f, &e))
-			die(e.msg);
-	}
+	f = load_all(&o, rt);
+	host_order(&o, f, rt, &ord);
 	if (ord.n < 2)
 		die("fewer than 2 hosts");
 	/* after routing and ordering: the map renames what is printed, nothing else */
 	if (vt_namemap_apply(f, o.name_map, NULL, &e))
 		die(e.msg);
-	if (o.causal) {
-		if (vt_simwork_navaridas(&w, o.causal, ord.n, o.size, &e))
-			die(e.msg);
-	} else if (o.open) {
-		if (vt_simwork_open(&w, ord.n, o.load, (uint64_t)(o.duration_us * 1e6), o.size,
-				    !strcmp(o.open, "pair") ? 2 : !strcmp(o.open, "perm"), o.p.seed,
-				    &e))
-			die(e.msg);
-	} else {
-		vt_pattern pat;
-
-		if (vt_pattern_parse(&pat, o.pattern ? o.pattern : "shift", ord.n, &e))
-			die(e.msg);
-		if (vt_simwork_pattern(&w, &pat, o.size, o.reps, o.mode_set ? o.mode : VT_WORK_B2B,
-				       &e))
-			die(e.msg);
-		vt_pattern_free(&pat);
-	}
-	if (o.causal && o.mode_set)
-		w.mode = o.mode;
+	make_work(&o, ord.n, &w);
 	/* progress is for a person watching; logs and pipes get the result only */
 	pr.on = !o.quiet && isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &pr.last);
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
-	for (unsigned k = 0; k < o.nr; k++) {
-		struct timespec a, b, ca, cb;
-
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-		if (vt_sim_run(f, &rt[k].t, &ord, &w, &o.p, &rt[k].r, &e)) {
-			fprintf(stderr, "vartree-sim: %s: %s\n", rt[k].source, e.msg);
-			exit(1);
-		}
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
-		rt[k].wall_s =
-			(double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-		double cpu_s =
-			(double)(cb.tv_sec - ca.tv_sec) + (double)(cb.tv_nsec - ca.tv_nsec) / 1e9;
-		if (!o.quiet)
-			fprintf(stderr,
-				"vartree-sim: %s: %llu events (%llu packet hops) in %.4f s (cpu "
-				"%.4f s), %.2f M events/s, %.2f M hops/s\n",
-				rt[k].name, (unsigned long long)rt[k].r.events,
-				(unsigned long long)rt[k].r.hops, rt[k].wall_s, cpu_s,
-				rt[k].wall_s > 0 ? rt[k].r.events / rt[k].wall_s / 1e6 : 0,
-				rt[k].wall_s > 0 ? rt[k].r.hops / rt[k].wall_s / 1e6 : 0);
-		if (rt[k].r.deadlock) {
-			/* a result, not an error, but the exit status needs its reason */
-			fprintf(stderr,
-				"vartree-sim: %s: credit deadlock: %llu packets stuck, %llu of "
-				"%llu "
-				"messages done, nothing moves after %.3f us\n",
-				rt[k].name, (unsigned long long)rt[k].r.stuck_pkts,
-				(unsigned long long)rt[k].r.msgs_done,
-				(unsigned long long)rt[k].r.msgs, (double)rt[k].r.last_ps / 1e6);
+	for (unsigned k = 0; k < o.nr; k++)
+		if (run_one(&o, f, &ord, &w, &rt[k]))
 			rc = 3;
-		}
-	}
 	if (o.json)
 		simout_json(&o, f, &w, rt, o.nr);
 	else
