@@ -194,12 +194,38 @@ static uint32_t neighbours(const vt_fabric *f, uint32_t s, uint32_t *out)
 	return n;
 }
 
-static int same_neighbours(const vt_fabric *f, uint32_t a, uint32_t b)
-{
-	uint32_t na[VT_MAX_PORTS + 1], nb[VT_MAX_PORTS + 1];
-	uint32_t n = neighbours(f, a, na);
+/* Every switch's sorted distinct switch neighbours, found once: v[start[s] .. start[s + 1]). */
+struct nblist {
+	uint32_t *start, *v;
+};
 
-	return n == neighbours(f, b, nb) && !memcmp(na, nb, n * sizeof(*na));
+static int nblist_build(struct nblist *nl, const vt_fabric *f)
+{
+	uint32_t nsw = f->nswitches, n = 0, buf[VT_MAX_PORTS + 1];
+
+	nl->start = malloc((nsw + 1) * sizeof(*nl->start));
+	nl->v = NULL;
+	if (!nl->start)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++) {
+		nl->start[s] = n;
+		n += neighbours(f, s, buf);
+	}
+	nl->start[nsw] = n;
+	nl->v = malloc((n + 1) * sizeof(*nl->v));
+	if (!nl->v)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++)
+		neighbours(f, s, &nl->v[nl->start[s]]);
+	return 0;
+}
+
+static int same_neighbours(const struct nblist *nl, uint32_t a, uint32_t b)
+{
+	uint32_t n = nl->start[a + 1] - nl->start[a];
+
+	return n == nl->start[b + 1] - nl->start[b] &&
+	       !memcmp(&nl->v[nl->start[a]], &nl->v[nl->start[b]], n * sizeof(*nl->v));
 }
 
 /*
@@ -207,8 +233,8 @@ static int same_neighbours(const vt_fabric *f, uint32_t a, uint32_t b)
  * row. Returns 1 when built, 0 when there are more than MAX_CLASSES, -1 when
  * out of memory.
  */
-static int classes_build(struct classes *c, const vt_fabric *f, const uint8_t *member, uint32_t *q,
-			 uint32_t *dist)
+static int classes_build(struct classes *c, const vt_fabric *f, const struct nblist *nl,
+			 const uint8_t *member, uint32_t *q, uint32_t *dist)
 {
 	uint32_t nsw = f->nswitches;
 
@@ -224,7 +250,7 @@ static int classes_build(struct classes *c, const vt_fabric *f, const uint8_t *m
 		c->of[s] = VT_NONE;
 		if (!member[s])
 			continue;
-		while (k < c->n && !same_neighbours(f, c->rep[k], s))
+		while (k < c->n && !same_neighbours(nl, c->rep[k], s))
 			k++;
 		if (k == c->n) {
 			if (c->n == MAX_CLASSES)
@@ -316,7 +342,8 @@ static int cand_cmp(const void *a, const void *b)
  * Fewest CAs first, so spines drop out before they could make a leaf look
  * like it lies between them.
  */
-static int demote_spines(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *dist, vt_err *e)
+static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *q,
+			 uint32_t *dist, vt_err *e)
 {
 	uint32_t nsw = t->nsw, nc = 0, most = 0;
 	struct cand *c = malloc((nsw + 1) * sizeof(*c));
@@ -332,7 +359,7 @@ static int demote_spines(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *di
 			nc++;
 		}
 	qsort(c, nc, sizeof(*c), cand_cmp);
-	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, is_leaf, q, dist) : 0;
+	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, nl, is_leaf, q, dist) : 0;
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
 		if (between(&cl, nsw, c[i].s)) {
 			unmark_cns(t, c[i].s);
@@ -345,21 +372,21 @@ static int demote_spines(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *di
 }
 
 /* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
-static int twin_of_leaf(const vt_tree *t, const uint8_t *is_leaf, uint32_t s)
+static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			uint32_t s)
 {
-	const vt_fabric *f = t->f;
-	uint32_t ns[VT_MAX_PORTS + 1], nl[VT_MAX_PORTS + 1], n = neighbours(f, s, ns);
+	const uint32_t *ns = &nl->v[nl->start[s]];
+	uint32_t n = nl->start[s + 1] - nl->start[s];
 
 	if (!n || is_leaf[s])
 		return 0;
-	for (uint32_t i = 0, x = f->switches[ns[0]]; i < f->nodes[x].nports; i++) {
-		uint32_t l = vt_tree_peer_sw(f, vt_port_index(f, x, i + 1)), m, k = 0;
+	for (uint32_t i = nl->start[ns[0]]; i < nl->start[ns[0] + 1]; i++) {
+		uint32_t l = nl->v[i], k = 0;
 
-		if (l == VT_NONE || !is_leaf[l])
+		if (!is_leaf[l])
 			continue;
-		m = neighbours(f, l, nl);
-		for (uint32_t j = 0; j < m && k < n; j++)
-			k += nl[j] == ns[k];
+		for (uint32_t j = nl->start[l]; j < nl->start[l + 1] && k < n; j++)
+			k += nl->v[j] == ns[k];
 		if (k == n)
 			return 1;
 	}
@@ -374,8 +401,8 @@ static int twin_of_leaf(const vt_tree *t, const uint8_t *is_leaf, uint32_t s)
  * between, takes the farthest switches that are not host-less leaves.
  * Fills q with the roots and returns their count.
  */
-static uint32_t find_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
-			   vt_err *e, int *fail)
+static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			   uint32_t *dist, uint32_t *q, vt_err *e, int *fail)
 {
 	uint32_t nsw = t->nsw, top = 0, nq = 0, found = 0, *scratch;
 	uint8_t *twin = calloc(nsw + 1, 1);
@@ -390,11 +417,11 @@ static uint32_t find_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, u
 		return 0;
 	}
 	for (uint32_t s = 0; s < nsw; s++) {
-		twin[s] = dist[s] != VT_NONE && twin_of_leaf(t, is_leaf, s);
+		twin[s] = dist[s] != VT_NONE && twin_of_leaf(t, nl, is_leaf, s);
 		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
 			top = dist[s];
 	}
-	rc = classes_build(&cl, t->f, is_leaf, q, scratch);
+	rc = classes_build(&cl, t->f, nl, is_leaf, q, scratch);
 	if (rc < 0)
 		*fail = vt_err_set(e, "out of memory");
 	for (uint32_t d = top; rc == 1 && !found && d > 0; d--)
@@ -530,16 +557,18 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, v
 {
 	uint32_t nsw = t->nsw, nq = 0;
 	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
+	struct nblist nl = {0};
 	int rc = -1, fail = 0;
 
-	if (!dist || !q || mark_cns(t, o, e)) {
-		if (!dist || !q)
-			vt_err_set(e, "out of memory");
+	if (!dist || !q || nblist_build(&nl, t->f)) {
+		vt_err_set(e, "out of memory");
 		goto out;
 	}
+	if (mark_cns(t, o, e))
+		goto out;
 	for (uint32_t s = 0; s < nsw; s++)
 		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
-	if (!(o && o->cn_guids) && demote_spines(t, is_leaf, q, dist, e))
+	if (!(o && o->cn_guids) && demote_spines(t, &nl, is_leaf, q, dist, e))
 		goto out;
 	memset(dist, 0xff, nsw * sizeof(*dist));
 	if (o && o->root_guids && o->nroots) {
@@ -553,12 +582,14 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, v
 				q[nq++] = s;
 			}
 		bfs(t->f, q, nq, dist);
-		nq = find_roots(t, is_leaf, dist, q, e, &fail);
+		nq = find_roots(t, &nl, is_leaf, dist, q, e, &fail);
 		if (fail)
 			goto out;
 	}
 	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
 out:
+	free(nl.start);
+	free(nl.v);
 	free(dist);
 	free(q);
 	return rc;
