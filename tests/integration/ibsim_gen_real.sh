@@ -31,7 +31,8 @@ start() {
 	export IBSIM_SOCKNAME=vt-$$-real-$2
 	stdbuf -oL -eL ibsim -n -s -N $((nodes + 16)) -S $((sws + 16)) -P "$ports" "$f" >"$tmp/out" 2>&1 &
 	pid=$!
-	for _ in $(seq 400); do
+	deadline=$((SECONDS + 120)) # seconds, not steps: a loaded machine is slow
+	while [ $SECONDS -lt $deadline ]; do
 		grep -q 'Network simulator ready' "$tmp/out" && return 0
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
@@ -74,7 +75,8 @@ for spec in "${specs[@]}"; do
 	"$gen" $spec -o "$f" || fail "$spec: vartree-gen failed"
 	start "$f" "$i"
 	lines=$(wc -l <"$f")
-	for _ in $(seq 200); do
+	deadline=$((SECONDS + 120)) # seconds, not steps: a loaded machine is slow
+	while [ $SECONDS -lt $deadline ]; do
 		grep -qx "$f: parsed $lines lines" "$tmp/out" && break
 		sleep 0.05
 	done

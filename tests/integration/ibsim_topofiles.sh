@@ -26,7 +26,8 @@ start() {
 	export IBSIM_SOCKNAME=vt-$$-$(basename "$f" .topo | tr -c 'a-z0-9\n' - | cut -c1-40)
 	stdbuf -oL -eL ibsim -n -s -N $((nodes + 16)) -S $((sws + 16)) -P "$ports" "$f" >"$tmp/out" 2>&1 &
 	pid=$!
-	for _ in $(seq 200); do
+	deadline=$((SECONDS + 120)) # seconds, not steps: a loaded machine is slow
+	while [ $SECONDS -lt $deadline ]; do
 		grep -q 'Network simulator ready' "$tmp/out" && return 0
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
@@ -55,7 +56,8 @@ for f in "$top"/topofiles/*.topo; do
 	start "$f"
 	lines=$(wc -l <"$f")
 	# under load the parse line can land after the ready line: give it time
-	for _ in $(seq 100); do
+	deadline=$((SECONDS + 60))
+	while [ $SECONDS -lt $deadline ]; do
 		grep -qx "$f: parsed $lines lines" "$tmp/out" && break
 		sleep 0.05
 	done

@@ -29,7 +29,8 @@ start_sim() { # NETFILE [ibsim options]
 	shift
 	ibsim -n "$@" -s "$net" >"$tmp/ibsim.log" 2>&1 &
 	sim=$!
-	for _ in $(seq 100); do
+	local deadline=$((SECONDS + 120)) # a deadline in seconds, not steps: a loaded machine is slow
+	while [ $SECONDS -lt $deadline ]; do
 		grep -q "simulator ready" "$tmp/ibsim.log" && return 0
 		kill -0 $sim 2>/dev/null || break
 		sleep 0.1
