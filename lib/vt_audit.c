@@ -61,9 +61,10 @@ struct ctx {
 	int fail;
 };
 
-static const char *sw_desc(const vt_fabric *f, uint32_t sw)
+/* Switch sw as messages name it, "DESC" (0xGUID): real fabrics repeat descriptions. */
+static const char *sw_name(const vt_fabric *f, uint32_t sw, char *buf, size_t len)
 {
-	return f->nodes[f->switches[sw]].desc;
+	return vt_node_name(f, f->switches[sw], buf, len);
 }
 
 static void report(vt_audit *a, const vt_fabric *f, enum vt_audit_kind k, uint32_t sw, uint32_t lid,
@@ -74,8 +75,10 @@ static void report(vt_audit *a, const vt_fabric *f, enum vt_audit_kind k, uint32
 	if (!it->count++) {
 		it->sw = sw;
 		it->lid = lid;
-		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s", sw_desc(f, sw), lid,
-			 what);
+		char n[120];
+
+		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s",
+			 sw_name(f, sw, n, sizeof(n)), lid, what);
 	}
 }
 
@@ -162,9 +165,10 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
 				uint32_t q = f->ports[ch].peer;
 				good = q == dp;
 				if (!good) {
-					char why[192];
+					char why[192], n[120];
 					snprintf(why, sizeof(why), "delivered to %s port %u",
-						 f->nodes[f->ports[q].node].desc, f->ports[q].num);
+						 vt_node_name(f, f->ports[q].node, n, sizeof(n)),
+						 f->ports[q].num);
 					report(a, f, VT_AUDIT_MISDELIVERY, sw, lid, why);
 				}
 				break;
@@ -207,11 +211,11 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 		if (u == VT_NONE)
 			continue;
 		if (dist[u] + 1 != dist[w]) {
-			char why[192];
+			char why[192], n[120];
 
 			snprintf(why, sizeof(why),
 				 "non-minimal hop to %s (%u switch hops where %u would do)",
-				 sw_desc(f, u), dist[u] + 1, dist[w]);
+				 sw_name(f, u, n, sizeof(n)), dist[u] + 1, dist[w]);
 			report(&c->a, f, VT_AUDIT_NONMINIMAL, w, lid, why);
 		}
 		uint32_t ch2 = c->out[u];
@@ -385,9 +389,10 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 				break;
 			}
 		}
+		char n[120];
 		size_t o = (size_t)snprintf(it->detail, sizeof(it->detail),
 					    "%s: a cycle of %u channel dependencies (LID %u):",
-					    sw_desc(f, it->sw), len, it->lid);
+					    sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
 		for (uint32_t i = 0; i < len && o < sizeof(it->detail) - 1; i++)
 			o += (size_t)snprintf(it->detail + o, sizeof(it->detail) - o, " %s/%u",
 					      f->nodes[f->ports[cyc[i]].node].desc,

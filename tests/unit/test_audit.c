@@ -42,9 +42,17 @@ struct ref_ctx {
 	uint8_t *seen;
 };
 
-static const char *ref_sw_desc(const vt_fabric *f, uint32_t sw)
+/* The names the audit gives, built here with plain snprintf: "DESC" (0xGUID). */
+static const char *ref_name(const vt_fabric *f, uint32_t node, char *buf, size_t len)
 {
-	return f->nodes[f->switches[sw]].desc;
+	snprintf(buf, len, "\"%s\" (0x%016llx)", f->nodes[node].desc,
+		 (unsigned long long)f->nodes[node].guid);
+	return buf;
+}
+
+static const char *ref_sw_desc(const vt_fabric *f, uint32_t sw, char *buf)
+{
+	return ref_name(f, f->switches[sw], buf, 120);
 }
 
 static void ref_report(struct ref_ctx *c, enum vt_audit_kind k, uint32_t sw, uint32_t lid,
@@ -55,8 +63,10 @@ static void ref_report(struct ref_ctx *c, enum vt_audit_kind k, uint32_t sw, uin
 	if (!it->count++) {
 		it->sw = sw;
 		it->lid = lid;
-		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s", ref_sw_desc(c->f, sw),
-			 lid, what);
+		char n[120];
+
+		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s",
+			 ref_sw_desc(c->f, sw, n), lid, what);
 	}
 }
 
@@ -171,11 +181,11 @@ static void ref_nonminimal_on_ca_paths(struct ref_ctx *c, uint32_t lid, const ui
 			continue;
 		v = c->chan_sw[c->out[s]];
 		if (v != VT_NONE && dist[v] + 1 != dist[s]) {
-			char why[192];
+			char why[192], n[120];
 
 			snprintf(why, sizeof(why),
 				 "non-minimal hop to %s (%u switch hops where %u would do)",
-				 ref_sw_desc(f, v), dist[v] + 1, dist[s]);
+				 ref_sw_desc(f, v, n), dist[v] + 1, dist[s]);
 			ref_report(c, VT_AUDIT_NONMINIMAL, s, lid, why);
 		}
 	}
@@ -223,9 +233,10 @@ static void ref_walk_lid(struct ref_ctx *c, uint32_t lid, uint32_t dp)
 				uint32_t q = f->ports[ch].peer;
 				good = q == dp;
 				if (!good) {
-					char why[192];
+					char why[192], n[120];
 					snprintf(why, sizeof(why), "delivered to %s port %u",
-						 f->nodes[f->ports[q].node].desc, f->ports[q].num);
+						 ref_name(f, f->ports[q].node, n, sizeof(n)),
+						 f->ports[q].num);
 					ref_report(c, VT_AUDIT_MISDELIVERY, sw, lid, why);
 				}
 				break;
@@ -633,7 +644,8 @@ START_TEST(nonminimal_on_ca_path)
 	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].sw, f->nodes[m0].sw);
 	ck_assert_uint_eq(a.item[VT_AUDIT_NONMINIMAL].lid, lid);
 	ck_assert_str_eq(a.item[VT_AUDIT_NONMINIMAL].detail,
-			 "M0, LID 7: non-minimal hop to T (3 switch hops where 1 would do)");
+			 "\"M0\" (0x0000000000000020), LID 7: non-minimal hop to \"T\" "
+			 "(0x0000000000000030) (3 switch hops where 1 would do)");
 	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
 		if (k != VT_AUDIT_NONMINIMAL)
 			ck_assert_msg(a.item[k].count == 0, "%s: %s", vt_audit_name(k),
@@ -703,9 +715,10 @@ START_TEST(credit_loop)
 	 */
 	ck_assert_uint_eq(it->sw, f->nodes[sw[1]].sw);
 	ck_assert_uint_eq(it->lid, lid[2]);
-	char want[128];
+	char want[160];
 	snprintf(want, sizeof(want),
-		 "S1: a cycle of 3 channel dependencies (LID %u): S0/2 S1/2 S2/2", lid[2]);
+		 "\"S1\" (0x%016llx): a cycle of 3 channel dependencies (LID %u): S0/2 S1/2 S2/2",
+		 (unsigned long long)f->nodes[sw[1]].guid, lid[2]);
 	ck_assert_str_eq(it->detail, want);
 	vs_reference(f, &t, "ring3", NULL);
 	vt_lfts_free(&t);
