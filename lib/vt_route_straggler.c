@@ -44,9 +44,25 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8_t *pn)
 {
 	const vt_tree *t = r->t;
-	uint32_t best = VT_NONE, sib_parent = straggler_pref(r, c, pn[t->level[c]]);
+	uint32_t best = VT_NONE, sib_parent, n = 0;
 	struct straggler_keys bk = {0}, k;
 
+	/*
+	 * One way up, or a switch no host traffic starts from (a host-less
+	 * leaf): the shift-window policy has nothing to balance, the least-used
+	 * link serves
+	 */
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c] &&
+		    (best == VT_NONE ||
+		     r->use.up[swport(r, c, t->up_port[j])] < r->use.up[swport(r, c, t->up_port[best])]))
+			best = j, n++;
+		else if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c])
+			n++;
+	if (n == 1 || (!t->level[c] && vt_tree_leaf_ca(t, c) == VT_NONE))
+		return best;
+	best = VT_NONE;
+	sib_parent = straggler_pref(r, c, pn[t->level[c]]);
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		if (r->plan.h[t->up_peer[j]] + 1 != r->plan.h[c])
 			continue;

@@ -621,20 +621,6 @@ static int subtree_table(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_e
 	return 0;
 }
 
-/*
- * Switches that get ranks: every leaf with compute nodes, and every other
- * switch of level 0, a leaf with no hosts yet, whose ranks are all
- * place-keepers (§3.2), so a partly populated tree keeps the regular index.
- */
-static uint8_t *ranked_leaves(const vt_tree *t, const uint8_t *is_leaf)
-{
-	uint8_t *r = calloc(t->nsw + 1, 1);
-
-	for (uint32_t s = 0; r && s < t->nsw; s++)
-		r[s] = is_leaf[s] || t->level[s] == 0;
-	return r;
-}
-
 int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, vt_err *e)
 {
 	uint8_t *is_leaf = NULL, *ranked = NULL;
@@ -659,8 +645,10 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	note_loopbacks(t);
 	if (vt_tree_levels(t, o, is_leaf, e) || check_links(t, e))
 		goto fail;
-	ranked = ranked_leaves(t, is_leaf);
-	if (!ranked) {
+	/* host-less leaves get ranks too, all place-keepers (§3.2), so a partly
+	 * populated tree keeps the regular index */
+	ranked = calloc(t->nsw + 1, 1);
+	if (!ranked || vt_tree_rank_hostless(t, is_leaf, ranked)) {
 		vt_err_set(e, "out of memory");
 		goto fail;
 	}

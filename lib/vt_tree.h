@@ -133,6 +133,12 @@ int vt_tree_tuples(vt_tree *t, vt_err *e);
  * level[] / nlevels. On refusal returns -1 with e naming the node.
  */
 int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, vt_err *e);
+/*
+ * ranked[s]: switch s gets ranks in the order, a leaf with compute nodes or
+ * a host-less leaf cabled like one (its ranks all place-keepers). -1 when out
+ * of memory.
+ */
+int vt_tree_rank_hostless(const vt_tree *t, const uint8_t *is_leaf, uint8_t *ranked);
 
 /*
  * A SHArP aggregation node: a CA on a switch port with its switch's system
