@@ -137,105 +137,131 @@ static int parse_seeded(vt_pattern *p, const char *spec, const char *a, uint32_t
 	return 0;
 }
 
+/* State of one pattern file being read. */
+struct pat_reader {
+	vt_pattern *p;
+	const char *path;
+	unsigned line;
+	size_t nflows, cap, capst;
+	uint32_t nst;
+	int open; /* the current stage has flows */
+};
+
+/* Cuts a '#' comment (*comment says whether there was one) and surrounding blanks. */
+static char *strip_line(char *s, int *comment)
+{
+	char *h = strchr(s, '#');
+	size_t l;
+
+	*comment = h != NULL;
+	if (h)
+		*h = 0;
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r'))
+		s[--l] = 0;
+	return s;
+}
+
+/* Appends the flow a -> b, opening a stage first if none is open. */
+static int push_flow(struct pat_reader *r, uint64_t a, uint64_t b, vt_err *e)
+{
+	vt_pattern *p = r->p;
+
+	if (!r->open) {
+		if (r->nst + 2 > r->capst) {
+			r->capst = r->capst ? 2 * r->capst : 16;
+			uint32_t *n2 = realloc(p->stage_off, r->capst * sizeof(*n2));
+			if (!n2)
+				return vt_err_at(e, r->path, r->line, "out of memory");
+			p->stage_off = n2;
+		}
+		p->stage_off[r->nst++] = (uint32_t)r->nflows;
+		r->open = 1;
+	}
+	if (r->nflows == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 256;
+		struct vt_flow *f2 = realloc(p->flows, r->cap * sizeof(*f2));
+		if (!f2)
+			return vt_err_at(e, r->path, r->line, "out of memory");
+		p->flows = f2;
+	}
+	if (r->nflows >= UINT32_MAX)
+		return vt_err_at(e, r->path, r->line, "too many flows");
+	p->flows[r->nflows].src = (uint32_t)a;
+	p->flows[r->nflows].dst = (uint32_t)b;
+	r->nflows++;
+	return 0;
+}
+
+/* One "src dst" line, already stripped and not empty. */
+static int read_flow(struct pat_reader *r, const char *s, vt_err *e)
+{
+	uint32_t n = r->p->nranks;
+	const char *c = s;
+	uint64_t a, b;
+
+	if (parse_u64(&c, &a))
+		goto syntax;
+	while (*c == ' ' || *c == '\t')
+		c++;
+	if (parse_u64(&c, &b) || *c)
+		goto syntax;
+	if (a >= n || b >= n)
+		return vt_err_at(e, r->path, r->line, "rank %" PRIu64 " out of range (%u ranks)",
+				 a >= n ? a : b, n);
+	if (a == b)
+		return vt_err_at(e, r->path, r->line, "flow from rank %" PRIu64 " to itself", a);
+	return push_flow(r, a, b, e);
+syntax:
+	return vt_err_at(e, r->path, r->line, "expected 'src dst' ranks, a blank line or 'stage'");
+}
+
 static int parse_file(vt_pattern *p, const char *path, vt_err *e)
 {
+	struct pat_reader r = {.p = p, .path = path};
 	char *buf;
-	size_t len, cap = 0, nflows = 0, capst = 0;
-	uint32_t nst = 0;
-	int open = 0; /* the current stage has flows */
-	unsigned line = 0;
+	size_t len;
+	int rc = 0;
 
 	if (vt_read_text(path, &buf, &len, e))
 		return -1;
 	p->stage_off = NULL;
 	p->flows = NULL;
 	for (char *s = buf, *nl; s && *s; s = nl) {
+		int comment;
+
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl++ = 0;
-		line++;
-		char *h = strchr(s, '#');
-		if (h)
-			*h = 0;
-		while (*s == ' ' || *s == '\t' || *s == '\r')
-			s++;
-		size_t l = strlen(s);
-		while (l && (s[l - 1] == ' ' || s[l - 1] == '\t' || s[l - 1] == '\r'))
-			s[--l] = 0;
+		r.line++;
+		s = strip_line(s, &comment);
 		/* a blank line or "stage" ends a stage; a comment-only line does not */
-		if (!strcmp(s, "stage") || (!*s && !h)) {
-			open = 0;
+		if (!strcmp(s, "stage") || (!*s && !comment)) {
+			r.open = 0;
 			continue;
 		}
-		if (!*s)
-			continue;
-		const char *c = s;
-		uint64_t a, b;
-		if (parse_u64(&c, &a))
-			goto syntax;
-		while (*c == ' ' || *c == '\t')
-			c++;
-		if (parse_u64(&c, &b) || *c)
-			goto syntax;
-		if (a >= p->nranks || b >= p->nranks) {
-			vt_err_at(e, path, line, "rank %" PRIu64 " out of range (%u ranks)",
-				  a >= p->nranks ? a : b, p->nranks);
-			goto fail;
-		}
-		if (a == b) {
-			vt_err_at(e, path, line, "flow from rank %" PRIu64 " to itself", a);
-			goto fail;
-		}
-		if (!open) {
-			if (nst + 2 > capst) {
-				capst = capst ? 2 * capst : 16;
-				uint32_t *n2 = realloc(p->stage_off, capst * sizeof(*n2));
-				if (!n2)
-					goto oom;
-				p->stage_off = n2;
-			}
-			p->stage_off[nst++] = (uint32_t)nflows;
-			open = 1;
-		}
-		if (nflows == cap) {
-			cap = cap ? 2 * cap : 256;
-			struct vt_flow *f2 = realloc(p->flows, cap * sizeof(*f2));
-			if (!f2)
-				goto oom;
-			p->flows = f2;
-		}
-		if (nflows >= UINT32_MAX) {
-			vt_err_at(e, path, line, "too many flows");
-			goto fail;
-		}
-		p->flows[nflows].src = (uint32_t)a;
-		p->flows[nflows].dst = (uint32_t)b;
-		nflows++;
+		if (*s && (rc = read_flow(&r, s, e)))
+			break;
 	}
-	if (!nst) {
-		vt_err_set(e, "%s: no flows", path);
-		goto fail;
+	if (!rc && !r.nst)
+		rc = vt_err_set(e, "%s: no flows", path);
+	free(buf);
+	if (rc) {
+		free(p->flows);
+		free(p->stage_off);
+		p->flows = NULL;
+		p->stage_off = NULL;
+		return -1;
 	}
-	p->stage_off[nst] = (uint32_t)nflows;
-	p->nstages = nst;
+	p->stage_off[r.nst] = (uint32_t)r.nflows;
+	p->nstages = r.nst;
 	p->max_flows = 0;
-	for (uint32_t t = 0; t < nst; t++)
+	for (uint32_t t = 0; t < r.nst; t++)
 		if (p->stage_off[t + 1] - p->stage_off[t] > p->max_flows)
 			p->max_flows = p->stage_off[t + 1] - p->stage_off[t];
-	free(buf);
 	return 0;
-syntax:
-	vt_err_at(e, path, line, "expected 'src dst' ranks, a blank line or 'stage'");
-	goto fail;
-oom:
-	vt_err_at(e, path, line, "out of memory");
-fail:
-	free(buf);
-	free(p->flows);
-	free(p->stage_off);
-	p->flows = NULL;
-	p->stage_off = NULL;
-	return -1;
 }
 
 static void canon_name(vt_pattern *p, const char *base)
