@@ -154,51 +154,72 @@ static void background(cairo_t *cr, double w, double h)
 #define L_TOP	 50.0
 #define L_BOTTOM 60.0
 
-static void draw_lines(cairo_t *cr, const void *arg, double w, double h)
-{
-	const struct vt_plot_lines *p = arg;
-	double pw = w - L_LEFT - L_RIGHT, ph = h - L_TOP - L_BOTTOM, ymax = 0, ystep, xstep;
-	double xspan = p->step ? p->npoints : (p->npoints > 1 ? p->npoints - 1 : 1);
-	char buf[64];
+/* Plot area and scales of a line chart. */
+struct lframe {
+	double pw, ph;	    /* plot area size */
+	double xspan, ymax; /* data range drawn across the plot area */
+	double xstep, ystep;
+};
 
+static double lx(const struct lframe *f, double v)
+{
+	return L_LEFT + v / f->xspan * f->pw;
+}
+
+static double ly(const struct lframe *f, double v)
+{
+	return L_TOP + f->ph - v / f->ymax * f->ph;
+}
+
+static void lines_frame(const struct vt_plot_lines *p, double w, double h, struct lframe *f)
+{
+	double ymax = 0;
+
+	f->pw = w - L_LEFT - L_RIGHT;
+	f->ph = h - L_TOP - L_BOTTOM;
+	f->xspan = p->step ? p->npoints : (p->npoints > 1 ? p->npoints - 1 : 1);
 	for (uint32_t s = 0; s < p->nseries; s++)
 		for (uint32_t i = 0; i < p->npoints; i++)
 			ymax = fmax(ymax, p->series[s].y[i]);
-	ystep = nice_step(ymax > 0 ? ymax : 1, 5);
-	ymax = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
-	xstep = fmax(1, round(nice_step(xspan, 8)));
-#define X(v) (L_LEFT + (v) / xspan * pw)
-#define Y(v) (L_TOP + ph - (v) / ymax * ph)
+	f->ystep = nice_step(ymax > 0 ? ymax : 1, 5);
+	f->ymax = ceil((ymax > 0 ? ymax : 1) / f->ystep) * f->ystep;
+	f->xstep = fmax(1, round(nice_step(f->xspan, 8)));
+}
 
-	background(cr, w, h);
+/* Grid, ticks, axes, axis labels and title. */
+static void lines_axes(cairo_t *cr, const struct vt_plot_lines *p, const struct lframe *f, double w,
+		       double h)
+{
+	char buf[64];
+
 	/* grid and y ticks */
 	font(cr, 12, 0);
 	cairo_set_line_width(cr, 1);
-	for (double v = 0; v <= ymax + ystep / 2; v += ystep) {
+	for (double v = 0; v <= f->ymax + f->ystep / 2; v += f->ystep) {
 		cairo_set_source_rgb(cr, 0.88, 0.88, 0.88);
-		cairo_move_to(cr, L_LEFT, round(Y(v)) + 0.5);
-		cairo_line_to(cr, L_LEFT + pw, round(Y(v)) + 0.5);
+		cairo_move_to(cr, L_LEFT, round(ly(f, v)) + 0.5);
+		cairo_line_to(cr, L_LEFT + f->pw, round(ly(f, v)) + 0.5);
 		cairo_stroke(cr);
 		cairo_set_source_rgb(cr, 0, 0, 0);
 		fmt_num(buf, sizeof(buf), v);
-		text(cr, L_LEFT - 6, Y(v), 1, 0.5, buf);
+		text(cr, L_LEFT - 6, ly(f, v), 1, 0.5, buf);
 	}
-	for (double v = 0; v <= xspan + 1e-9; v += xstep) {
+	for (double v = 0; v <= f->xspan + 1e-9; v += f->xstep) {
 		fmt_num(buf, sizeof(buf), v);
-		text(cr, X(v), L_TOP + ph + 6, 0.5, 0, buf);
+		text(cr, lx(f, v), L_TOP + f->ph + 6, 0.5, 0, buf);
 	}
 	/* axes */
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	cairo_move_to(cr, L_LEFT + 0.5, L_TOP);
-	cairo_line_to(cr, L_LEFT + 0.5, L_TOP + ph + 0.5);
-	cairo_line_to(cr, L_LEFT + pw, L_TOP + ph + 0.5);
+	cairo_line_to(cr, L_LEFT + 0.5, L_TOP + f->ph + 0.5);
+	cairo_line_to(cr, L_LEFT + f->pw, L_TOP + f->ph + 0.5);
 	cairo_stroke(cr);
 	font(cr, 13, 0);
 	if (p->xlabel)
-		text(cr, L_LEFT + pw / 2, h - 22, 0.5, 0, p->xlabel);
+		text(cr, L_LEFT + f->pw / 2, h - 22, 0.5, 0, p->xlabel);
 	if (p->ylabel) {
 		cairo_save(cr);
-		cairo_translate(cr, 18, L_TOP + ph / 2);
+		cairo_translate(cr, 18, L_TOP + f->ph / 2);
 		cairo_rotate(cr, -M_PI / 2);
 		text(cr, 0, 0, 0.5, 0.5, p->ylabel);
 		cairo_restore(cr);
@@ -206,8 +227,10 @@ static void draw_lines(cairo_t *cr, const void *arg, double w, double h)
 	font(cr, 16, 1);
 	if (p->title)
 		text(cr, w / 2, 16, 0.5, 0, p->title);
+}
 
-	/* series */
+static void lines_series(cairo_t *cr, const struct vt_plot_lines *p, const struct lframe *f)
+{
 	cairo_set_line_width(cr, 2.5);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	for (uint32_t s = 0; s < p->nseries; s++) {
@@ -218,49 +241,61 @@ static void draw_lines(cairo_t *cr, const void *arg, double w, double h)
 		set_rgb(cr, rgb);
 		for (uint32_t i = 0; i < p->npoints; i++) {
 			if (i == 0)
-				cairo_move_to(cr, X(0), Y(y[0]));
+				cairo_move_to(cr, lx(f, 0), ly(f, y[0]));
 			else if (p->step)
-				cairo_line_to(cr, X(i), Y(y[i - 1]));
+				cairo_line_to(cr, lx(f, i), ly(f, y[i - 1]));
 			if (i > 0 || p->step)
-				cairo_line_to(cr, X(i), Y(y[i]));
+				cairo_line_to(cr, lx(f, i), ly(f, y[i]));
 			if (p->step)
-				cairo_line_to(cr, X(i + 1.0), Y(y[i]));
+				cairo_line_to(cr, lx(f, i + 1.0), ly(f, y[i]));
 		}
 		cairo_stroke(cr);
 	}
+}
 
-	/* legend, top right inside the plot */
+/* Legend, top right inside the plot. */
+static void lines_legend(cairo_t *cr, const struct vt_plot_lines *p, const struct lframe *f)
+{
+	double lw = 0, x0, y0 = L_TOP + 10;
+	cairo_text_extents_t te;
+
+	for (uint32_t s = 0; s < p->nseries; s++) {
+		cairo_text_extents(cr, p->series[s].name ? p->series[s].name : "", &te);
+		lw = fmax(lw, te.x_advance);
+	}
+	x0 = L_LEFT + f->pw - lw - 48;
+	cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
+	cairo_rectangle(cr, x0 - 8, y0 - 6, lw + 48, 18.0 * p->nseries + 10);
+	cairo_fill_preserve(cr);
+	cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+	for (uint32_t s = 0; s < p->nseries; s++) {
+		double rgb[3], yy = y0 + 18.0 * s + 6;
+
+		vt_plot_series_color(s, rgb);
+		set_rgb(cr, rgb);
+		cairo_set_line_width(cr, 2.5);
+		cairo_move_to(cr, x0, yy);
+		cairo_line_to(cr, x0 + 24, yy);
+		cairo_stroke(cr);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, x0 + 30, yy, 0, 0.5, p->series[s].name ? p->series[s].name : "");
+	}
+}
+
+static void draw_lines(cairo_t *cr, const void *arg, double w, double h)
+{
+	const struct vt_plot_lines *p = arg;
+	struct lframe f;
+
+	lines_frame(p, w, h, &f);
+	background(cr, w, h);
+	lines_axes(cr, p, &f, w, h);
+	lines_series(cr, p, &f);
 	font(cr, 12, 0);
-	if (p->nseries) {
-		double lw = 0, lx, ly = L_TOP + 10;
-		cairo_text_extents_t te;
-
-		for (uint32_t s = 0; s < p->nseries; s++) {
-			cairo_text_extents(cr, p->series[s].name ? p->series[s].name : "", &te);
-			lw = fmax(lw, te.x_advance);
-		}
-		lx = L_LEFT + pw - lw - 48;
-		cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-		cairo_rectangle(cr, lx - 8, ly - 6, lw + 48, 18.0 * p->nseries + 10);
-		cairo_fill_preserve(cr);
-		cairo_set_source_rgb(cr, 0.6, 0.6, 0.6);
-		cairo_set_line_width(cr, 1);
-		cairo_stroke(cr);
-		for (uint32_t s = 0; s < p->nseries; s++) {
-			double rgb[3], yy = ly + 18.0 * s + 6;
-
-			vt_plot_series_color(s, rgb);
-			set_rgb(cr, rgb);
-			cairo_set_line_width(cr, 2.5);
-			cairo_move_to(cr, lx, yy);
-			cairo_line_to(cr, lx + 24, yy);
-			cairo_stroke(cr);
-			cairo_set_source_rgb(cr, 0, 0, 0);
-			text(cr, lx + 30, yy, 0, 0.5, p->series[s].name ? p->series[s].name : "");
-		}
-	}
-#undef X
-#undef Y
+	if (p->nseries)
+		lines_legend(cr, p, &f);
 }
 
 static int check_values(const double *v, uint32_t n, const char *what, const char *name, vt_err *e)
