@@ -14,17 +14,8 @@
 
 #include "vt_hash.h"
 #include "vt_io.h"
+#include "vt_load_text_int.h"
 
-/* ibsim's LinkWidthEnabled bits */
-#define W_1X  1u
-#define W_4X  2u
-#define W_8X  4u
-#define W_12X 8u
-#define W_2X  16u
-
-#define SBIT(s)	  (1u << (s))
-#define S_LEGACY  (SBIT(VT_SDR) | SBIT(VT_DDR) | SBIT(VT_QDR))
-#define S_EXT	  (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR))
 #define MAX_GUIDT 4 /* node types indexed as ibsim does: CA 1, switch 2, router 3 */
 
 /* One port line: node's port `port` leads to the node named rid, port rport. */
@@ -80,23 +71,6 @@ static int fail(struct parser *ps, const char *fmt, ...)
 	vt_err_vat(ps->e, ps->name, ps->line, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static int is_ws(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static const char *skip_ws(const char *s, const char *e)
-{
-	while (s < e && is_ws(*s))
-		s++;
-	return s;
 }
 
 /* NUL-terminated copy of [s, s+n) in the scratch buffer. */
@@ -157,193 +131,27 @@ static int id_grow(struct parser *ps)
 	return 0;
 }
 
-/* ---- lexing helpers; each works on [s, e) of one line */
-
-/* A number as strtoull(…, 0) reads it, with overflow detection. */
-static const char *parse_num(const char *s, const char *e, uint64_t *v)
-{
-	unsigned base = 10;
-	uint64_t x = 0;
-	const char *start;
-
-	if (s + 1 < e && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16, s += 2;
-	else if (s < e && s[0] == '0')
-		base = 8;
-	start = s;
-	for (; s < e; s++) {
-		unsigned d;
-
-		if (is_digit(*s))
-			d = (unsigned)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			break;
-		if (d >= base)
-			break;
-		if (x > (UINT64_MAX - d) / base)
-			return NULL;
-		x = x * base + d;
-	}
-	if (s == start && base != 8)
-		return NULL;
-	*v = x;
-	return s;
-}
-
-static const char *parse_hex(const char *s, const char *e, uint64_t *v)
-{
-	uint64_t x = 0;
-	const char *start = s;
-
-	for (; s < e; s++) {
-		unsigned d;
-
-		if (is_digit(*s))
-			d = (unsigned)(*s - '0');
-		else if (*s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (*s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			break;
-		if (x >> 60)
-			return NULL;
-		x = x * 16 + d;
-	}
-	if (s == start)
-		return NULL;
-	*v = x;
-	return s;
-}
-
-/* Decimal digits, saturating at 1e6 so huge numbers stay out of range. */
-static const char *parse_dec(const char *s, const char *e, unsigned long *v)
-{
-	unsigned long x = 0;
-	const char *start = s;
-
-	for (; s < e && is_digit(*s); s++)
-		x = x >= 100000 ? 1000000 : x * 10 + (unsigned long)(*s - '0');
-	if (s == start)
-		return NULL;
-	*v = x;
-	return s;
-}
-
-/* A quoted string starting at s (which must be '"'): its body and the rest. */
-static const char *parse_quoted(const char *s, const char *e, const char **body, size_t *len)
-{
-	const char *q;
-
-	if (s >= e || *s != '"')
-		return NULL;
-	q = memchr(s + 1, '"', (size_t)(e - s - 1));
-	if (!q)
-		return NULL;
-	*body = s + 1;
-	*len = (size_t)(q - s - 1);
-	return q + 1;
-}
-
-/* First occurrence of the word w (delimited by blanks or the ends) in [s, e). */
-static const char *find_word(const char *s, const char *e, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (const char *p = s; p + n <= e; p++)
-		if (!memcmp(p, w, n) && (p == s || is_ws(p[-1])) && (p + n == e || is_ws(p[n])))
-			return p;
-	return NULL;
-}
-
 /* "lid N" / "lmc M" in [s, e); absent values leave *lid and *lmc alone. */
 static int parse_lid_lmc(struct parser *ps, const char *s, const char *e, const char *who,
 			 unsigned long *lid, unsigned long *lmc)
 {
-	const char *w = find_word(s, e, "lid");
+	const char *w = vt_lex_find_word(s, e, "lid");
 
 	unsigned long v;
 
 	/* the words may also appear in free text: only a number after them counts */
-	if (w && parse_dec(skip_ws(w + 3, e), e, &v)) {
+	if (w && vt_lex_dec(skip_ws(w + 3, e), e, &v)) {
 		if (v > VT_MAX_UC_LID)
 			return fail(ps, "%s: LID %lu out of range 0..%u", who, v, VT_MAX_UC_LID);
 		*lid = v;
 	}
-	w = find_word(s, e, "lmc");
-	if (w && parse_dec(skip_ws(w + 3, e), e, &v)) {
+	w = vt_lex_find_word(s, e, "lmc");
+	if (w && vt_lex_dec(skip_ws(w + 3, e), e, &v)) {
 		if (v > 7)
 			return fail(ps, "%s: LMC %lu out of range 0..7", who, v);
 		*lmc = v;
 	}
 	return 0;
-}
-
-/* ---- width and speed, as ibsim enables them */
-
-static unsigned width_of(unsigned w)
-{
-	return w & W_12X ? 12 : w & W_8X ? 8 : w & W_4X ? 4 : w & W_2X ? 2 : w & W_1X ? 1 : 0;
-}
-
-static enum vt_speed speed_of(unsigned s)
-{
-	for (unsigned i = VT_NDR; i >= VT_SDR; i--)
-		if (s & SBIT(i))
-			return (enum vt_speed)i;
-	return VT_SPEED_UNKNOWN;
-}
-
-/* A "4xQDR" token: the enables ibsim derives from it. */
-static int parse_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
-{
-	unsigned long n;
-	const char *p = parse_dec(s, e, &n);
-	enum vt_speed v;
-
-	if (!p || p >= e || *p != 'x')
-		return 0;
-	v = vt_speed_parse(p + 1, (unsigned)(e - p - 1));
-	if (v == VT_SPEED_UNKNOWN)
-		return 0;
-	switch (n) {
-	case 1:
-		*w = W_1X;
-		break;
-	case 2:
-		*w = W_2X;
-		break;
-	case 4:
-		*w = W_1X | W_4X;
-		break;
-	case 8:
-		*w = W_8X;
-		break;
-	case 12:
-		*w = W_1X | W_4X | W_12X;
-		break;
-	default:
-		return 0;
-	}
-	/* every speed up to the named one, as the ibsim enables it */
-	*sp = (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR));
-	return 1;
-}
-
-static uint16_t legacy_bits(unsigned long v)
-{
-	return (uint16_t)((v & 1 ? SBIT(VT_SDR) : 0) | (v & 2 ? SBIT(VT_DDR) : 0) |
-			  (v & 4 ? SBIT(VT_QDR) : 0));
-}
-
-static uint16_t ext_bits(unsigned long v)
-{
-	return (uint16_t)((v & 1 ? SBIT(VT_FDR) : 0) | (v & 2 ? SBIT(VT_EDR) : 0) |
-			  (v & 4 ? SBIT(VT_HDR) : 0) | (v & 8 ? SBIT(VT_NDR) : 0));
 }
 
 /* ibsim's w=, s=, e= options: any '=' outside quotes, named by the letter before it. */
@@ -361,20 +169,20 @@ static int parse_options(struct parser *ps, const char *s, const char *e, const 
 			continue;
 		switch (p[-1]) {
 		case 'w':
-			if (!parse_dec(p + 1, e, &v) || v < 1 || v > 31)
+			if (!vt_lex_dec(p + 1, e, &v) || v < 1 || v > 31)
 				return fail(ps, "%s: bad width option (expected w=1..31)", who);
 			*w = (uint8_t)v;
 			break;
 		case 's':
-			if (!parse_dec(p + 1, e, &v) || v > 7)
+			if (!vt_lex_dec(p + 1, e, &v) || v > 7)
 				return fail(ps, "%s: bad speed option (expected s=0..7)", who);
-			*sp = (uint16_t)((*sp & ~S_LEGACY) | legacy_bits(v ? v : 4));
+			*sp = (uint16_t)((*sp & ~S_LEGACY) | vt_lex_legacy_bits(v ? v : 4));
 			break;
 		case 'e':
-			if (!parse_dec(p + 1, e, &v) || v > 15)
+			if (!vt_lex_dec(p + 1, e, &v) || v > 15)
 				return fail(ps, "%s: bad extended speed option (expected e=0..15)",
 					    who);
-			*sp = (uint16_t)((*sp & ~S_EXT) | ext_bits(v));
+			*sp = (uint16_t)((*sp & ~S_EXT) | vt_lex_ext_bits(v));
 			break;
 		default:
 			break;
@@ -410,45 +218,6 @@ static int ensure_ports(struct parser *ps, uint32_t need)
 }
 
 /*
- * The description in a header's comment: a quoted string, which runs to the
- * last quote of the line since ibnetdiscover does not escape quotes inside it,
- * or ibsim's unquoted form, which ends where the port 0 words start. *rest is
- * what follows it.
- */
-static int header_desc(const char *c, const char *e, const char **desc, size_t *dlen,
-		       const char **rest)
-{
-	c = skip_ws(c, e);
-	if (c < e && *c == '"') {
-		const char *q = e;
-
-		while (q > c + 1 && q[-1] != '"')
-			q--;
-		if (q <= c + 1)
-			return -1;
-		*desc = c + 1;
-		*dlen = (size_t)(q - 1 - (c + 1));
-		*rest = q;
-		return 0;
-	}
-	{
-		const char *stop = e;
-		const char *const ends[] = {"enhanced", "base", "lid", "lmc"};
-
-		for (unsigned i = 0; i < 4; i++) {
-			const char *w = find_word(c, stop, ends[i]);
-
-			if (w && w > c)
-				stop = w - 1;
-		}
-		*desc = c;
-		*dlen = (size_t)(stop - c);
-		*rest = stop;
-	}
-	return 0;
-}
-
-/*
  * "switchguid=A(B)": ibnetdiscover writes the node GUID A and port GUID B,
  * ibdiagnet the system image GUID A and node GUID B. The record's id
  * ("S-<guid>") tells which when it holds one; else the file's header does.
@@ -457,7 +226,7 @@ static int paren_is_node_guid(const struct parser *ps, unsigned t, const char *i
 {
 	uint64_t g;
 
-	if (idlen > 2 && id[1] == '-' && parse_hex(id + 2, id + idlen, &g) == id + idlen) {
+	if (idlen > 2 && id[1] == '-' && vt_lex_hex(id + 2, id + idlen, &g) == id + idlen) {
 		if (g == ps->paren[t])
 			return 1;
 		if (g == ps->guid_next[t])
@@ -478,12 +247,12 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	char *ids, *descs, who[VT_NODE_NAME_MAX + 8];
 
 	s = skip_ws(s, e);
-	if (!(c = parse_dec(s, e, &nports)))
+	if (!(c = vt_lex_dec(s, e, &nports)))
 		return fail(ps, "node header: bad port count (expected TYPE N \"id\")");
 	c = skip_ws(c, e);
 	if (c >= e || *c != '"')
 		return fail(ps, "node header: missing quoted node id");
-	if (!(rest = parse_quoted(c, e, &id, &idlen)))
+	if (!(rest = vt_lex_quoted(c, e, &id, &idlen)))
 		return fail(ps, "node header: unterminated quote in node id");
 	if (ps->paren[t] && ps->paren[t] != guid && paren_is_node_guid(ps, t, id, idlen)) {
 		/* ibdiagnet: "switchguid=SYSIMGGUID(NODEGUID)" */
@@ -493,7 +262,7 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	}
 	ps->paren[t] = 0;
 	c = memchr(rest, '#', (size_t)(e - rest));
-	if (c && header_desc(c + 1, e, &desc, &dlen, &rest))
+	if (c && vt_lex_header_desc(c + 1, e, &desc, &dlen, &rest))
 		return fail(ps, "node \"%.*s\" (0x%016llx): unterminated quote in description",
 			    (int)(idlen < 64 ? idlen : 64), id, (unsigned long long)guid);
 	if (!desc || !dlen)
@@ -547,65 +316,15 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	return 0;
 }
 
-/*
- * "[n]" followed by an optional "[ext n]" and "(guid)". ibdiagnet writes the
- * port's label in the parentheses ("[1](1)", "[5](1/5)"): one equal to the
- * port number or not a hex number is no GUID, and *guid is left alone.
- */
-static const char *port_ref(const char *s, const char *e, unsigned long *num, uint64_t *guid,
-			    int *bad)
+/* A port line's own "[n](guid)" (in *p, *guid); *cp moves past it. */
+static int local_port(struct parser *ps, const char **cp, const char *e, const char *id,
+		      unsigned long *p, uint64_t *guid)
 {
-	const char *c, *digits = s + 1;
-
-	*bad = 0;
-	if (s >= e || *s != '[')
-		return NULL;
-	c = parse_dec(s + 1, e, num);
-	if (!c || c >= e || *c != ']') {
-		*bad = s + 1 < e; /* else the line just ends: truncated */
-		return NULL;
-	}
-	s = c + 1;
-	c = skip_ws(s, e);
-	if (e - c >= 5 && !memcmp(c, "[ext", 4)) {
-		const char *q = memchr(c, ']', (size_t)(e - c));
-
-		if (!q)
-			return NULL;
-		s = q + 1;
-		c = skip_ws(s, e);
-	}
-	if (c < e && *c == '(') {
-		const char *close = memchr(c, ')', (size_t)(e - c)), *q;
-		size_t nd = strspn(digits, "0123456789");
-		uint64_t g;
-
-		if (!close)
-			return NULL;
-		q = parse_hex(c + 1, close, &g);
-		if (q == close && !((size_t)(close - c - 1) == nd && !memcmp(c + 1, digits, nd)))
-			*guid = g;
-		else if (!q && c + 1 < close && is_digit(c[1]) &&
-			 !memchr(c, '/', (size_t)(close - c)))
-			return NULL; /* a number too long for a GUID */
-		s = close + 1;
-	}
-	return s;
-}
-
-static int port_line(struct parser *ps, const char *s, const char *e)
-{
-	struct vt_node *n = &ps->f->nodes[ps->cur];
-	const char *id = nm(ps, ps->cur, 0), *c, *rid, *cm;
-	unsigned long p, rp = 1, lid = 0, lmc = 0;
-	uint64_t guid = 0, rguid = 0;
-	size_t rlen;
-	uint32_t pi;
-	char who[VT_NODE_NAME_MAX + 16];
+	const struct vt_node *n = &ps->f->nodes[ps->cur];
+	const char *s = *cp, *c;
 	int bad;
-	struct entry *en;
 
-	c = port_ref(s, e, &p, &guid, &bad);
+	c = vt_lex_port_ref(s, e, p, guid, &bad);
 	if (!c && bad) {
 		const char *t = s + 1;
 
@@ -615,69 +334,89 @@ static int port_line(struct parser *ps, const char *s, const char *e)
 	}
 	if (!c)
 		return fail(ps, "%s: truncated port line", id);
-	if (p < 1 || p > n->nports)
-		return fail(ps, "%s: port %lu out of range 1..%u", id, p, n->nports);
-	snprintf(who, sizeof(who), "%s port %lu", id, p);
-	pi = n->first_port + (uint32_t)p;
-	if (ps->pent[pi] != VT_NONE)
-		return fail(ps, "%s listed twice (first at line %u)", who,
-			    ps->ent[ps->pent[pi]].line);
-	c = skip_ws(c, e);
+	if (*p < 1 || *p > n->nports)
+		return fail(ps, "%s: port %lu out of range 1..%u", id, *p, n->nports);
+	*cp = c;
+	return 0;
+}
+
+/*
+ * The remote end: the quoted node id (*rid, *rlen), then an optional "[n]"
+ * (*rp) and remote port GUID; *cp moves past them.
+ */
+static int remote_port(struct parser *ps, const char **cp, const char *e, const char *who,
+		       const char **rid, size_t *rlen, unsigned long *rp)
+{
+	const char *c = skip_ws(*cp, e);
+	uint64_t rguid = 0;
+	int bad;
+
 	if (c >= e)
 		return fail(ps, "%s: truncated port line (no remote node)", who);
 	if (*c != '"')
 		return fail(ps, "%s: expected a quoted remote node id", who);
-	if (!(c = parse_quoted(c, e, &rid, &rlen)))
+	if (!(c = vt_lex_quoted(c, e, rid, rlen)))
 		return fail(ps, "%s: unterminated quote in remote node id", who);
 	if (c < e && *c == '[') {
-		const char *d = port_ref(c, e, &rp, &rguid, &bad);
+		const char *d = vt_lex_port_ref(c, e, rp, &rguid, &bad);
 
 		if (!d && bad)
 			return fail(ps, "%s: bad remote port number", who);
 		if (!d)
 			return fail(ps, "%s: truncated port line (remote port)", who);
-		if (rp < 1 || rp > VT_MAX_PORTS)
-			return fail(ps, "%s: remote port %lu out of range 1..%u", who, rp,
+		if (*rp < 1 || *rp > VT_MAX_PORTS)
+			return fail(ps, "%s: remote port %lu out of range 1..%u", who, *rp,
 				    VT_MAX_PORTS);
 		c = d;
 	}
 	c = skip_ws(c, e);
 	if (c < e && *c == '(') { /* the remote port GUID after a blank, as CA lines print it */
-		const char *d = parse_hex(c + 1, e, &rguid);
+		const char *d = vt_lex_hex(c + 1, e, &rguid);
 
 		if (!d || d >= e || *d != ')')
 			return fail(ps, "%s: truncated port line (remote port GUID)", who);
 		c = d + 1;
 	}
-	if (parse_options(ps, c, e, who, &ps->pw[pi], &ps->ps[pi]))
+	*cp = c;
+	return 0;
+}
+
+/*
+ * A port line's comment from its '#' at cm: a CA port's "lid N lmc M" before
+ * the remote description, and the rate token ("4xQDR") after it, which sets
+ * the enables of port pi.
+ */
+static int port_comment(struct parser *ps, uint32_t pi, const char *cm, const char *e,
+			const char *who, unsigned long *lid, unsigned long *lmc)
+{
+	const struct vt_node *n = &ps->f->nodes[ps->cur];
+	const char *q = memchr(cm, '"', (size_t)(e - cm)), *last = cm, *t;
+
+	if (n->type != VT_SWITCH && parse_lid_lmc(ps, cm + 1, q ? q : e, who, lid, lmc))
 		return -1;
-	cm = memchr(c, '#', (size_t)(e - c));
-	if (cm) {
-		const char *q = memchr(cm, '"', (size_t)(e - cm)), *last = cm, *t;
+	/* the rate token follows the remote description */
+	for (const char *x = cm; x < e; x++)
+		if (*x == '"')
+			last = x + 1;
+	for (t = last; t < e;) {
+		const char *w;
 
-		if (n->type != VT_SWITCH && parse_lid_lmc(ps, cm + 1, q ? q : e, who, &lid, &lmc))
-			return -1;
-		/* the rate token follows the remote description */
-		for (const char *x = cm; x < e; x++)
-			if (*x == '"')
-				last = x + 1;
-		for (t = last; t < e;) {
-			const char *w;
+		t = skip_ws(t, e);
+		for (w = t; w < e && !is_ws(*w);)
+			w++;
+		if (w > t && vt_lex_rate_token(t, w, &ps->pw[pi], &ps->ps[pi]))
+			break;
+		t = w;
+	}
+	return 0;
+}
 
-			t = skip_ws(t, e);
-			for (w = t; w < e && !is_ws(*w);)
-				w++;
-			if (w > t && parse_rate_token(t, w, &ps->pw[pi], &ps->ps[pi]))
-				break;
-			t = w;
-		}
-	}
-	if (n->type != VT_SWITCH) {
-		if (guid)
-			ps->f->ports[pi].guid = guid;
-		ps->f->ports[pi].lid = (uint16_t)lid;
-		ps->f->ports[pi].lmc = (uint8_t)lmc;
-	}
+/* Records port p (index pi) of the current node for the second pass to link. */
+static int add_entry(struct parser *ps, uint32_t pi, unsigned long p, const char *rid, size_t rlen,
+		     unsigned long rp)
+{
+	struct entry *en;
+
 	if (ps->nent == ps->cap_ent) {
 		uint32_t cap = ps->cap_ent ? ps->cap_ent * 2 : 1024;
 		struct entry *ne = realloc(ps->ent, cap * sizeof(*ne));
@@ -699,6 +438,39 @@ static int port_line(struct parser *ps, const char *s, const char *e)
 	return 0;
 }
 
+static int port_line(struct parser *ps, const char *s, const char *e)
+{
+	struct vt_node *n = &ps->f->nodes[ps->cur];
+	const char *id = nm(ps, ps->cur, 0), *c = s, *rid, *cm;
+	unsigned long p, rp = 1, lid = 0, lmc = 0;
+	uint64_t guid = 0;
+	size_t rlen;
+	uint32_t pi;
+	char who[VT_NODE_NAME_MAX + 16];
+
+	if (local_port(ps, &c, e, id, &p, &guid))
+		return -1;
+	snprintf(who, sizeof(who), "%s port %lu", id, p);
+	pi = n->first_port + (uint32_t)p;
+	if (ps->pent[pi] != VT_NONE)
+		return fail(ps, "%s listed twice (first at line %u)", who,
+			    ps->ent[ps->pent[pi]].line);
+	if (remote_port(ps, &c, e, who, &rid, &rlen, &rp))
+		return -1;
+	if (parse_options(ps, c, e, who, &ps->pw[pi], &ps->ps[pi]))
+		return -1;
+	cm = memchr(c, '#', (size_t)(e - c));
+	if (cm && port_comment(ps, pi, cm, e, who, &lid, &lmc))
+		return -1;
+	if (n->type != VT_SWITCH) {
+		if (guid)
+			ps->f->ports[pi].guid = guid;
+		ps->f->ports[pi].lid = (uint16_t)lid;
+		ps->f->ports[pi].lmc = (uint8_t)lmc;
+	}
+	return add_entry(ps, pi, p, rid, rlen, rp);
+}
+
 /* "switchguid=0x..", "caguid+0x..": ibsim's GUID base, absolute or relative. */
 static int guid_base(struct parser *ps, unsigned t, const char *s, const char *e)
 {
@@ -707,12 +479,12 @@ static int guid_base(struct parser *ps, unsigned t, const char *s, const char *e
 
 	if (c >= e || (*c != '=' && *c != '+'))
 		return fail(ps, "GUID assignment: missing '=' or '+'");
-	if (!(s = parse_num(skip_ws(c + 1, e), e, &v)))
+	if (!(s = vt_lex_num(skip_ws(c + 1, e), e, &v)))
 		return fail(ps, "GUID assignment: bad number");
 	ps->paren[t] = 0;
 	if (*c == '=' && s < e && *s == '(') {
 		uint64_t b;
-		const char *q = parse_hex(s + 1, e, &b);
+		const char *q = vt_lex_hex(s + 1, e, &b);
 
 		if (!q || q >= e || *q != ')')
 			return fail(ps, "GUID assignment: bad number in parentheses");
@@ -732,16 +504,9 @@ static int assignment(struct parser *ps, const char *s, const char *e, const cha
 {
 	const char *c = memchr(s, '=', (size_t)(e - s));
 
-	if (!c || !parse_num(skip_ws(c + 1, e), e, v))
+	if (!c || !vt_lex_num(skip_ws(c + 1, e), e, v))
 		return fail(ps, "%s: expected '=' and a number", what);
 	return 0;
-}
-
-static int starts(const char *s, const char *e, const char *w)
-{
-	size_t n = strlen(w);
-
-	return (size_t)(e - s) >= n && !memcmp(s, w, n);
 }
 
 /* A record keyword: the word, then a blank or the port count. */
@@ -777,7 +542,7 @@ static int top_line(struct parser *ps, const char *s, const char *e)
 	if (starts(s, e, "extspeed")) {
 		if (assignment(ps, s, e, "extspeed", &v) || v > 15)
 			return fail(ps, "extspeed: expected a value 0..15");
-		ps->def_s = (uint16_t)((ps->def_s & ~S_EXT) | ext_bits(v));
+		ps->def_s = (uint16_t)((ps->def_s & ~S_EXT) | vt_lex_ext_bits(v));
 		return 0;
 	}
 	if (starts(s, e, "width")) {
@@ -789,7 +554,7 @@ static int top_line(struct parser *ps, const char *s, const char *e)
 	if (starts(s, e, "speed")) {
 		if (assignment(ps, s, e, "speed", &v) || v < 1 || v > 7)
 			return fail(ps, "speed: expected a value 1..7");
-		ps->def_s = (uint16_t)((ps->def_s & ~S_LEGACY) | legacy_bits(v));
+		ps->def_s = (uint16_t)((ps->def_s & ~S_LEGACY) | vt_lex_legacy_bits(v));
 		return 0;
 	}
 	if (starts(s, e, "include"))
@@ -802,40 +567,9 @@ static int top_line(struct parser *ps, const char *s, const char *e)
 	return 0;
 }
 
-/*
- * Lines that are not the topology but get captured with it: the error lines
- * ibnetdiscover and libibmad print ("ibwarn: [123] ...", "src/query_smp.c:195;
- * umad ... bad status 110"), and a shell prompt ("[root@h ~]# ibnetdiscover",
- * "user@h:~$ ibnetdiscover"). Skipped, also inside a record.
- */
-static int is_noise(const char *s, const char *e)
-{
-	const char *w = s, *c;
-	static const char *const pre[] = {
-		"ibwarn:", "ibpanic:", "iberror:", "ibdebug:", "ibinfo:", "ibnetdiscover:"};
-
-	for (unsigned i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
-		if (starts(s, e, pre[i]))
-			return 1;
-	while (w < e && !is_ws(*w))
-		w++;
-	/* "file.c:LINE;" */
-	for (c = s; c + 3 < w; c++)
-		if (c[0] == '.' && c[1] == 'c' && c[2] == ':' && is_digit(c[3]) && w[-1] == ';')
-			return 1;
-	/* a prompt: "[user@host dir]#" or "user@host:dir$" before a command */
-	if (memchr(s, '@', (size_t)(w - s)) &&
-	    (memchr(s, '$', (size_t)(e - s)) || memchr(s, '#', (size_t)(e - s)) ||
-	     memchr(s, '>', (size_t)(e - s))))
-		return *s == '[' || !memchr(s, '"', (size_t)(e - s));
-	return 0;
-}
-
 static int parse_lines(struct parser *ps)
 {
-	/* a UTF-8 byte-order mark, as Windows editors save the file */
-	if (ps->end - ps->next >= 3 && !memcmp(ps->next, "\xEF\xBB\xBF", 3))
-		ps->next += 3;
+	ps->next = vt_lex_skip_bom(ps->next, ps->end);
 	while (ps->next < ps->end) {
 		const char *s = ps->next, *nl = memchr(s, '\n', (size_t)(ps->end - s)), *e;
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(ps->end - s);
@@ -853,11 +587,11 @@ static int parse_lines(struct parser *ps)
 			continue;
 		}
 		if (*s == '#') {
-			if (find_word(s, e, "IBDIAG") || find_word(s, e, "IBDIAGNET"))
+			if (vt_lex_find_word(s, e, "IBDIAG") || vt_lex_find_word(s, e, "IBDIAGNET"))
 				ps->ibdiag = 1;
 			continue;
 		}
-		if (is_noise(s, e))
+		if (vt_lex_is_noise(s, e))
 			continue;
 		if (*s == '@' && ps->cur != VT_NONE)
 			return fail(ps, "%s: port aliases ('@') are not supported",
@@ -918,11 +652,11 @@ static int link_entry(struct parser *ps, const struct entry *en)
 		w &= ps->pw[b];
 		s &= ps->ps[b];
 	}
-	if (!width_of(w) || speed_of(s) == VT_SPEED_UNKNOWN)
+	if (!vt_lex_width(w) || vt_lex_speed(s) == VT_SPEED_UNKNOWN)
 		return fail(ps, "%s port %u and %s port %u enable no common %s", id, en->port, rid,
-			    en->rport, width_of(w) ? "speed" : "width");
-	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, width_of(w), speed_of(s),
-			      ps->e))
+			    en->rport, vt_lex_width(w) ? "speed" : "width");
+	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, vt_lex_width(w),
+			      vt_lex_speed(s), ps->e))
 		return fail(ps, "%s", ps->e->msg);
 	return 0;
 }
