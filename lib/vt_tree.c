@@ -638,21 +638,16 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	is_leaf = calloc(t->nsw + 1, 1);
 	leaf_seq = malloc((t->nsw + 1) * sizeof(*leaf_seq));
 	t->level = calloc(t->nsw + 1, 1);
-	if (!is_leaf || !leaf_seq || !t->level) {
+	/* host-less leaves get ranks too, all place-keepers (§3.2), so a partly
+	 * populated tree keeps the regular index */
+	ranked = calloc(t->nsw + 1, 1);
+	if (!is_leaf || !leaf_seq || !t->level || !ranked) {
 		vt_err_set(e, "out of memory");
 		goto fail;
 	}
 	note_loopbacks(t);
-	if (vt_tree_levels(t, o, is_leaf, e) || check_links(t, e))
-		goto fail;
-	/* host-less leaves get ranks too, all place-keepers (§3.2), so a partly
-	 * populated tree keeps the regular index */
-	ranked = calloc(t->nsw + 1, 1);
-	if (!ranked || vt_tree_rank_hostless(t, is_leaf, ranked)) {
-		vt_err_set(e, "out of memory");
-		goto fail;
-	}
-	if (subtrees_and_order(t, ranked, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
+	if (vt_tree_levels(t, o, is_leaf, ranked, e) || check_links(t, e) ||
+	    subtrees_and_order(t, ranked, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
 	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) ||
 	    level_shapes(t, is_leaf, e) || reachability(t, is_leaf, e) ||
 	    subtree_table(t, leaf_seq, nl, e) || vt_tree_tuples(t, e))

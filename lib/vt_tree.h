@@ -129,16 +129,13 @@ int vt_tree_tuples(vt_tree *t, vt_err *e);
 
 /*
  * Levels (vt_tree_levels.c): marks compute nodes (is_cn, ncn), sets is_leaf[]
- * per switch ordinal (switches whose compute nodes make them leaves) and
- * level[] / nlevels. On refusal returns -1 with e naming the node.
+ * per switch ordinal (switches whose compute nodes make them leaves),
+ * level[] / nlevels, and ranked[] (switches that get ranks: the leaves and
+ * host-less level-0 switches cabled like one, their ranks all place-keepers).
+ * On refusal returns -1 with e naming the node.
  */
-int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, vt_err *e);
-/*
- * ranked[s]: switch s gets ranks in the order, a leaf with compute nodes or
- * a host-less leaf cabled like one (its ranks all place-keepers). -1 when out
- * of memory.
- */
-int vt_tree_rank_hostless(const vt_tree *t, const uint8_t *is_leaf, uint8_t *ranked);
+int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, uint8_t *ranked,
+		   vt_err *e);
 
 /*
  * A SHArP aggregation node: a CA on a switch port with its switch's system

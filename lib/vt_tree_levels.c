@@ -558,33 +558,26 @@ static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
  * like one: its switch neighbours are a leaf's, or more than half of them.
  * A top switch left with a single link (a one-pod pruned tree) is not.
  */
-int vt_tree_rank_hostless(const vt_tree *t, const uint8_t *is_leaf, uint8_t *ranked)
+static void rank_hostless(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			  uint8_t *ranked)
 {
-	struct nblist nl = {0};
-
-	if (nblist_build(&nl, t->f)) {
-		free(nl.start);
-		return -1;
-	}
 	for (uint32_t s = 0; s < t->nsw; s++) {
-		uint32_t n = nl.start[s + 1] - nl.start[s], x;
+		uint32_t n = nl->start[s + 1] - nl->start[s], x;
 
 		ranked[s] = is_leaf[s];
-		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, &nl, is_leaf, s))
+		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, nl, is_leaf, s))
 			continue;
-		x = nl.v[nl.start[s]];
-		for (uint32_t i = nl.start[x]; i < nl.start[x + 1] && !ranked[s]; i++) {
-			uint32_t l = nl.v[i];
+		x = nl->v[nl->start[s]];
+		for (uint32_t i = nl->start[x]; i < nl->start[x + 1] && !ranked[s]; i++) {
+			uint32_t l = nl->v[i];
 
-			ranked[s] = is_leaf[l] && 2 * n > nl.start[l + 1] - nl.start[l];
+			ranked[s] = is_leaf[l] && 2 * n > nl->start[l + 1] - nl->start[l];
 		}
 	}
-	free(nl.start);
-	free(nl.v);
-	return 0;
 }
 
-int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, vt_err *e)
+int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, uint8_t *ranked,
+		   vt_err *e)
 {
 	uint32_t nsw = t->nsw, nq = 0;
 	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
@@ -618,6 +611,8 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, v
 			goto out;
 	}
 	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
+	if (!rc)
+		rank_hostless(t, &nl, is_leaf, ranked);
 out:
 	free(nl.start);
 	free(nl.v);
