@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vt_plot.h"
 
+#include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <math.h>
@@ -56,38 +57,56 @@ static cairo_status_t write_fp(void *closure, const unsigned char *data, unsigne
 						    : CAIRO_STATUS_WRITE_ERROR;
 }
 
-static int is_svg(const char *path, int *svg, vt_err *e)
+enum plot_format { PLOT_PNG, PLOT_SVG, PLOT_PDF };
+
+static int plot_format(const char *path, enum plot_format *fmt, vt_err *e)
 {
 	const char *dot = strrchr(path, '.');
 
-	if (dot && !strcasecmp(dot, ".svg"))
-		*svg = 1;
-	else if (dot && !strcasecmp(dot, ".png"))
-		*svg = 0;
+	if (dot && !strcasecmp(dot, ".png"))
+		*fmt = PLOT_PNG;
+	else if (dot && !strcasecmp(dot, ".svg"))
+		*fmt = PLOT_SVG;
+	else if (dot && !strcasecmp(dot, ".pdf"))
+		*fmt = PLOT_PDF;
 	else
-		return vt_err_set(e, "%s: plot file name must end in .png or .svg", path);
+		return vt_err_set(e, "%s: plot file name must end in .png, .svg or .pdf", path);
 	return 0;
+}
+
+static cairo_surface_t *make_surface(enum plot_format fmt, FILE *fp, int w, int h)
+{
+	cairo_surface_t *s;
+
+	if (fmt == PLOT_SVG)
+		return cairo_svg_surface_create_for_stream(write_fp, fp, w, h);
+	if (fmt == PLOT_PNG)
+		return cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	s = cairo_pdf_surface_create_for_stream(write_fp, fp, w, h);
+	/* a fixed date keeps the same input's PDF byte-identical from run to run */
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "vartree");
+	return s;
 }
 
 typedef void (*draw_fn)(cairo_t *cr, const void *arg, double w, double h);
 
 static int render(const char *path, int w, int h, draw_fn draw, const void *arg, vt_err *e)
 {
+	enum plot_format fmt;
 	cairo_surface_t *s;
 	cairo_status_t st;
 	cairo_t *cr;
 	vt_out o;
-	int svg = 0;
 
-	if (is_svg(path, &svg, e) || vt_out_open(&o, path, e))
+	if (plot_format(path, &fmt, e) || vt_out_open(&o, path, e))
 		return -1;
-	s = svg ? cairo_svg_surface_create_for_stream(write_fp, o.fp, w, h)
-		: cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+	s = make_surface(fmt, o.fp, w, h);
 	cr = cairo_create(s);
 	draw(cr, arg, w, h);
 	st = cairo_status(cr);
 	cairo_destroy(cr);
-	if (st == CAIRO_STATUS_SUCCESS && !svg)
+	if (st == CAIRO_STATUS_SUCCESS && fmt == PLOT_PNG)
 		st = cairo_surface_write_to_png_stream(s, write_fp, o.fp);
 	cairo_surface_finish(s);
 	if (st == CAIRO_STATUS_SUCCESS)
@@ -309,9 +328,9 @@ static int check_values(const double *v, uint32_t n, const char *what, const cha
 
 int vt_plot_lines(const struct vt_plot_lines *p, const char *path, vt_err *e)
 {
-	int svg;
+	enum plot_format fmt;
 
-	if (is_svg(path, &svg, e))
+	if (plot_format(path, &fmt, e))
 		return -1;
 	if (!p->npoints)
 		return vt_err_set(e, "%s: nothing to plot (no points)", path);
@@ -407,9 +426,10 @@ static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
 
 int vt_plot_heatmap(const struct vt_plot_heat *h, const char *path, vt_err *e)
 {
-	int height = (int)(H_TOP + H_BOTTOM + h->nrows * (H_ROW + H_GAP)), svg;
+	int height = (int)(H_TOP + H_BOTTOM + h->nrows * (H_ROW + H_GAP));
+	enum plot_format fmt;
 
-	if (is_svg(path, &svg, e))
+	if (plot_format(path, &fmt, e))
 		return -1;
 	if (!h->nrows)
 		return vt_err_set(e, "%s: nothing to plot (no rows)", path);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Charts for the analyzer, drawn with cairo: PNG or SVG chosen by the file
- * name's extension (".png", ".svg", any case). Plain arrays in, a file out;
+ * Charts for the analyzer, drawn with cairo: PNG, SVG or PDF chosen by the
+ * file name's extension (".png", ".svg", ".pdf", any case). Plain arrays in, a file out;
  * nothing here knows the analyzer's types. Files are written whole or not at
  * all (vt_out). Output is deterministic for the same input.
  */

@@ -174,6 +174,60 @@ START_TEST(svg_by_extension)
 }
 END_TEST
 
+static char *slurp(const char *path, size_t *n)
+{
+	FILE *fp = fopen(path, "rb");
+	char *b;
+
+	ck_assert_ptr_nonnull(fp);
+	fseek(fp, 0, SEEK_END);
+	*n = (size_t)ftell(fp);
+	rewind(fp);
+	b = malloc(*n + 1);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(fread(b, 1, *n, fp), *n);
+	b[*n] = 0;
+	fclose(fp);
+	return b;
+}
+
+/* strstr over binary data: a PDF's font streams hold NUL bytes */
+static int contains(const char *b, size_t n, const char *s)
+{
+	size_t l = strlen(s);
+
+	for (size_t i = 0; i + l <= n; i++)
+		if (!memcmp(b + i, s, l))
+			return 1;
+	return 0;
+}
+
+/* PDF by extension: one page, and the same input gives the same bytes (no creation time). */
+START_TEST(pdf_by_extension)
+{
+	const double y[] = {1, 3, 2};
+	const struct vt_plot_series ser[] = {{"vartree", y}};
+	const struct vt_plot_lines p = {"t", "stage", "max link load", 3, ser, 1, 1};
+	size_t n1, n2;
+	char *a, *b;
+	vt_err e;
+
+	ck_assert_msg(vt_plot_lines(&p, in_dir("a.pdf"), &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_plot_lines(&p, in_dir("b.PDF"), &e) == 0, "%s", e.msg);
+	a = slurp(in_dir("a.pdf"), &n1);
+	b = slurp(in_dir("b.PDF"), &n2);
+	ck_assert_int_eq(memcmp(a, "%PDF-", 5), 0);
+	ck_assert(contains(a, n1, "/Type /Pages"));
+	ck_assert(contains(a, n1, "/Count 1"));
+	/* not the time of the run, so the bytes cannot differ between runs */
+	ck_assert(contains(a, n1, "/CreationDate (20000101000000Z)"));
+	ck_assert_uint_eq(n1, n2);
+	ck_assert_int_eq(memcmp(a, b, n1), 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* Rows at y 50..94 and 102..146, cells over x 110..880; colours from 0 to the largest value. */
 START_TEST(heatmap_pixels)
 {
@@ -212,7 +266,7 @@ START_TEST(errors_write_nothing)
 	ck_assert_str_eq(e.msg, "series 'a': value 1 is not a finite number >= 0");
 	ck_assert_int_ne(access(in_dir("x.png"), F_OK), 0);
 	ck_assert_int_eq(vt_plot_lines(&p, "out.jpg", &e), -1);
-	ck_assert_str_eq(e.msg, "out.jpg: plot file name must end in .png or .svg");
+	ck_assert_str_eq(e.msg, "out.jpg: plot file name must end in .png, .svg or .pdf");
 	ck_assert_int_eq(vt_plot_heatmap(&h, "h.png", &e), -1);
 	ck_assert_str_eq(e.msg, "h.png: nothing to plot (no rows)");
 	const double ok[] = {1, 2};
@@ -233,6 +287,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, line_chart_png);
 	tcase_add_test(tc, step_chart_pixels);
 	tcase_add_test(tc, svg_by_extension);
+	tcase_add_test(tc, pdf_by_extension);
 	tcase_add_test(tc, heatmap_pixels);
 	tcase_add_test(tc, errors_write_nothing);
 	suite_add_tcase(s, tc);
