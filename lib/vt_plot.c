@@ -361,6 +361,44 @@ static double heat_vmax(const struct vt_plot_heat *h)
 	return m > 0 ? m : 1;
 }
 
+/*
+ * One strip of cells. Where the row has more cells than the strip has pixel
+ * columns (thousands of links), each column shows the largest value of the
+ * cells falling into it, so a hot link is never painted over by a cold one.
+ */
+static void draw_heat_row(cairo_t *cr, const struct vt_plot_heat_row *row, double y, double pw,
+			  double vmax)
+{
+	uint32_t cols = row->n < (uint32_t)pw ? row->n : (uint32_t)pw;
+	double rgb[3];
+	char buf[64];
+
+	for (uint32_t c = 0; c < cols; c++) {
+		/* cells [first, last) of column c */
+		uint32_t first = (uint32_t)((uint64_t)c * row->n / cols);
+		uint32_t last = (uint32_t)((uint64_t)(c + 1) * row->n / cols);
+		double v = 0, x0 = round(H_LEFT + c * pw / cols),
+		       x1 = round(H_LEFT + (c + 1) * pw / cols);
+
+		for (uint32_t i = first; i < last; i++)
+			v = fmax(v, row->v[i]);
+		vt_plot_heat_color(v / vmax, rgb);
+		set_rgb(cr, rgb);
+		/* whole pixels, so neighbouring cells do not blend into a third colour */
+		cairo_rectangle(cr, x0, y, x1 - x0, H_ROW);
+		cairo_fill(cr);
+	}
+	cairo_set_source_rgb(cr, 0, 0, 0);
+	font(cr, 13, 0);
+	text(cr, H_LEFT - 8, y + H_ROW / 2 - 7, 1, 0.5, row->label ? row->label : "");
+	font(cr, 10, 0);
+	if (cols < row->n)
+		snprintf(buf, sizeof(buf), "%u links, max per px", row->n);
+	else
+		snprintf(buf, sizeof(buf), "%u links", row->n);
+	text(cr, H_LEFT - 8, y + H_ROW / 2 + 8, 1, 0.5, buf);
+}
+
 static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
 {
 	const struct vt_plot_heat *h = arg;
@@ -373,26 +411,8 @@ static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	if (h->title)
 		text(cr, w / 2, 16, 0.5, 0, h->title);
-	for (uint32_t r = 0; r < h->nrows; r++) {
-		const struct vt_plot_heat_row *row = &h->rows[r];
-		double y = H_TOP + r * (H_ROW + H_GAP), cw = row->n ? pw / row->n : pw;
-
-		for (uint32_t i = 0; i < row->n; i++) {
-			vt_plot_heat_color(row->v[i] / vmax, rgb);
-			set_rgb(cr, rgb);
-			/* whole pixels, so neighbouring cells do not blend into a third colour */
-			cairo_rectangle(cr, round(H_LEFT + i * cw), y,
-					round(H_LEFT + (i + 1) * cw) - round(H_LEFT + i * cw),
-					H_ROW);
-			cairo_fill(cr);
-		}
-		cairo_set_source_rgb(cr, 0, 0, 0);
-		font(cr, 13, 0);
-		text(cr, H_LEFT - 8, y + H_ROW / 2 - 7, 1, 0.5, row->label ? row->label : "");
-		font(cr, 10, 0);
-		snprintf(buf, sizeof(buf), "%u links", row->n);
-		text(cr, H_LEFT - 8, y + H_ROW / 2 + 8, 1, 0.5, buf);
-	}
+	for (uint32_t r = 0; r < h->nrows; r++)
+		draw_heat_row(cr, &h->rows[r], H_TOP + r * (H_ROW + H_GAP), pw, vmax);
 	/* colour bar: vmax at the top */
 	for (int i = 0; i < (int)bh; i++) {
 		vt_plot_heat_color(1.0 - (i + 0.5) / bh, rgb);

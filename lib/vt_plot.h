@@ -46,7 +46,8 @@ struct vt_plot_heat {
 	double vmax; /* value of the top colour; <= 0: the largest value given */
 };
 
-/* Heat map, one strip per row (cells share the strip's width), colour bar from 0 to vmax. */
+/* Heat map, one strip per row (cells share the strip's width; where a row has more cells
+ * than pixel columns, a column shows the largest of its cells), colour bar from 0 to vmax. */
 int vt_plot_heatmap(const struct vt_plot_heat *h, const char *path, vt_err *e);
 
 /* Colour of series i (a fixed palette, repeating), components 0..1. */

@@ -254,6 +254,33 @@ START_TEST(heatmap_pixels)
 }
 END_TEST
 
+/* 4000 links in 770 pixel columns: the one hot link still shows, where it lies. */
+START_TEST(heatmap_many_links)
+{
+	static double v[4000];
+	const struct vt_plot_heat_row rows[] = {{"L0 up", v, 4000}};
+	const struct vt_plot_heat h = {"link load", "load", rows, 1, 0};
+	double c0[3], c1[3];
+	cairo_surface_t *s;
+	int hot = 0, cold = 0;
+	vt_err e;
+
+	v[2001] = 7; /* column 2001 * 770 / 4000 = 385: x = 110 + 385 */
+	vt_plot_heat_color(0, c0);
+	vt_plot_heat_color(1, c1);
+	ck_assert_msg(vt_plot_heatmap(&h, in_dir("m.png"), &e) == 0, "%s", e.msg);
+	s = load_png(in_dir("m.png"), 1000, 200);
+	for (int x = 110; x < 880; x++) {
+		hot += close_to(pixel(s, x, 72), rgb24(c1));
+		cold += close_to(pixel(s, x, 72), rgb24(c0));
+	}
+	ck_assert_int_eq(hot, 1);
+	ck_assert_int_eq(cold, 769);
+	ck_assert(close_to(pixel(s, 110 + 385, 72), rgb24(c1)));
+	cairo_surface_destroy(s);
+}
+END_TEST
+
 START_TEST(errors_write_nothing)
 {
 	const double bad[] = {1, NAN};
@@ -289,6 +316,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, svg_by_extension);
 	tcase_add_test(tc, pdf_by_extension);
 	tcase_add_test(tc, heatmap_pixels);
+	tcase_add_test(tc, heatmap_many_links);
 	tcase_add_test(tc, errors_write_nothing);
 	suite_add_tcase(s, tc);
 	return s;
