@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "vt_heat.h"
 #include "vt_plot.h"
 #include "vt_test.h"
 
@@ -281,6 +282,35 @@ START_TEST(heatmap_many_links)
 }
 END_TEST
 
+/* fat 4,3: 64 links between each pair of neighbouring levels, each way, in port order. */
+START_TEST(heat_rows_by_level)
+{
+	static const char *want[] = {"hosts->L0", "L0->hosts", "L0->L1",
+				     "L1->L0",	  "L1->L2",    "L2->L1"};
+	vt_fabric *f = vt_test_gen("fat 4,3");
+	double *val = malloc(f->nports * sizeof(double));
+	vt_heat h;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(val);
+	for (uint32_t p = 0; p < f->nports; p++)
+		val[p] = p;
+	ck_assert_int_eq(vt_heat_build(&h, f, val, &e), 0);
+	ck_assert_uint_eq(h.plot.nrows, 6);
+	for (uint32_t r = 0; r < 6; r++) {
+		ck_assert_str_eq(h.plot.rows[r].label, want[r]);
+		ck_assert_uint_eq(h.plot.rows[r].n, 64);
+		for (uint32_t i = 1; i < 64; i++) /* values are port indices: port order */
+			ck_assert(h.plot.rows[r].v[i - 1] < h.plot.rows[r].v[i]);
+	}
+	/* the first host->leaf link is the first host's port 1 */
+	ck_assert(f->nodes[f->ports[(uint32_t)h.plot.rows[0].v[0]].node].type != VT_SWITCH);
+	vt_heat_free(&h);
+	free(val);
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(errors_write_nothing)
 {
 	const double bad[] = {1, NAN};
@@ -317,6 +347,7 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, pdf_by_extension);
 	tcase_add_test(tc, heatmap_pixels);
 	tcase_add_test(tc, heatmap_many_links);
+	tcase_add_test(tc, heat_rows_by_level);
 	tcase_add_test(tc, errors_write_nothing);
 	suite_add_tcase(s, tc);
 	return s;
