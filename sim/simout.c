@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "vt_json.h"
+#include "vt_heat.h"
 #include "vt_plot.h"
 
 static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
@@ -220,39 +221,6 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 	}
 }
 
-/* Switch level: hop distance from the nearest CA (leaves are 1). */
-static uint32_t *levels(const vt_fabric *f)
-{
-	uint32_t *lv = malloc(f->nnodes * sizeof(uint32_t)),
-		 *qu = malloc(f->nnodes * sizeof(uint32_t));
-	uint32_t h = 0, t = 0;
-
-	if (!lv || !qu) {
-		free(lv);
-		free(qu);
-		return NULL;
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		lv[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
-		if (!lv[n])
-			qu[t++] = n;
-	}
-	while (h < t) {
-		uint32_t n = qu[h++];
-
-		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
-			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
-
-			if (m != VT_NONE && lv[m] == UINT32_MAX) {
-				lv[m] = lv[n] + 1;
-				qu[t++] = m;
-			}
-		}
-	}
-	free(qu);
-	return lv;
-}
-
 int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
 		vt_err *e)
 {
@@ -307,63 +275,27 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	free(y);
 	if (rc)
 		return -1;
-	/* heat map of the first routing: one row per (level, direction) */
-	uint32_t *lv = levels(f), maxl = 0;
+	/* heat map of the first routing: one row per pair of levels a link joins */
 	const vt_sim_result *r = &rt[0].r;
+	double *busy = calloc(f->nports ? f->nports : 1, sizeof(double));
+	vt_heat hm;
 
-	if (!lv)
+	if (!busy)
 		return vt_err_set(e, "out of memory");
-	for (uint32_t n = 0; n < f->nnodes; n++)
-		if (lv[n] != UINT32_MAX && lv[n] > maxl)
-			maxl = lv[n];
-	uint32_t nrow = 2 * (maxl + 1);
-	struct vt_plot_heat_row *rows = calloc(nrow, sizeof(*rows));
-	double *v = calloc(r->nlinks ? r->nlinks : 1, sizeof(double));
-	char(*labels)[32] = calloc(nrow, 32);
-	uint32_t used = 0, off = 0;
-
-	if (!rows || !v || !labels) {
-		free(lv);
-		free(rows);
-		free(v);
-		free(labels);
-		return vt_err_set(e, "out of memory");
-	}
-	for (uint32_t row = 0; row < nrow; row++) {
-		uint32_t from = row / 2, up = row % 2 == 0, start = off;
-
-		for (uint32_t i = 0; i < r->nlinks; i++) {
-			uint32_t a = f->ports[r->links[i].port].node;
-			uint32_t b = f->ports[f->ports[r->links[i].port].peer].node;
-
-			if (lv[a] == from && ((up && lv[b] > lv[a]) || (!up && lv[b] < lv[a])))
-				v[off++] = r->end_ps
-						   ? (double)r->links[i].busy_ps / (double)r->end_ps
-						   : 0;
-		}
-		if (off == start)
-			continue;
-		snprintf(labels[used], 32, "L%u %s", from, up ? "up" : "down");
-		rows[used].label = labels[used];
-		rows[used].v = v + start;
-		rows[used].n = off - start;
-		used++;
-	}
-	struct vt_plot_heat hm = {
-		.title = "link utilisation",
-		.unit = "busy fraction",
-		.rows = rows,
-		.nrows = used,
-		.vmax = 1,
-	};
-	rc = 0;
-	for (int k = 0; k < 2 && used && !rc; k++) {
+	for (uint32_t i = 0; i < r->nlinks; i++)
+		busy[r->links[i].port] =
+			r->end_ps ? (double)r->links[i].busy_ps / (double)r->end_ps : 0;
+	rc = vt_heat_build(&hm, f, busy, e);
+	free(busy);
+	if (rc)
+		return -1;
+	hm.plot.title = "link utilisation";
+	hm.plot.unit = "busy fraction";
+	hm.plot.vmax = 1;
+	for (int k = 0; k < 2 && hm.plot.nrows && !rc; k++) {
 		snprintf(path, sizeof(path), "%s/link-util.%s", o->plot, k ? "svg" : "png");
-		rc = vt_plot_heatmap(&hm, path, e);
+		rc = vt_plot_heatmap(&hm.plot, path, e);
 	}
-	free(lv);
-	free(rows);
-	free(v);
-	free(labels);
+	vt_heat_free(&hm);
 	return rc;
 }
