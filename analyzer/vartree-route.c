@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* vartree-route: extract the var-ary-n-tree of a fabric, route it, write OpenSM LFTs. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vt_cli.h"
 #include "vt_io.h"
 #include "vt_lftio.h"
 #include "vt_load.h"
@@ -15,7 +15,8 @@
 #include "vt_route.h"
 #include "vt_sched.h"
 #include "vt_tree.h"
-#include "vt_version.h"
+
+#define PROG "vartree-route"
 
 static const char usage[] =
 	"usage: vartree-route TOPOLOGY [options]\n"
@@ -44,7 +45,7 @@ static void log_stderr(void *ctx, enum vt_log_level level, const char *msg)
 {
 	(void)ctx;
 	(void)level;
-	fprintf(stderr, "vartree-route: %s\n", msg);
+	fprintf(stderr, PROG ": %s\n", msg);
 }
 
 static double now(void)
@@ -55,47 +56,11 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* A fabric vartree refuses to route: the check failed, status 1. */
-static int fail(const char *msg)
+/* A refused fabric is a failed check (1); unreadable input or unwritable output, status 2. */
+static int report(int status, const char *msg)
 {
-	fprintf(stderr, "vartree-route: %s\n", msg);
-	return 1;
-}
-
-/* Input that cannot be read, or an output that cannot be written: status 2, as in every command. */
-static int input_error(const char *msg)
-{
-	fprintf(stderr, "vartree-route: %s\n", msg);
-	return 2;
-}
-
-/* A usage error: one line, status 2 (the whole usage would bury the cause). */
-static int usage_error(const char *what, const char *opt)
-{
-	fprintf(stderr, "vartree-route: %s '%s'; see --help\n", what, opt);
-	return 2;
-}
-
-/*
- * The option getopt_long stopped at, as the user typed it (without "=value").
- * optopt is 0 for an unknown long option and the option's value for a long
- * one with a missing or unwanted argument; argv[optind - 1] is the word read
- * last, unless getopt is inside a cluster of short options ("-qz").
- */
-static const char *bad_option(char **argv, const struct option *lo, char *buf, size_t n)
-{
-	const char *a = argv[optind - 1];
-	size_t len = strcspn(a, "=");
-	int is_long = !strncmp(a, "--", 2) && !optopt;
-
-	for (; !is_long && lo->name && optopt; lo++)
-		is_long = lo->val == optopt && !strncmp(a, "--", 2) &&
-			  !strncmp(a + 2, lo->name, len - 2) && !lo->name[len - 2];
-	if (is_long)
-		snprintf(buf, n, "%.*s", (int)len, a);
-	else
-		snprintf(buf, n, "-%c", optopt);
-	return buf;
+	fprintf(stderr, PROG ": %s\n", msg);
+	return status;
 }
 
 /* The files asked for besides the tables; each appears whole or not at all. */
@@ -172,8 +137,8 @@ static int same_output(const char *a, const char *b)
 		return 0;
 	if (!strcmp(a, b))
 		return 1;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino && S_ISREG(sa.st_mode);
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+	       S_ISREG(sa.st_mode);
 }
 
 /* The tree topology.conf describes: plane 0's on a multi-rail fabric, as vt_route routes it. */
@@ -198,7 +163,15 @@ static int slurm_tree(const vt_fabric *f, const struct vt_route_opts *ro, vt_tre
 	return vt_tree_build(t, f, &to, e);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct opts {
+	const char *topo, *out, *name_map, *files[3]; /* root, cn, io GUID files */
+	struct extra_outs x;
+	int quiet, verbose;
+	unsigned lmc; /* 0: keep the CA LIDs of the file */
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
@@ -217,190 +190,167 @@ int main(int argc, char **argv)
 		{"version", no_argument, 0, VT_OPT_VERSION},
 		{0, 0, 0, 0},
 	};
-	const char *out = NULL, *name_map = NULL, *files[3] = {NULL, NULL, NULL};
-	struct extra_outs x = {0};
-	vt_tree tree;
-	uint32_t *plane = NULL;
-	int have_tree = 0, have_fmt = 0;
-	uint64_t *guids[3] = {NULL, NULL, NULL};
-	uint32_t ng[3] = {0, 0, 0};
-	struct vt_route_opts ro = {0};
-	int quiet = 0, verbose = 0, c, rc = 1;
-	char opt[64];
-	long lmc = -1;
-	vt_fabric *f = NULL;
-	vt_lfts lfts = {0};
-	vt_order order = {0};
-	vt_err e;
-	double t0, t1, t2, t3;
+	static const char *const lft_formats[] = {"dump", "binary", NULL};
+	static const char *const order_formats[] = {"ca-order", "hostfile", "rankfile", NULL};
+	struct vt_cli cli;
+	int c, have_fmt = 0;
 
-	opterr = 0; /* our one-line messages instead of getopt's */
-	while ((c = getopt_long(argc, argv, ":o:qvh", lo, NULL)) != -1) {
+	vt_cli_init(&cli, PROG, usage, "o:qvh", lo, argc, argv);
+	while ((c = vt_cli_next(&cli)) != -1) {
 		switch (c) {
 		case 'o':
-			out = optarg;
+			o->out = optarg;
 			break;
 		case 'L':
-			if (strcmp(optarg, "dump") && strcmp(optarg, "binary")) {
-				fprintf(stderr,
-					"vartree-route: --lft-format '%s': expected dump or "
-					"binary\n",
-					optarg);
-				return 2;
-			}
-			x.lft_binary = !strcmp(optarg, "binary");
+			o->x.lft_binary = vt_cli_choice(&cli, "--lft-format", optarg, lft_formats);
 			break;
 		case 'O':
-			x.order = optarg;
+			o->x.order = optarg;
 			break;
 		case 'F':
-			if (vt_order_format_parse(optarg, &x.order_fmt)) {
-				fprintf(stderr,
-					"vartree-route: --order-format '%s': expected ca-order, "
-					"hostfile or rankfile\n",
-					optarg);
-				return 2;
-			}
+			if (vt_order_format_parse(optarg, &o->x.order_fmt))
+				vt_cli_choice(&cli, "--order-format", optarg, order_formats);
 			have_fmt = 1;
 			break;
 		case 'S':
-			x.slurm = optarg;
+			o->x.slurm = optarg;
 			break;
 		case 'N':
-			name_map = optarg;
+			o->name_map = optarg;
 			break;
 		case 'a':
-			files[0] = optarg;
-			break;
 		case 'u':
-			files[1] = optarg;
-			break;
 		case 'G':
-			files[2] = optarg;
+			o->files[c == 'a' ? 0 : c == 'u' ? 1 : 2] = optarg;
 			break;
-		case 'l': {
-			char *end;
-
-			lmc = strtol(optarg, &end, 10);
-			if (end == optarg || *end || lmc < 0 || lmc > 7) {
-				fprintf(stderr, "vartree-route: --lmc '%s': expected 0..7\n",
-					optarg);
-				return 2;
-			}
+		case 'l':
+			o->lmc = (unsigned)vt_cli_uint(&cli, "--lmc", optarg, 0, 7);
 			break;
-		}
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'v':
-			verbose = 1;
+			o->verbose = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case VT_OPT_VERSION:
-			puts("vartree-route " VT_VERSION);
-			return 0;
-		case ':':
-			return usage_error("missing value for",
-					   bad_option(argv, lo, opt, sizeof(opt)));
-		default:
-			bad_option(argv, lo, opt, sizeof(opt));
-			/* a long option without argument given "=value" */
-			if (optopt && opt[1] == '-')
-				return usage_error("no value expected for", opt);
-			return usage_error("unknown option", opt);
 		}
 	}
-	if (have_fmt && !x.order) {
-		fputs("vartree-route: --order-format needs --order-out FILE; see --help\n", stderr);
-		return 2;
-	}
-	if (optind >= argc) {
-		fputs("vartree-route: no TOPOLOGY given; see --help\n", stderr);
-		return 2;
-	}
+	vt_cli_needs(&cli, have_fmt, "--order-format", !!o->x.order, "--order-out FILE");
+	if (optind >= argc)
+		vt_cli_usage(&cli, "no TOPOLOGY given");
 	if (optind < argc - 1)
-		return usage_error("one TOPOLOGY only, extra argument", argv[optind + 1]);
-	if (same_output(out, x.order))
-		return usage_error("--order-out names the same file as --output:", x.order);
-	if (same_output(out, x.slurm) || (x.order && same_output(x.order, x.slurm)))
-		return usage_error("--slurm-topology names the same file as another output:",
-				   x.slurm);
-	if (quiet)
-		verbose = 0;
-	vt_out_catch_signals();
+		vt_cli_usage(&cli, "one TOPOLOGY only, extra argument '%s'", argv[optind + 1]);
+	o->topo = argv[optind];
+	if (same_output(o->out, o->x.order))
+		vt_cli_usage(&cli, "--order-out names the same file as --output: '%s'", o->x.order);
+	if (same_output(o->out, o->x.slurm) || (o->x.order && same_output(o->x.order, o->x.slurm)))
+		vt_cli_usage(&cli, "--slurm-topology names the same file as another output: '%s'",
+			     o->x.slurm);
+	if (o->quiet)
+		o->verbose = 0;
+}
+
+/* The fabric, with CA LIDs reassigned as OpenSM would for --lmc. */
+static int load_fabric(const struct opts *o, vt_fabric **f, vt_err *e)
+{
+	double t0 = now();
+
+	if (vt_load(o->topo, f, e))
+		return -1;
+	if (o->verbose)
+		fprintf(stderr, PROG ": loaded %u nodes in %.3f s\n", (*f)->nnodes, now() - t0);
+	if (!o->lmc)
+		return 0;
+	for (uint32_t q = 0; q < (*f)->nports; q++)
+		if ((*f)->nodes[(*f)->ports[q].node].type != VT_SWITCH) {
+			(*f)->ports[q].lid = 0;
+			(*f)->ports[q].lmc = 0;
+		}
+	return vt_fabric_finish(*f, o->lmc, e);
+}
+
+/* Everything one run holds, freed by run_free. */
+struct run {
+	uint64_t *guids[3];
+	uint32_t ng[3];
+	vt_fabric *f;
+	vt_lfts lfts;
+	vt_order order;
+	vt_tree tree;
+	int have_tree;
+	uint32_t *plane;
+};
+
+static void run_free(struct run *r)
+{
+	if (r->have_tree)
+		vt_tree_free(&r->tree);
+	free(r->plane);
 	for (int i = 0; i < 3; i++)
-		if (files[i] && vt_guid_file_read(files[i], &guids[i], &ng[i], &e)) {
-			rc = input_error(e.msg);
-			goto out;
-		}
-	t0 = now();
-	if (vt_load(argv[optind], &f, &e)) {
-		rc = input_error(e.msg);
-		goto out;
-	}
-	t1 = now();
-	if (verbose)
-		fprintf(stderr, "vartree-route: loaded %u nodes in %.3f s\n", f->nnodes, t1 - t0);
-	if (lmc > 0) {
-		/* re-assign CA LIDs with the requested LMC, as OpenSM would */
-		for (uint32_t q = 0; q < f->nports; q++)
-			if (f->nodes[f->ports[q].node].type != VT_SWITCH) {
-				f->ports[q].lid = 0;
-				f->ports[q].lmc = 0;
-			}
-		if (vt_fabric_finish(f, (unsigned)lmc, &e)) {
-			rc = input_error(e.msg);
-			goto out;
-		}
-	}
-	ro.root_guids = guids[0];
-	ro.nroots = ng[0];
-	ro.cn_guids = guids[1];
-	ro.ncns = ng[1];
-	ro.io_guids = guids[2];
-	ro.nios = ng[2];
-	ro.log = quiet ? NULL : log_stderr;
+		free(r->guids[i]);
+	vt_lfts_free(&r->lfts);
+	vt_order_free(&r->order);
+	vt_fabric_free(r->f);
+}
+
+/* Routes the fabric: 0, VT_EXIT_CHECK when vartree refuses it, VT_EXIT_USAGE on bad input. */
+static int route(struct opts *o, struct run *r, vt_err *e)
+{
+	struct vt_route_opts ro = {0};
+	double t1;
+
+	for (int i = 0; i < 3; i++)
+		if (o->files[i] && vt_guid_file_read(o->files[i], &r->guids[i], &r->ng[i], e))
+			return VT_EXIT_USAGE;
+	if (load_fabric(o, &r->f, e))
+		return VT_EXIT_USAGE;
+	ro.root_guids = r->guids[0];
+	ro.nroots = r->ng[0];
+	ro.cn_guids = r->guids[1];
+	ro.ncns = r->ng[1];
+	ro.io_guids = r->guids[2];
+	ro.nios = r->ng[2];
+	ro.log = o->quiet ? NULL : log_stderr;
 	ro.log_level = VT_LOG_INFO;
 	t1 = now();
-	if (vt_route(f, &ro, &lfts, &order, &e)) {
-		fail(e.msg);
+	if (vt_route(r->f, &ro, &r->lfts, &r->order, e))
+		return VT_EXIT_CHECK;
+	if (!o->quiet)
+		fprintf(stderr, PROG ": routed %u switches x %u LIDs in %.3f s\n", r->lfts.nsw,
+			r->lfts.nlid, now() - t1);
+	if (o->x.slurm) {
+		if (slurm_tree(r->f, &ro, &r->tree, &r->plane, e))
+			return VT_EXIT_CHECK;
+		r->have_tree = 1;
+		o->x.tree = &r->tree;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct run r = {0};
+	vt_err e;
+	double t2;
+	int rc;
+
+	parse_args(argc, argv, &o);
+	vt_out_catch_signals();
+	rc = route(&o, &r, &e);
+	if (rc) {
+		report(rc, e.msg);
 		goto out;
 	}
 	t2 = now();
-	if (!quiet)
-		fprintf(stderr, "vartree-route: routed %u switches x %u LIDs in %.3f s\n", lfts.nsw,
-			lfts.nlid, t2 - t1);
-	if (x.slurm) {
-		if (slurm_tree(f, &ro, &tree, &plane, &e)) {
-			fail(e.msg);
-			goto out;
-		}
-		have_tree = 1;
-		x.tree = &tree;
-	}
 	/* renames for the outputs only: tables and order come from the real descriptions */
-	if (vt_namemap_apply(f, name_map, NULL, &e)) {
-		rc = input_error(e.msg);
+	if (vt_namemap_apply(r.f, o.name_map, NULL, &e) ||
+	    write_outputs(o.out, &o.x, &r.lfts, &r.order, r.f, &e)) {
+		rc = report(VT_EXIT_USAGE, e.msg);
 		goto out;
 	}
-	if (write_outputs(out, &x, &lfts, &order, f, &e)) {
-		rc = input_error(e.msg);
-		goto out;
-	}
-	t3 = now();
-	if (verbose)
-		fprintf(stderr, "vartree-route: wrote the outputs in %.3f s\n", t3 - t2);
-	rc = 0;
+	if (o.verbose)
+		fprintf(stderr, PROG ": wrote the outputs in %.3f s\n", now() - t2);
 out:
-	if (have_tree)
-		vt_tree_free(&tree);
-	free(plane);
-	for (int i = 0; i < 3; i++)
-		free(guids[i]);
-	vt_lfts_free(&lfts);
-	vt_order_free(&order);
-	vt_fabric_free(f);
+	run_free(&r);
 	return rc;
 }

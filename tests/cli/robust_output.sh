@@ -26,11 +26,11 @@ expect 2 "vartree-route: /dev/full: write error: No space left on device" \
 expect 1 "vartree-gen: /dev/full: write error: No space left on device" \
 	"$g" fat 4,3 -o /dev/full
 # one file for both outputs: the order used to replace the tables
-expect 2 "vartree-route: --order-out names the same file as --output: 'x'; see --help" \
+expect 2 "vartree-route: --order-out names the same file as --output: 'x'. Try 'vartree-route --help'." \
 	"$r" -q "$tmp/good.topo" -o x --order-out x
-expect 2 "vartree-route: --order-out names the same file as --output: '-'; see --help" \
+expect 2 "vartree-route: --order-out names the same file as --output: '-'. Try 'vartree-route --help'." \
 	"$r" -q "$tmp/good.topo" --order-out -
-expect 2 "vartree-route: --slurm-topology names the same file as another output: 'y'; see --help" \
+expect 2 "vartree-route: --slurm-topology names the same file as another output: 'y'. Try 'vartree-route --help'." \
 	"$r" -q "$tmp/good.topo" -o x --order-out y --slurm-topology y
 
 # (job control on and default dispositions: a background job of a script ignores SIGINT,

@@ -18,8 +18,8 @@ expect 2 "vartree-route: $tmp/badportnum.topo:11: \"L0-S0000\" (0x0002c950000000
 	"$r" "$tmp/badportnum.topo" -o l
 expect 1 'vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" "$top/topofiles/matsuoka-clique-8.topo" -o l
-expect 2 "vartree-route: --lmc '9': expected 0..7" "$r" "$tmp/good.topo" --lmc 9 -o l
-expect 2 "vartree-route: --lmc 'x': expected 0..7" "$r" "$tmp/good.topo" --lmc x -o l
+expect 2 "vartree-route: --lmc: '9' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc 9 -o l
+expect 2 "vartree-route: --lmc: 'x' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc x -o l
 expect 2 "vartree-route: $tmp/missing: cannot open: No such file or directory" \
 	"$r" "$tmp/good.topo" --root-guid-file "$tmp/missing" -o l
 expect 2 "vartree-route: $tmp/run/nodir/l: cannot create: No such file or directory" \
@@ -30,12 +30,12 @@ expect 2 "vartree-route: $tmp/nodir/x: cannot create: No such file or directory"
 expect 2 "vartree-route: $tmp/nodir/o.lfts: cannot create: No such file or directory" \
 	"$r" -q "$tmp/good.topo" --order-out ord -o "$tmp/nodir/o.lfts"
 # usage errors: one line naming the option, status 2
-expect 2 "vartree-route: unknown option '--bogus'; see --help" "$r" "$tmp/good.topo" --bogus
-expect 2 "vartree-route: unknown option '--bogus'; see --help" "$r" "$tmp/good.topo" --bogus=1
-expect 2 "vartree-route: unknown option '-z'; see --help" "$r" "$tmp/good.topo" -qz
-expect 2 "vartree-route: no value expected for '--quiet'; see --help" "$r" "$tmp/good.topo" --quiet=1
-expect 2 "vartree-route: missing value for '--order-out'; see --help" "$r" "$tmp/good.topo" --order-out
-expect 2 "vartree-route: missing value for '-o'; see --help" "$r" "$tmp/good.topo" -qo
-expect 2 "vartree-route: no TOPOLOGY given; see --help" "$r"
-expect 2 "vartree-route: one TOPOLOGY only, extra argument 'x'; see --help" "$r" "$tmp/good.topo" x
+expect 2 "vartree-route: unknown option '--bogus'. Try 'vartree-route --help'." "$r" "$tmp/good.topo" --bogus
+expect 2 "vartree-route: unknown option '--bogus'. Try 'vartree-route --help'." "$r" "$tmp/good.topo" --bogus=1
+expect 2 "vartree-route: unknown option '-z'. Try 'vartree-route --help'." "$r" "$tmp/good.topo" -qz
+expect 2 "vartree-route: option '--quiet' takes no value. Try 'vartree-route --help'." "$r" "$tmp/good.topo" --quiet=1
+expect 2 "vartree-route: option '--order-out' needs a value. Try 'vartree-route --help'." "$r" "$tmp/good.topo" --order-out
+expect 2 "vartree-route: option '-o' needs a value. Try 'vartree-route --help'." "$r" "$tmp/good.topo" -qo
+expect 2 "vartree-route: no TOPOLOGY given. Try 'vartree-route --help'." "$r"
+expect 2 "vartree-route: one TOPOLOGY only, extra argument 'x'. Try 'vartree-route --help'." "$r" "$tmp/good.topo" x
 finish

@@ -26,7 +26,7 @@ diff <(sed 's/l\.dump/L/g; s/  */ /g' "$tmp/l.dump.sim") <(sed 's/l\.bin/L/g; s/
 # usage and input errors
 set +e
 "$bin/vartree-route" -q "$tmp/f.topo" --lft-format text -o "$tmp/x" 2>"$tmp/err"
-[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vartree-route: --lft-format 'text': expected dump or binary" ] || exit 1
+[ $? = 2 ] && [ "$(cat "$tmp/err")" = "vartree-route: --lft-format: 'text' is not one of dump or binary" ] || exit 1
 head -c 100 "$tmp/l.bin" >"$tmp/short.bin"
 "$bin/vartree-analyze" "$tmp/f.topo" --lfts "$tmp/short.bin" -q 2>"$tmp/err2"
 [ $? = 2 ] || exit 1

@@ -53,7 +53,7 @@ awk '$1 != NR - 1 { exit 1 }' "$T/got" || fail "MPI ranks not dense"
 
 # errors: a bad format, a format without a file, a host name Slurm cannot take; nothing written
 "$R" -q "$T/f.topo" -o "$T/x" --order-out "$T/o" --order-format csv 2>"$T/err"; [ $? = 2 ] || fail "bad format exit"
-grep -qx "vartree-route: --order-format 'csv': expected ca-order, hostfile or rankfile" "$T/err" || fail "format: $(cat "$T/err")"
+grep -qx "vartree-route: --order-format: 'csv' is not one of ca-order, hostfile or rankfile" "$T/err" || fail "format: $(cat "$T/err")"
 "$R" -q "$T/f.topo" -o "$T/x" --order-format hostfile 2>"$T/err"; [ $? = 2 ] || fail "format alone exit"
 sed -E 's/"H-0005"/"bad[5] HCA-1"/' "$T/f.topo" >"$T/b.topo"
 "$R" -q "$T/b.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 2 ] || fail "bad host name exit"

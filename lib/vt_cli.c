@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+#include "vt_cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const char *shortopts,
+		 const struct option *longopts, int argc, char **argv)
+{
+	c->prog = prog;
+	c->help = help;
+	c->longopts = longopts;
+	c->argc = argc;
+	c->argv = argv;
+	snprintf(c->shortopts, sizeof(c->shortopts), ":%s", shortopts);
+	opterr = 0; /* our one-line messages instead of getopt's */
+	optind = 1;
+}
+
+_Noreturn void vt_cli_die(const char *prog, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+_Noreturn void vt_cli_usage(const struct vt_cli *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ". Try '%s --help'.\n", c->prog);
+	exit(VT_EXIT_USAGE);
+}
+
+_Noreturn void vt_cli_version(const char *prog)
+{
+	printf("%s %s\n", prog, VT_VERSION);
+	exit(fflush(stdout) || ferror(stdout) ? VT_EXIT_USAGE : VT_EXIT_OK);
+}
+
+/*
+ * The option getopt_long stopped at, as the user typed it (without "=value").
+ * optopt is 0 for an unknown long option and the option's value for a long
+ * one with a missing or unwanted argument; argv[optind - 1] is the word read
+ * last, unless getopt is inside a cluster of short options ("-qz").
+ */
+static const char *bad_option(const struct vt_cli *c, char *buf, size_t n)
+{
+	const char *a = c->argv[optind - 1];
+	size_t len = strcspn(a, "=");
+	int is_long = !strncmp(a, "--", 2) && !optopt;
+
+	for (const struct option *lo = c->longopts; !is_long && lo->name && optopt; lo++)
+		is_long = lo->val == optopt && !strncmp(a, "--", 2) &&
+			  !strncmp(a + 2, lo->name, len - 2) && !lo->name[len - 2];
+	if (is_long)
+		snprintf(buf, n, "%.*s", (int)len, a);
+	else
+		snprintf(buf, n, "-%c", optopt);
+	return buf;
+}
+
+int vt_cli_next(struct vt_cli *c)
+{
+	char opt[64];
+	int ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+
+	switch (ch) {
+	case 'h':
+		fputs(c->help, stdout);
+		exit(fflush(stdout) || ferror(stdout) ? VT_EXIT_USAGE : VT_EXIT_OK);
+	case VT_OPT_VERSION:
+		vt_cli_version(c->prog);
+	case ':':
+		vt_cli_usage(c, "option '%s' needs a value", bad_option(c, opt, sizeof(opt)));
+	case '?':
+		bad_option(c, opt, sizeof(opt));
+		/* a long option without argument given "=value" */
+		if (optopt && opt[1] == '-')
+			vt_cli_usage(c, "option '%s' takes no value", opt);
+		vt_cli_usage(c, "unknown option '%s'", opt);
+	}
+	return ch;
+}
+
+void vt_cli_needs(const struct vt_cli *c, int given, const char *opt, int present,
+		  const char *needs)
+{
+	if (given && !present)
+		vt_cli_usage(c, "%s needs %s", opt, needs);
+}
+
+void vt_cli_exclusive(const struct vt_cli *c, int ngiven, const char *what)
+{
+	if (ngiven > 1)
+		vt_cli_usage(c, "%s exclude each other", what);
+}
+
+/* ---- numbers */
+
+/* A bound as a reader takes it in: 2^64-1 rather than 18446744073709551615. */
+static void fmt_uint(char *buf, size_t n, uint64_t v, int suffixed)
+{
+	static const char sfx[] = "KMG";
+	int k = -1;
+
+	if (v == UINT64_MAX || v == UINT32_MAX || v == INT64_MAX || v == INT32_MAX) {
+		snprintf(buf, n, "2^%d-1",
+			 v == UINT64_MAX   ? 64
+			 : v == INT64_MAX  ? 63
+			 : v == UINT32_MAX ? 32
+					   : 31);
+		return;
+	}
+	while (suffixed && k < 2 && v >= 1024 && !(v % 1024)) {
+		v /= 1024;
+		k++;
+	}
+	if (k >= 0)
+		snprintf(buf, n, "%" PRIu64 "%c", v, sfx[k]);
+	else
+		snprintf(buf, n, "%" PRIu64, v);
+}
+
+static void fmt_int(char *buf, size_t n, int64_t v)
+{
+	if (v == INT64_MIN)
+		snprintf(buf, n, "-2^63");
+	else if (v == INT32_MIN)
+		snprintf(buf, n, "-2^31");
+	else if (v < 0)
+		snprintf(buf, n, "%" PRId64, v);
+	else
+		fmt_uint(buf, n, (uint64_t)v, 0);
+}
+
+static int bad_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, int suffixed,
+		    vt_err *e)
+{
+	char a[32], b[32];
+
+	fmt_uint(a, sizeof(a), lo, suffixed);
+	fmt_uint(b, sizeof(b), hi, suffixed);
+	return vt_err_set(e, "%s: '%s' is not an integer (%s..%s)", opt, s, a, b);
+}
+
+/* Decimal digits only: strtoull alone would take blanks, a sign and "0x". */
+static int all_digits(const char *s, const char *end)
+{
+	if (s == end)
+		return 0;
+	for (; s < end; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* The digits of s up to an optional suffix; 0, or -1 on overflow or anything else. */
+static int read_uint(const char *s, const char **rest, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	*rest = end;
+	return errno || !all_digits(s, end) ? -1 : 0;
+}
+
+int vt_cli_parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
+		      vt_err *e)
+{
+	const char *rest;
+	uint64_t x;
+
+	if (read_uint(s, &rest, &x) || *rest || x < lo || x > hi)
+		return bad_uint(opt, s, lo, hi, 0, e);
+	*v = x;
+	return 0;
+}
+
+int vt_cli_parse_size(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
+		      vt_err *e)
+{
+	const char *rest;
+	uint64_t x;
+	unsigned shift = 0;
+
+	if (read_uint(s, &rest, &x))
+		return bad_uint(opt, s, lo, hi, 1, e);
+	if (*rest) {
+		const char *p = strchr("KMG", toupper((unsigned char)*rest));
+
+		if (!p || rest[1])
+			return bad_uint(opt, s, lo, hi, 1, e);
+		shift = 10 * (unsigned)(p - "KMG" + 1);
+		if (x > UINT64_MAX >> shift)
+			return bad_uint(opt, s, lo, hi, 1, e);
+		x <<= shift;
+	}
+	if (x < lo || x > hi)
+		return bad_uint(opt, s, lo, hi, 1, e);
+	*v = x;
+	return 0;
+}
+
+int vt_cli_parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v, vt_err *e)
+{
+	const char *digits = *s == '-' ? s + 1 : s;
+	char *end, a[32], b[32];
+	long long x;
+
+	errno = 0;
+	x = strtoll(s, &end, 10);
+	if (!errno && all_digits(digits, end) && !*end && x >= lo && x <= hi) {
+		*v = x;
+		return 0;
+	}
+	fmt_int(a, sizeof(a), lo);
+	fmt_int(b, sizeof(b), hi);
+	return vt_err_set(e, "%s: '%s' is not an integer (%s..%s)", opt, s, a, b);
+}
+
+int vt_cli_parse_double(const char *opt, const char *s, double lo, double hi, double *v, vt_err *e)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	/* strtod skips blanks and reads "inf", "nan" and hex floats: none is a value here */
+	if (end != s && !*end && !errno && isfinite(x) && !isspace((unsigned char)*s) &&
+	    !strpbrk(s, "xXnN") && x >= lo && x <= hi) {
+		*v = x;
+		return 0;
+	}
+	return vt_err_set(e, "%s: '%s' is not a number (%g..%g)", opt, s, lo, hi);
+}
+
+uint64_t vt_cli_uint(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
+		     uint64_t hi)
+{
+	uint64_t v;
+	vt_err e;
+
+	if (vt_cli_parse_uint(opt, s, lo, hi, &v, &e))
+		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	return v;
+}
+
+int64_t vt_cli_int(const struct vt_cli *c, const char *opt, const char *s, int64_t lo, int64_t hi)
+{
+	int64_t v;
+	vt_err e;
+
+	if (vt_cli_parse_int(opt, s, lo, hi, &v, &e))
+		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	return v;
+}
+
+uint64_t vt_cli_size(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
+		     uint64_t hi)
+{
+	uint64_t v;
+	vt_err e;
+
+	if (vt_cli_parse_size(opt, s, lo, hi, &v, &e))
+		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	return v;
+}
+
+double vt_cli_double(const struct vt_cli *c, const char *opt, const char *s, double lo, double hi)
+{
+	double v;
+	vt_err e;
+
+	if (vt_cli_parse_double(opt, s, lo, hi, &v, &e))
+		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	return v;
+}
+
+int vt_cli_choice(const struct vt_cli *c, const char *opt, const char *s, const char *const *words)
+{
+	char list[256];
+	size_t n = 0;
+	int k;
+
+	for (k = 0; words[k]; k++)
+		if (!strcmp(s, words[k]))
+			return k;
+	list[0] = 0;
+	for (int i = 0; i < k && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      !i	   ? ""
+				      : i == k - 1 ? " or "
+						   : ", ",
+				      words[i]);
+	vt_cli_die(c->prog, VT_EXIT_USAGE, "%s: '%s' is not one of %s", opt, s, list);
+}

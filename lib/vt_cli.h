@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command-line layer every vartree command shares: getopt_long with one
+ * wording for usage errors, strict number parsing with range checks, the exit
+ * status convention, --help and --version. Unlike the rest of lib/ it prints
+ * and exits: it is the front ends' edge, never linked into OpenSM's plugin.
+ *
+ * Wordings (PROG is the command's name):
+ *   usage error   "PROG: CAUSE. Try 'PROG --help'."  (unknown option, missing
+ *                 value, missing or extra operand, options that exclude or
+ *                 need each other)
+ *   bad number    "PROG: --seed: 'abc' is not an integer (0..2^64-1)"
+ *                 "PROG: --load: 'x' is not a number (1e-06..4)"
+ *   --version     "PROG 0.1.0" on stdout
+ */
+#ifndef VT_CLI_H
+#define VT_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "vt_err.h"
+#include "vt_version.h" /* VT_VERSION, and VT_OPT_VERSION: getopt_long's value of --version */
+
+/* Exit status of every command and script. */
+#define VT_EXIT_OK    0
+#define VT_EXIT_CHECK 1 /* a check failed: a refused fabric, an audit, a threshold, a lost path */
+#define VT_EXIT_USAGE 2 /* usage or input error: bad option, unreadable or malformed file */
+
+struct vt_cli {
+	const char *prog;
+	const char *help; /* printed whole by --help */
+	const struct option *longopts;
+	int argc;
+	char **argv;
+	char shortopts[64]; /* getopt's, with the ':' that makes it report missing values */
+};
+
+/*
+ * Starts reading argv. shortopts as getopt's (without a leading ':'); longopts
+ * map "help" to 'h' and "version" to VT_OPT_VERSION ('h' is always help).
+ */
+void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const char *shortopts,
+		 const struct option *longopts, int argc, char **argv);
+/*
+ * The next option (optarg set as by getopt_long), or -1 when only operands are
+ * left (from argv[optind]). Handles --help and --version (print, exit 0) and
+ * refuses an unknown option, a missing value or a value given to a flag
+ * (usage error, exit 2): the caller's switch sees only its own options.
+ */
+int vt_cli_next(struct vt_cli *c);
+
+/* "PROG: CAUSE. Try 'PROG --help'." on stderr, exit VT_EXIT_USAGE. */
+_Noreturn void vt_cli_usage(const struct vt_cli *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "PROG: MSG" on stderr, exit with status. */
+_Noreturn void vt_cli_die(const char *prog, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "PROG VERSION" on stdout, exit 0. */
+_Noreturn void vt_cli_version(const char *prog);
+
+/* Refuses opt when given without what gives it a meaning: "OPT needs NEEDS" (usage error). */
+void vt_cli_needs(const struct vt_cli *c, int given, const char *opt, int present,
+		  const char *needs);
+/* Refuses more than one of a set given together: "A and B exclude each other" (usage error). */
+void vt_cli_exclusive(const struct vt_cli *c, int ngiven, const char *what);
+
+/*
+ * Number parsers: the whole of s in [lo, hi], or -1 with e set to
+ * "OPT: 'S' is not an integer (LO..HI)" (or "a number" for doubles).
+ * Integers are decimal, without sign for unsigned ones; no leading or
+ * trailing blanks. vt_cli_parse_size also takes a K, M or G suffix (powers
+ * of 1024). Doubles must be finite.
+ */
+int vt_cli_parse_uint(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
+		      vt_err *e);
+int vt_cli_parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *v, vt_err *e);
+int vt_cli_parse_size(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v,
+		      vt_err *e);
+int vt_cli_parse_double(const char *opt, const char *s, double lo, double hi, double *v, vt_err *e);
+
+/* The same, for a command line: the value, or the message and exit VT_EXIT_USAGE. */
+uint64_t vt_cli_uint(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
+		     uint64_t hi);
+int64_t vt_cli_int(const struct vt_cli *c, const char *opt, const char *s, int64_t lo, int64_t hi);
+uint64_t vt_cli_size(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
+		     uint64_t hi);
+double vt_cli_double(const struct vt_cli *c, const char *opt, const char *s, double lo, double hi);
+
+/*
+ * One of a list of words (NULL-terminated): its index, or a usage error
+ * "OPT: 'S' is not one of A, B or C".
+ */
+int vt_cli_choice(const struct vt_cli *c, const char *opt, const char *s, const char *const *words);
+
+#endif
