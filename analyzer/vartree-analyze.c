@@ -22,6 +22,7 @@
 #include "vt_load.h"
 #include "vt_order.h"
 #include "vt_pattern.h"
+#include "vt_heat.h"
 #include "vt_plot.h"
 #include "vt_route.h"
 #include "vt_tree.h"
@@ -33,7 +34,8 @@
 
 static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
-	"       [--order FILE | --order-random SEED] [--json] [--plot DIR] [--compare A B]\n"
+	"       [--order FILE | --order-random SEED] [--json] [--compare A B]\n"
+	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
 	"       [--stage-limit N] [--node-name-map FILE] [--all-sources]\n"
 	"       [-q|--quiet] [-h|--help] [--version]\n"
@@ -45,7 +47,9 @@ static const char usage[] =
 	"See vartree-analyze(1).\n";
 
 struct opts {
-	const char *topo, *lfts, *route, *order, *plot, *cmp[2], *name_map;
+	const char *topo, *lfts, *route, *order, *plot, *plot_ext, *cmp[2], *name_map;
+	const char *label[2]; /* --label: names of the routings, in order */
+	unsigned nlabel;
 	int live, json, quiet, have_seed, all_sources;
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
@@ -138,6 +142,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"order-random", required_argument, 0, 'R'},
 		{"json", no_argument, 0, 'j'},
 		{"plot", required_argument, 0, 'P'},
+		{"plot-format", required_argument, 0, 'F'},
+		{"label", required_argument, 0, 'B'},
 		{"compare", required_argument, 0, 'c'},
 		{"max-worst", required_argument, 0, 'm'},
 		{"top", required_argument, 0, 't'},
@@ -193,6 +199,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'P':
 			o->plot = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
+				return die("--plot-format: expected png, svg or pdf");
+			o->plot_ext = optarg;
+			break;
+		case 'B':
+			if (o->nlabel == 2)
+				return die("--label: at most one per routing (2)");
+			o->label[o->nlabel++] = optarg;
 			break;
 		case 'c':
 			if (optind >= argc)
@@ -277,6 +293,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			"give exactly one of --lfts FILE, --route vartree, --live, --compare A B");
 	if (o->order && o->have_seed)
 		return die("--order and --order-random exclude each other");
+	if (o->nlabel > (o->cmp[0] ? 2u : 1u))
+		return die("more --label options than routings");
+	if (o->plot_ext && !o->plot)
+		return die("--plot-format is used only with --plot DIR");
+	if (!o->plot_ext)
+		o->plot_ext = "png";
 	if (!o->npatterns)
 		o->patterns[o->npatterns++] = "shift";
 	return 0;
@@ -517,48 +539,106 @@ static void print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struc
 
 /* ---- plots */
 
-static int plot_all(const struct opts *o, struct routing *rs, unsigned nr, vt_err *e)
+/* A file-name part from a pattern or routing name: letters and digits, '_' for the rest. */
+static void file_part(char *out, size_t n, const char *name)
+{
+	size_t l = 0;
+
+	for (const char *s = name; *s && l + 1 < n; s++)
+		out[l++] = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+					   (*s >= '0' && *s <= '9')
+				   ? *s
+				   : '_';
+	out[l] = 0;
+}
+
+/* A routing's name on a plot: its --label, else the file name without directories. */
+static const char *plot_name(const struct routing *r)
+{
+	const char *slash = strrchr(r->name, '/');
+
+	return slash && slash[1] ? slash + 1 : r->name;
+}
+
+/* PATTERN-stages.EXT: each routing's max link load per stage beside the cut bound. */
+static int plot_stages(const struct opts *o, struct routing *rs, unsigned nr, unsigned i, vt_err *e)
+{
+	const vt_congest *c0 = &rs[0].res[i];
+	struct vt_plot_series ser[3];
+	double *y[3] = {0};
+	char path[4096], file[160], title[300];
+	int rc = 0;
+
+	for (unsigned k = 0; k < nr + 1 && !rc; k++) {
+		const vt_congest *c = &rs[k < nr ? k : 0].res[i];
+
+		y[k] = malloc(((size_t)c->nstages + 1) * sizeof(double));
+		if (!y[k]) {
+			rc = vt_err_set(e, "out of memory");
+			break;
+		}
+		for (uint32_t s = 0; s < c->nstages; s++)
+			y[k][s] = k < nr ? c->stage_max[s] : c->stage_bound[s];
+		ser[k].name = k < nr ? plot_name(&rs[k]) : "cut lower bound";
+		ser[k].y = y[k];
+	}
+	file_part(file, sizeof(file), c0->pattern);
+	snprintf(path, sizeof(path), "%s/%s-stages.%s", o->plot, file, o->plot_ext);
+	snprintf(title, sizeof(title), "%s: max link load per stage", c0->pattern);
+	struct vt_plot_lines pl = {.title = title,
+				   .xlabel = "stage",
+				   .ylabel = "max link load (flows)",
+				   .npoints = c0->nstages,
+				   .series = ser,
+				   .nseries = nr + 1,
+				   .step = 1};
+	if (!rc)
+		rc = vt_plot_lines(&pl, path, e);
+	for (unsigned k = 0; k < 3; k++)
+		free(y[k]);
+	return rc ? -1 : 0;
+}
+
+/* PATTERN-links-ROUTING.EXT: each link's max load over the stages, a strip per level pair. */
+static int plot_links(const struct opts *o, const vt_fabric *f, const struct routing *r, unsigned i,
+		      vt_err *e)
+{
+	const vt_congest *c = &r->res[i];
+	double *v = malloc((f->nports ? f->nports : 1) * sizeof(double));
+	char path[4096], file[160], rname[160], title[400];
+	vt_heat h;
+
+	if (!v)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t p = 0; p < f->nports; p++)
+		v[p] = c->chan_max[p];
+	int rc = vt_heat_build(&h, f, v, e);
+	free(v);
+	if (rc)
+		return -1;
+	file_part(file, sizeof(file), c->pattern);
+	file_part(rname, sizeof(rname), plot_name(r));
+	snprintf(path, sizeof(path), "%s/%s-links-%s.%s", o->plot, file, rname, o->plot_ext);
+	snprintf(title, sizeof(title), "%s under %s: max load per link over the stages", c->pattern,
+		 plot_name(r));
+	h.plot.title = title;
+	h.plot.unit = "max link load (flows)";
+	rc = h.plot.nrows ? vt_plot_heatmap(&h.plot, path, e) : 0;
+	vt_heat_free(&h);
+	return rc;
+}
+
+static int plot_all(const struct opts *o, const vt_fabric *f, struct routing *rs, unsigned nr,
+		    vt_err *e)
 {
 	if (mkdir(o->plot, 0777) && errno != EEXIST)
 		return vt_err_set(e, "%s: %s", o->plot, strerror(errno));
 	for (unsigned i = 0; i < rs[0].npat; i++) {
-		const vt_congest *c0 = &rs[0].res[i];
-		struct vt_plot_series ser[3];
-		double *y[3] = {0};
-		char path[4096], file[160], title[300];
-		unsigned ns = 0;
-		int rc = 0;
-		for (unsigned k = 0; k < nr + 1; k++) {
-			const vt_congest *c = &rs[k < nr ? k : 0].res[i];
-			y[k] = malloc(((size_t)c->nstages + 1) * sizeof(double));
-			if (!y[k]) {
-				rc = vt_err_set(e, "out of memory");
-				break;
-			}
-			for (uint32_t s = 0; s < c->nstages; s++)
-				y[k][s] = k < nr ? c->stage_max[s] : c->stage_bound[s];
-			ser[ns].name = k < nr ? rs[k].name : "cut lower bound";
-			ser[ns++].y = y[k];
-		}
-		size_t l = 0;
-		for (const char *s = c0->pattern; *s && l < sizeof(file) - 20; s++)
-			file[l++] = (*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ? *s : '_';
-		file[l] = 0;
-		snprintf(path, sizeof(path), "%s/%s-stages.png", o->plot, file);
-		snprintf(title, sizeof(title), "%s: max link load per stage", c0->pattern);
-		struct vt_plot_lines pl = {.title = title,
-					   .xlabel = "stage",
-					   .ylabel = "max link load",
-					   .npoints = c0->nstages,
-					   .series = ser,
-					   .nseries = ns,
-					   .step = 1};
-		if (!rc)
-			rc = vt_plot_lines(&pl, path, e);
-		for (unsigned k = 0; k < 3; k++)
-			free(y[k]);
-		if (rc)
+		if (plot_stages(o, rs, nr, i, e))
 			return -1;
+		for (unsigned k = 0; k < nr; k++)
+			if (plot_links(o, f, &rs[k], i, e))
+				return -1;
 	}
 	return 0;
 }
@@ -630,6 +710,8 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
+	for (unsigned k = 0; k < o.nlabel; k++)
+		rs[k].name = o.label[k];
 	note(&o, o.route ? "loaded and routed the fabric" : "loaded the fabric and tables");
 	/* after routing and ordering: the map renames what is printed, nothing else */
 	if (vt_namemap_apply(f, o.name_map, NULL, &e))
@@ -660,7 +742,7 @@ int main(int argc, char **argv)
 		print_table(stdout, &o, f, rs, nr);
 	if (vt_stdout_flush(&e))
 		goto fail;
-	if (o.plot && plot_all(&o, rs, nr, &e))
+	if (o.plot && plot_all(&o, f, rs, nr, &e))
 		goto fail;
 	rc = 0;
 	for (unsigned k = 0; k < nr; k++)

@@ -366,8 +366,8 @@ static double heat_vmax(const struct vt_plot_heat *h)
  * columns (thousands of links), each column shows the largest value of the
  * cells falling into it, so a hot link is never painted over by a cold one.
  */
-static void draw_heat_row(cairo_t *cr, const struct vt_plot_heat_row *row, double y, double pw,
-			  double vmax)
+static int draw_heat_row(cairo_t *cr, const struct vt_plot_heat_row *row, double y, double pw,
+			 double vmax)
 {
 	uint32_t cols = row->n < (uint32_t)pw ? row->n : (uint32_t)pw;
 	double rgb[3];
@@ -392,11 +392,9 @@ static void draw_heat_row(cairo_t *cr, const struct vt_plot_heat_row *row, doubl
 	font(cr, 13, 0);
 	text(cr, H_LEFT - 8, y + H_ROW / 2 - 7, 1, 0.5, row->label ? row->label : "");
 	font(cr, 10, 0);
-	if (cols < row->n)
-		snprintf(buf, sizeof(buf), "%u links, max per px", row->n);
-	else
-		snprintf(buf, sizeof(buf), "%u links", row->n);
+	snprintf(buf, sizeof(buf), "%u links%s", row->n, cols < row->n ? "*" : "");
 	text(cr, H_LEFT - 8, y + H_ROW / 2 + 8, 1, 0.5, buf);
+	return cols < row->n;
 }
 
 static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
@@ -411,8 +409,16 @@ static void draw_heat(cairo_t *cr, const void *arg, double w, double hgt)
 	cairo_set_source_rgb(cr, 0, 0, 0);
 	if (h->title)
 		text(cr, w / 2, 16, 0.5, 0, h->title);
+	int binned = 0;
+
 	for (uint32_t r = 0; r < h->nrows; r++)
-		draw_heat_row(cr, &h->rows[r], H_TOP + r * (H_ROW + H_GAP), pw, vmax);
+		binned |= draw_heat_row(cr, &h->rows[r], H_TOP + r * (H_ROW + H_GAP), pw, vmax);
+	if (binned) {
+		font(cr, 10, 0);
+		cairo_set_source_rgb(cr, 0, 0, 0);
+		text(cr, H_LEFT, hgt - H_BOTTOM + 8, 0, 0,
+		     "* more links than pixel columns: each column shows the largest of its links");
+	}
 	/* colour bar: vmax at the top */
 	for (int i = 0; i < (int)bh; i++) {
 		vt_plot_heat_color(1.0 - (i + 0.5) / bh, rgb);

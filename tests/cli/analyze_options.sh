@@ -36,13 +36,26 @@ printf '0x0031\tH-0000\n0x9999\tH-nowhere\n' >"$T/bad"
 "$A" "$T/t" --lfts "$T/f" --order "$T/bad" -q 2>"$T/err"; [ $? = 2 ] || fail "bad order exit"
 [ "$(wc -l <"$T/err")" = 1 ] || fail "bad order: $(cat "$T/err")"
 
-# --plot: one PNG per pattern
-"$A" "$T/t" --compare "$T/m" "$T/f" -p shift -p shift:1-8 --plot "$T/plots" -q >/dev/null || fail plot
+# --plot: per pattern one stages chart and one link map per routing, named by --label
+"$A" "$T/t" --compare "$T/m" "$T/f" -p shift -p shift:1-8 --plot "$T/plots" --label minhop \
+	--label ftree -q >/dev/null || fail plot
 for p in shift shift_1_8; do
-	[ "$(head -c 8 "$T/plots/$p-stages.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
-		fail "$p-stages.png is not a PNG"
+	for f in stages links-minhop links-ftree; do
+		[ "$(head -c 8 "$T/plots/$p-$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+			fail "$p-$f.png is not a PNG"
+	done
 done
-[ "$(ls "$T/plots" | wc -l)" = 2 ] || fail "plot files: $(ls "$T/plots")"
+[ "$(ls "$T/plots" | wc -l)" = 6 ] || fail "plot files: $(ls "$T/plots")"
+# --plot-format pdf, and the file name as the routing's name without --label
+"$A" "$T/t" --lfts "$T/f" --plot "$T/pdf" --plot-format pdf -q >/dev/null || fail "plot pdf"
+[ "$(ls "$T/pdf" | tr '\n' ' ')" = "shift-links-f.pdf shift-stages.pdf " ] || fail "pdf files: $(ls "$T/pdf")"
+[ "$(head -c 5 "$T/pdf/shift-stages.pdf")" = "%PDF-" ] || fail "not a PDF"
+"$A" "$T/t" --lfts "$T/f" --plot-format pdf -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "format without plot"
+grep -qx "vartree-analyze: --plot-format is used only with --plot DIR" "$T/err" || fail "$(cat "$T/err")"
+"$A" "$T/t" --lfts "$T/f" --plot "$T/x" --plot-format jpg -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "jpg"
+grep -qx "vartree-analyze: --plot-format: expected png, svg or pdf" "$T/err" || fail "$(cat "$T/err")"
+"$A" "$T/t" --lfts "$T/f" --label a --label b -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "labels"
+grep -qx "vartree-analyze: more --label options than routings" "$T/err" || fail "$(cat "$T/err")"
 
 # --compare and --max-worst against both routings: minhop misses 3, ftree meets it
 "$A" "$T/t" --compare "$T/m" "$T/f" --max-worst shift=3 -q >"$T/c" 2>"$T/err"; [ $? = 1 ] || fail "compare threshold exit"
