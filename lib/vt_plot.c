@@ -201,7 +201,8 @@ static void lines_frame(const struct vt_plot_lines *p, double w, double h, struc
 		for (uint32_t i = 0; i < p->npoints; i++)
 			ymax = fmax(ymax, p->series[s].y[i]);
 	f->ystep = nice_step(ymax > 0 ? ymax : 1, 5);
-	f->ymax = ceil((ymax > 0 ? ymax : 1) / f->ystep) * f->ystep;
+	/* a step of headroom: a line at the maximum must not run along the frame */
+	f->ymax = (floor((ymax > 0 ? ymax : 1) / f->ystep + 1e-9) + 1) * f->ystep;
 	f->xstep = fmax(1, round(nice_step(f->xspan, 8)));
 }
 
@@ -248,6 +249,49 @@ static void lines_axes(cairo_t *cr, const struct vt_plot_lines *p, const struct 
 		text(cr, w / 2, 16, 0.5, 0, p->title);
 }
 
+/*
+ * Series equal at every point would hide each other: the first of a group of
+ * equal series is drawn solid, member r of g as dashes filling the r-th of g
+ * equal parts of a period, so each shows somewhere along the line.
+ */
+struct dup {
+	uint32_t first; /* the first series equal to this one (itself when none before) */
+	uint32_t rank;	/* position among the series equal to it, 0 for the first */
+	uint32_t size;	/* how many series are equal to it, itself included */
+};
+
+static int same_y(const struct vt_plot_lines *p, uint32_t a, uint32_t b)
+{
+	return !memcmp(p->series[a].y, p->series[b].y, p->npoints * sizeof(double));
+}
+
+static struct dup dup_of(const struct vt_plot_lines *p, uint32_t s)
+{
+	struct dup d = {s, 0, 0};
+
+	for (uint32_t j = 0; j < p->nseries; j++) {
+		if (!same_y(p, j, s))
+			continue;
+		if (d.size == 0)
+			d.first = j;
+		if (j < s)
+			d.rank++;
+		d.size++;
+	}
+	return d;
+}
+
+static void dash_for(cairo_t *cr, const struct vt_plot_lines *p, uint32_t s)
+{
+	struct dup d = dup_of(p, s);
+	double on = 10, off = 10.0 * (d.size - 1);
+
+	if (d.rank == 0)
+		cairo_set_dash(cr, NULL, 0, 0);
+	else
+		cairo_set_dash(cr, (const double[]){on, off}, 2, -on * d.rank);
+}
+
 static void lines_series(cairo_t *cr, const struct vt_plot_lines *p, const struct lframe *f)
 {
 	cairo_set_line_width(cr, 2.5);
@@ -258,6 +302,7 @@ static void lines_series(cairo_t *cr, const struct vt_plot_lines *p, const struc
 
 		vt_plot_series_color(s, rgb);
 		set_rgb(cr, rgb);
+		dash_for(cr, p, s);
 		for (uint32_t i = 0; i < p->npoints; i++) {
 			if (i == 0)
 				cairo_move_to(cr, lx(f, 0), ly(f, y[0]));
@@ -270,6 +315,20 @@ static void lines_series(cairo_t *cr, const struct vt_plot_lines *p, const struc
 		}
 		cairo_stroke(cr);
 	}
+	cairo_set_dash(cr, NULL, 0, 0);
+}
+
+/* A series' legend text: its name, and which earlier series it equals ("b (= a)"). */
+static void legend_name(const struct vt_plot_lines *p, uint32_t s, char *buf, size_t n)
+{
+	struct dup d = dup_of(p, s);
+	const char *name = p->series[s].name ? p->series[s].name : "";
+
+	if (d.rank)
+		snprintf(buf, n, "%s (= %s)", name,
+			 p->series[d.first].name ? p->series[d.first].name : "");
+	else
+		snprintf(buf, n, "%s", name);
 }
 
 /* Legend, top right inside the plot. */
@@ -277,9 +336,11 @@ static void lines_legend(cairo_t *cr, const struct vt_plot_lines *p, const struc
 {
 	double lw = 0, x0, y0 = L_TOP + 10;
 	cairo_text_extents_t te;
+	char name[400];
 
 	for (uint32_t s = 0; s < p->nseries; s++) {
-		cairo_text_extents(cr, p->series[s].name ? p->series[s].name : "", &te);
+		legend_name(p, s, name, sizeof(name));
+		cairo_text_extents(cr, name, &te);
 		lw = fmax(lw, te.x_advance);
 	}
 	x0 = L_LEFT + f->pw - lw - 48;
@@ -295,11 +356,15 @@ static void lines_legend(cairo_t *cr, const struct vt_plot_lines *p, const struc
 		vt_plot_series_color(s, rgb);
 		set_rgb(cr, rgb);
 		cairo_set_line_width(cr, 2.5);
+		/* a dashed series gets a short dash in the legend, so it reads as dashed */
+		cairo_set_dash(cr, (const double[]){dup_of(p, s).rank ? 5 : 24, 3}, 2, 0);
 		cairo_move_to(cr, x0, yy);
 		cairo_line_to(cr, x0 + 24, yy);
 		cairo_stroke(cr);
+		cairo_set_dash(cr, NULL, 0, 0);
 		cairo_set_source_rgb(cr, 0, 0, 0);
-		text(cr, x0 + 30, yy, 0, 0.5, p->series[s].name ? p->series[s].name : "");
+		legend_name(p, s, name, sizeof(name));
+		text(cr, x0 + 30, yy, 0, 0.5, name);
 	}
 }
 

@@ -227,7 +227,6 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	char path[4096];
 	uint32_t ns = rt[0].r.nstages;
 	struct vt_plot_series ser[MAX_ROUTINGS];
-	char names[MAX_ROUTINGS][160];
 	double *y;
 	int rc;
 
@@ -247,16 +246,9 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 			if (end > prev)
 				prev = end;
 		}
+		/* vt_plot dashes a series equal to an earlier one and says so in the legend */
 		ser[k].name = rt[k].name;
 		ser[k].y = y + k * ns;
-		/* a line drawn over an equal one hides it: the legend says so */
-		for (unsigned j = 0; j < k; j++)
-			if (!memcmp(ser[j].y, ser[k].y, ns * sizeof(double))) {
-				snprintf(names[k], sizeof(names[k]), "%s (= %s)", rt[k].name,
-					 rt[j].name);
-				ser[k].name = names[k];
-				break;
-			}
 	}
 	struct vt_plot_lines pl = {
 		.title = "per-stage completion time",

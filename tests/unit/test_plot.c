@@ -128,14 +128,16 @@ START_TEST(line_chart_png)
 	int left = top_of(s, series_rgb(0), 85, 120), right = top_of(s, series_rgb(0), 820, 860);
 	ck_assert_int_ge(left, 0);
 	ck_assert_int_gt(right, left + 300);
-	/* the flat one stays at y = 1 of 10 across the plot: Y(1) = 50 + 430 * 0.9 = 437 */
-	ck_assert_int_ge(top_of(s, series_rgb(1), 400, 420), 434);
-	ck_assert_int_le(top_of(s, series_rgb(1), 400, 420), 437);
+	/* the flat one stays at y = 1 of 12 (a step of headroom over 10) across the plot:
+	 * Y(1) = 50 + 430 * 11 / 12 = 444.2 */
+	ck_assert_int_ge(top_of(s, series_rgb(1), 400, 420), 441);
+	ck_assert_int_le(top_of(s, series_rgb(1), 400, 420), 444);
 	cairo_surface_destroy(s);
 }
 END_TEST
 
-/* Step chart: y holds over [x, x+1). Geometry: plot 80..870 x 50..480, y axis 0..3. */
+/* Step chart: y holds over [x, x+1). Geometry: plot 80..870 x 50..480, y axis 0..4 (3 and
+ * a step of headroom, so the top line does not run along the frame). */
 START_TEST(step_chart_pixels)
 {
 	const double a[] = {1, 3};
@@ -146,11 +148,34 @@ START_TEST(step_chart_pixels)
 
 	ck_assert_msg(vt_plot_lines(&p, in_dir("s.png"), &e) == 0, "%s", e.msg);
 	s = load_png(in_dir("s.png"), 900, 540);
-	/* stage 0 at load 1 (y 336.7, line 2.5 wide), stage 1 at load 3 (y 50) */
-	ck_assert_uint_eq(pixel(s, 277, 336), series_rgb(0));
-	ck_assert_uint_ne(pixel(s, 277, 50), series_rgb(0));
-	ck_assert_uint_eq(pixel(s, 672, 50), series_rgb(0));
-	ck_assert_uint_ne(pixel(s, 672, 336), series_rgb(0));
+	/* stage 0 at load 1 (y 372.5, line 2.5 wide), stage 1 at load 3 (y 157.5) */
+	ck_assert_uint_eq(pixel(s, 277, 372), series_rgb(0));
+	ck_assert_uint_ne(pixel(s, 277, 157), series_rgb(0));
+	ck_assert_uint_eq(pixel(s, 672, 157), series_rgb(0));
+	ck_assert_uint_ne(pixel(s, 672, 372), series_rgb(0));
+	ck_assert_uint_ne(pixel(s, 672, 50), series_rgb(0));
+	cairo_surface_destroy(s);
+}
+END_TEST
+
+/* Three equal series: each colour shows somewhere along the shared line, none hidden. */
+START_TEST(equal_series_all_show)
+{
+	const double a[] = {2, 2, 2, 2, 2, 2, 2, 2};
+	const struct vt_plot_series ser[] = {{"a", a}, {"b", a}, {"c", a}};
+	const struct vt_plot_lines p = {"t", "stage", "load", 8, ser, 3, 1};
+	cairo_surface_t *s;
+	int seen[3] = {0};
+	vt_err e;
+
+	ck_assert_msg(vt_plot_lines(&p, in_dir("e.png"), &e) == 0, "%s", e.msg);
+	s = load_png(in_dir("e.png"), 900, 540);
+	/* load 2 on an axis to 2.5: y = 50 + 430 / 5 = 136; columns left of the legend */
+	for (int x = 85; x < 600; x++)
+		for (int k = 0; k < 3; k++)
+			seen[k] += pixel(s, x, 136) == series_rgb((uint32_t)k);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_gt(seen[k], 100);
 	cairo_surface_destroy(s);
 }
 END_TEST
@@ -343,6 +368,7 @@ static Suite *plot_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, line_chart_png);
 	tcase_add_test(tc, step_chart_pixels);
+	tcase_add_test(tc, equal_series_all_show);
 	tcase_add_test(tc, svg_by_extension);
 	tcase_add_test(tc, pdf_by_extension);
 	tcase_add_test(tc, heatmap_pixels);
