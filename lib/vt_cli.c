@@ -78,7 +78,10 @@ static const char *bad_option(const struct vt_cli *c, char *buf, size_t n)
 int vt_cli_next(struct vt_cli *c)
 {
 	char opt[64];
-	int ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, NULL);
+	int ch;
+
+	c->longindex = -1;
+	ch = getopt_long(c->argc, c->argv, c->shortopts, c->longopts, &c->longindex);
 
 	switch (ch) {
 	case 'h':

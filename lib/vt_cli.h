@@ -33,6 +33,7 @@ struct vt_cli {
 	const struct option *longopts;
 	int argc;
 	char **argv;
+	int longindex;	    /* the long option vt_cli_next returned, -1 after a short one */
 	char shortopts[64]; /* getopt's, with the ':' that makes it report missing values */
 };
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_cli.h"
 #include "vt_gen.h"
 #include "vt_io.h"
 #include "vt_namemap.h"
-#include "vt_version.h"
 #include "vt_write.h"
 
 static const char usage[] =
@@ -56,10 +56,6 @@ static const char usage[] =
 	"  -h, --help              this text\n"
 	"  --version               the release\n";
 
-static const char *const valued[] = {
-	"hosts-per-leaf", "drop-hosts", "drop-links", "drop-switches",	 "seed",      "speed",
-	"width",	  "director",	"loopbacks",  "hostless-leaves", "spine-cas", NULL};
-
 static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_gen_stats *st)
 {
 	fprintf(fp, "spec           %s\n", s->text);
@@ -77,137 +73,175 @@ static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_g
 	fprintf(fp, "cost per host  %.2f\n", st->cost_per_host);
 }
 
-static int die(const char *msg)
+#define PROG "vartree-gen"
+
+/* What the command line asks for; the fabric options in the order given, as NAME[=VALUE]. */
+struct opts {
+	char spec[256];
+	const char *outpath, *name_map;
+	int stats, nolids;
+	char **gen_opts;
+	int ngen;
+};
+
+/* Numbers through the command-line layer; compound values (N@LEVEL, MODEL) are vt_gen's. */
+static void check_value(const struct vt_cli *cli, const char *name, const char *v)
 {
-	fprintf(stderr, "vartree-gen: %s\n", msg);
-	return 1;
+	static const char *const widths[] = {"1", "2", "4", "8", "12", NULL};
+
+	if (!strcmp(name, "seed"))
+		vt_cli_uint(cli, "--seed", v, 0, UINT64_MAX);
+	else if (!strcmp(name, "hosts-per-leaf"))
+		vt_cli_uint(cli, "--hosts-per-leaf", v, 1, 1000000);
+	else if (!strcmp(name, "drop-hosts") || !strcmp(name, "loopbacks") ||
+		 !strcmp(name, "hostless-leaves")) {
+		char opt[40];
+
+		snprintf(opt, sizeof(opt), "--%s", name);
+		vt_cli_uint(cli, opt, v, 0, 1000000);
+	} else if (!strcmp(name, "width"))
+		vt_cli_choice(cli, "--width", v, widths);
 }
 
-/* A command line that cannot be read at all: exit 2, as without a spec. */
-static int usage_error(const char *msg)
+/* A fabric option kept as "NAME=VALUE" (or "NAME" for a flag), as vt_gen_option takes it. */
+static void keep_gen_opt(const struct vt_cli *cli, struct opts *o, const char *name)
 {
-	fprintf(stderr, "vartree-gen: %s\n", msg);
-	return 2;
+	size_t n = strlen(name) + (optarg ? strlen(optarg) + 2 : 1);
+	char *w = malloc(n);
+
+	if (!w)
+		vt_cli_die(PROG, VT_EXIT_USAGE, "out of memory");
+	if (optarg) {
+		check_value(cli, name, optarg);
+		snprintf(w, n, "%s=%s", name, optarg);
+	} else {
+		snprintf(w, n, "%s", name);
+	}
+	o->gen_opts[o->ngen++] = w;
 }
 
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{"output", required_argument, 0, 'o'},
+		{"stats", no_argument, 0, 's'},
+		{"no-lids", no_argument, 0, 'n'},
+		{"node-name-map", required_argument, 0, 'N'},
+		{"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, VT_OPT_VERSION},
+		/* the fabric's own options (value 'g'), passed on to vt_gen_option */
+		{"hosts-per-leaf", required_argument, 0, 'g'},
+		{"drop-hosts", required_argument, 0, 'g'},
+		{"drop-links", required_argument, 0, 'g'},
+		{"drop-switches", required_argument, 0, 'g'},
+		{"seed", required_argument, 0, 'g'},
+		{"speed", required_argument, 0, 'g'},
+		{"width", required_argument, 0, 'g'},
+		{"director", required_argument, 0, 'g'},
+		{"loopbacks", required_argument, 0, 'g'},
+		{"hostless-leaves", required_argument, 0, 'g'},
+		{"spine-cas", required_argument, 0, 'g'},
+		{"aggregation-nodes", no_argument, 0, 'g'},
+		{"multi-pf", no_argument, 0, 'g'},
+		{0, 0, 0, 0},
+	};
+	struct vt_cli cli;
+	int c;
+
+	o->gen_opts = calloc((size_t)argc, sizeof(*o->gen_opts));
+	if (!o->gen_opts)
+		vt_cli_die(PROG, VT_EXIT_USAGE, "out of memory");
+	vt_cli_init(&cli, PROG, usage, "o:h", lo, argc, argv);
+	while ((c = vt_cli_next(&cli)) != -1) {
+		if (c == 'o')
+			o->outpath = optarg;
+		else if (c == 's')
+			o->stats = 1;
+		else if (c == 'n')
+			o->nolids = 1;
+		else if (c == 'N')
+			o->name_map = optarg;
+		else if (c == 'g')
+			keep_gen_opt(&cli, o, lo[cli.longindex].name);
+	}
+	/* the spec: one argument or several words */
+	for (; optind < argc; optind++) {
+		size_t len = strlen(o->spec);
+
+		if (len + strlen(argv[optind]) + 2 > sizeof(o->spec))
+			vt_cli_usage(&cli, "spec too long");
+		snprintf(o->spec + len, sizeof(o->spec) - len, "%s%s", len ? " " : "",
+			 argv[optind]);
+	}
+	if (!o->spec[0])
+		vt_cli_usage(&cli, "no SPEC given");
+}
+
+/* The fabric of the spec and options; the options stay in its source text, so the file says how it
+ * was made. */
+static int build(const struct opts *o, struct vt_gen_spec *s, vt_fabric **f, vt_err *e)
+{
+	if (vt_gen_parse(s, o->spec, e))
+		return -1;
+	for (int k = 0; k < o->ngen; k++) {
+		if (vt_gen_option(s, o->gen_opts[k], e))
+			return -1;
+		if (strlen(s->text) + strlen(o->gen_opts[k]) + 2 < sizeof(s->text)) {
+			strcat(s->text, " ");
+			strcat(s->text, o->gen_opts[k]);
+		}
+	}
+	if (vt_gen_build(s, f, e))
+		return -1;
+	return o->name_map ? vt_namemap_apply(*f, o->name_map, NULL, e) : 0;
+}
+
+static int write_fabric(const struct opts *o, const vt_fabric *f, vt_err *e)
+{
+	vt_out out;
+
+	vt_out_catch_signals();
+	if (vt_out_open(&out, o->outpath, e))
+		return -1;
+	if (vt_fabric_write_flags(f, out.fp, o->nolids ? VT_WRITE_NO_LIDS : 0, e)) {
+		vt_out_fail(&out, e);
+		return -1;
+	}
+	return vt_out_commit(&out, e);
+}
+
+/* Every failure is of the input (spec, option value, name map) or the output: status 2. */
 int main(int argc, char **argv)
 {
-	char spec[256] = "", opt[300];
-	const char *outpath = NULL, *name_map = NULL;
-	int stats = 0, nolids = 0;
+	struct opts o = {0};
 	struct vt_gen_spec s;
 	vt_fabric *f = NULL;
-	vt_out out;
 	vt_err e;
-	static char opts[64][300];
-	int nopts = 0;
+	int rc = VT_EXIT_USAGE;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--version")) {
-			puts("vartree-gen " VT_VERSION);
-			return 0;
-		}
-		if (!strcmp(a, "--stats")) {
-			stats = 1;
-		} else if (!strcmp(a, "--no-lids")) {
-			nolids = 1;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (++i == argc)
-				return usage_error("-o needs a file name");
-			outpath = argv[i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			outpath = a + 9;
-		} else if (!strcmp(a, "--node-name-map")) {
-			if (++i == argc)
-				return usage_error("--node-name-map needs a file name");
-			name_map = argv[i];
-		} else if (!strncmp(a, "--", 2)) {
-			int known = 0;
-
-			for (int k = 0; valued[k]; k++)
-				known |= !strcmp(a + 2, valued[k]);
-			if (known) {
-				if (++i == argc) {
-					snprintf(opt, sizeof(opt), "%s needs a value", a);
-					return usage_error(opt);
-				}
-				snprintf(opt, sizeof(opt), "%s=%s", a + 2, argv[i]);
-			} else if (strchr(a, '=') || vt_gen_real_is_flag(a)) {
-				snprintf(opt, sizeof(opt), "%s", a + 2);
-			} else {
-				snprintf(opt, sizeof(opt), "unknown option '%s' (see --help)", a);
-				return usage_error(opt);
-			}
-			if (nopts == 64)
-				return usage_error("too many options");
-			memcpy(opts[nopts++], opt, sizeof(opt));
-		} else if (a[0] == '-' && a[1]) {
-			snprintf(opt, sizeof(opt), "unknown option '%s' (see --help)", a);
-			return usage_error(opt);
-		} else {
-			if (strlen(spec) + strlen(a) + 2 > sizeof(spec))
-				return usage_error("spec too long");
-			if (spec[0])
-				strcat(spec, " ");
-			strcat(spec, a);
-		}
-	}
-	if (!spec[0]) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (vt_gen_parse(&s, spec, &e))
-		return die(e.msg);
-	for (int k = 0; k < nopts; k++) {
-		if (vt_gen_option(&s, opts[k], &e))
-			return die(e.msg);
-		/* keep the options in the fabric's source text, so the file says how it was made */
-		if (strlen(s.text) + strlen(opts[k]) + 2 < sizeof(s.text)) {
-			strcat(s.text, " ");
-			strcat(s.text, opts[k]);
-		}
-	}
-	if (vt_gen_build(&s, &f, &e))
-		return die(e.msg);
-	if (name_map && vt_namemap_apply(f, name_map, NULL, &e)) {
-		vt_fabric_free(f);
-		return die(e.msg);
-	}
-	if (stats) {
+	parse_args(argc, argv, &o);
+	if (build(&o, &s, &f, &e))
+		goto out;
+	if (o.stats) {
 		struct vt_gen_stats st;
 
 		if (vt_gen_stats(f, &st)) {
-			vt_fabric_free(f);
-			return die("out of memory");
+			vt_err_set(&e, "out of memory");
+			goto out;
 		}
 		print_stats(stdout, &s, &st);
-		if (vt_stdout_flush(&e)) {
-			vt_fabric_free(f);
-			return die(e.msg);
-		}
-		if (!outpath) {
-			vt_fabric_free(f);
-			return 0;
-		}
+		if (vt_stdout_flush(&e))
+			goto out;
 	}
-	vt_out_catch_signals();
-	if (vt_out_open(&out, outpath, &e)) {
-		vt_fabric_free(f);
-		return die(e.msg);
-	}
-	if (vt_fabric_write_flags(f, out.fp, nolids ? VT_WRITE_NO_LIDS : 0, &e))
-		vt_out_fail(&out, &e);
-	else if (!vt_out_commit(&out, &e)) {
-		vt_fabric_free(f);
-		return 0;
-	}
-	vt_out_abort(&out);
+	if ((!o.stats || o.outpath) && write_fabric(&o, f, &e))
+		goto out;
+	rc = VT_EXIT_OK;
+out:
+	if (rc)
+		fprintf(stderr, PROG ": %s\n", e.msg);
 	vt_fabric_free(f);
-	return die(e.msg);
+	for (int k = 0; k < o.ngen; k++)
+		free(o.gen_opts[k]);
+	free(o.gen_opts);
+	return rc;
 }

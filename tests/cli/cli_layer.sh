@@ -21,4 +21,17 @@ expect 2 "vartree-route: $tmp/missing.topo: cannot open: No such file or directo
 expect 0 "" "$r" --version
 [ "$("$r" --version)" = "vartree-route $ver" ] || { echo "FAIL: vartree-route --version"; nfail=$((nfail + 1)); }
 
+# vartree-gen: every failure is of the input or the output, so 2 (it checks nothing)
+g=$VT_BIN/vartree-gen
+expect 2 "vartree-gen: --seed: 'abc' is not an integer (0..2^64-1)" "$g" fat 2,2 --seed abc
+expect 2 "vartree-gen: --hosts-per-leaf: '0' is not an integer (1..1000000)" "$g" fat 2,2 --hosts-per-leaf=0
+expect 2 "vartree-gen: unknown option '--bogus'$(try vartree-gen)" "$g" fat 2,2 --bogus
+expect 2 "vartree-gen: option '--stats' takes no value$(try vartree-gen)" "$g" fat 2,2 --stats=1
+expect 2 "vartree-gen: no SPEC given$(try vartree-gen)" "$g"
+expect 2 "vartree-gen: $tmp/missing.map: cannot open: No such file or directory" \
+	"$g" fat 2,2 --node-name-map "$tmp/missing.map" -o f.topo
+expect 2 "vartree-gen: bad spec 'fat 2,2 drop-hosts=99': cannot drop 99 hosts, there are 4" \
+	"$g" fat 2,2 --drop-hosts 99 -o f.topo
+[ "$("$g" --version)" = "vartree-gen $ver" ] || { echo "FAIL: vartree-gen --version"; nfail=$((nfail + 1)); }
+
 finish

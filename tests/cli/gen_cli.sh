@@ -45,7 +45,7 @@ check_err "vartree-gen: bad spec 'fat 4': expected K,N" fat 4
 check_err "vartree-gen: bad spec 'fat 200,2': switch radix 400 exceeds 254" fat 200,2
 check_err "vartree-gen: bad spec 'fat 8,6': too big (more nodes than the 49151 unicast LIDs)" fat 8,6
 check_err "vartree-gen: bad spec 'clique 7': N must be even and at least 4" clique 7
-check_err "vartree-gen: unknown option '--frobnicate' (see --help)" fat 2,2 --frobnicate
+check_err "vartree-gen: unknown option '--frobnicate'. Try 'vartree-gen --help'." fat 2,2 --frobnicate
 check_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
 check_err "vartree-gen: bad spec 'fat 2,2 loopbacks=3': cannot place 3 loop-backs, the switches have 2 pairs of free ports" fat 2,2 --loopbacks 3
 check_err "vartree-gen: bad option 'director=X1': unknown model (CS7500, CS7510, CS7520, CS8500)" fat 2,2 --director X1

@@ -17,13 +17,13 @@ expect_full() {
 	expect "$rc" "$(basename "$p"): $full" bash -c '"$0" "$@" >/dev/full' "$p" "$@"
 }
 expect_full 2 "$r" -q "$tmp/good.topo"
-expect_full 1 "$g" fat 4,3
-expect_full 1 "$g" fat 4,3 --stats
+expect_full 2 "$g" fat 4,3
+expect_full 2 "$g" fat 4,3 --stats
 expect_full 2 "$a" "$tmp/good.topo" --route vartree
 expect_full 2 "$a" "$tmp/good.topo" --route vartree --json
 expect 2 "vartree-route: /dev/full: write error: No space left on device" \
 	"$r" -q "$tmp/good.topo" -o /dev/full
-expect 1 "vartree-gen: /dev/full: write error: No space left on device" \
+expect 2 "vartree-gen: /dev/full: write error: No space left on device" \
 	"$g" fat 4,3 -o /dev/full
 # one file for both outputs: the order used to replace the tables
 expect 2 "vartree-route: --order-out names the same file as --output: 'x'. Try 'vartree-route --help'." \
