@@ -5,12 +5,12 @@
  * source/destination pairs of a pattern cross a given port.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_cli.h"
 #include "vt_congest.h"
 #include "vt_fabric.h"
 #include "vt_json.h"
@@ -23,7 +23,6 @@
 #include "vt_path.h"
 #include "vt_pattern.h"
 #include "vt_route.h"
-#include "vt_version.h"
 
 #define PROG	     "vartree-trace"
 #define MAX_PATTERNS 64
@@ -65,39 +64,69 @@ struct opts {
 	uint64_t seed;
 };
 
-static int die(const char *fmt, const char *arg)
+/* What the options must agree on, once all are read; the operands are taken here. */
+static void check_args(const struct vt_cli *cli, struct opts *o, int nkind)
 {
-	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return 2;
+	int argc = cli->argc;
+	char **argv = cli->argv;
+
+	if (!o->live) {
+		if (optind >= argc)
+			vt_cli_usage(cli, "no topology given");
+		o->topo = argv[optind++];
+	}
+	if (!o->port) {
+		if (argc - optind != 2)
+			vt_cli_usage(cli, "give SRC and DST, or --port NODE/PORT");
+		o->addr[0] = argv[optind];
+		o->addr[1] = argv[optind + 1];
+	} else if (optind < argc) {
+		vt_cli_usage(cli, "unexpected argument '%s' with --port", argv[optind]);
+	}
+	if (!!o->lfts + !!o->route + o->live != 1)
+		vt_cli_usage(cli, "give exactly one of --lfts FILE, --route vartree, --live");
+	vt_cli_exclusive(cli, nkind, "-G, -L and --rank");
+	vt_cli_exclusive(cli, !!o->order + o->have_seed, "--order and --order-random");
+	if (o->port && nkind)
+		vt_cli_usage(cli, "-G, -L and --rank address SRC and DST, not --port");
+	vt_cli_needs(cli, !!o->npatterns, "--pattern", !!o->port, "--port NODE/PORT");
+	if (!o->npatterns)
+		o->patterns[o->npatterns++] = "all2all";
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
-		{"lfts", required_argument, 0, 'l'},  {"route", required_argument, 0, 'R'},
-		{"live", no_argument, 0, 'V'},	      {"guid", no_argument, 0, 'G'},
-		{"lid", no_argument, 0, 'L'},	      {"rank", no_argument, 0, 'r'},
-		{"port", required_argument, 0, 'P'},  {"pattern", required_argument, 0, 'p'},
-		{"order", required_argument, 0, 'o'}, {"order-random", required_argument, 0, 'S'},
-		{"json", no_argument, 0, 'j'},	      {"quiet", no_argument, 0, 'q'},
+		{"lfts", required_argument, 0, 'l'},
+		{"route", required_argument, 0, 'R'},
+		{"live", no_argument, 0, 'V'},
+		{"guid", no_argument, 0, 'G'},
+		{"lid", no_argument, 0, 'L'},
+		{"rank", no_argument, 0, 'r'},
+		{"port", required_argument, 0, 'P'},
+		{"pattern", required_argument, 0, 'p'},
+		{"order", required_argument, 0, 'o'},
+		{"order-random", required_argument, 0, 'S'},
+		{"json", no_argument, 0, 'j'},
+		{"quiet", no_argument, 0, 'q'},
 		{"node-name-map", required_argument, 0, 'N'},
 		{"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, VT_OPT_VERSION},	      {0, 0, 0, 0},
+		{"version", no_argument, 0, VT_OPT_VERSION},
+		{0, 0, 0, 0},
 	};
+	struct vt_cli cli;
 	int c, nkind = 0;
-	char *end;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":l:GLrp:qh", lo, NULL)) != -1) {
+	vt_cli_init(&cli, PROG, usage, "l:GLrp:qh", lo, argc, argv);
+	while ((c = vt_cli_next(&cli)) != -1) {
 		switch (c) {
 		case 'l':
 			o->lfts = optarg;
 			break;
 		case 'R':
 			if (strcmp(optarg, "vartree"))
-				return die("--route '%s': only 'vartree' is built in", optarg);
+				vt_cli_die(PROG, VT_EXIT_USAGE,
+					   "--route: '%s': only 'vartree' is built in", optarg);
 			o->route = optarg;
 			break;
 		case 'V':
@@ -114,18 +143,14 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'p':
 			if (o->npatterns == MAX_PATTERNS)
-				return die("more than %s --pattern options", "64");
+				vt_cli_usage(&cli, "more than %d --pattern options", MAX_PATTERNS);
 			o->patterns[o->npatterns++] = optarg;
 			break;
 		case 'o':
 			o->order = optarg;
 			break;
 		case 'S':
-			errno = 0;
-			o->seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || *optarg == '-')
-				return die("--order-random '%s': expected an unsigned seed",
-					   optarg);
+			o->seed = vt_cli_uint(&cli, "--order-random", optarg, 0, UINT64_MAX);
 			o->have_seed = 1;
 			break;
 		case 'j':
@@ -137,44 +162,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		case VT_OPT_VERSION:
-			puts(PROG " " VT_VERSION);
-			exit(0);
-		case ':':
-			return die("missing value for '%s' (try --help)", argv[optind - 1]);
-		default:
-			return die("unknown option '%s' (try --help)", argv[optind - 1]);
 		}
 	}
-	if (!o->live) {
-		if (optind >= argc)
-			return die("%s (try --help)", "no topology given");
-		o->topo = argv[optind++];
-	}
-	if (!o->port) {
-		if (argc - optind != 2)
-			return die("%s (try --help)", "give SRC and DST, or --port NODE/PORT");
-		o->addr[0] = argv[optind];
-		o->addr[1] = argv[optind + 1];
-	} else if (optind < argc) {
-		return die("unexpected argument '%s' with --port (try --help)", argv[optind]);
-	}
-	if (!!o->lfts + !!o->route + o->live != 1)
-		return die("%s", "give exactly one of --lfts FILE, --route vartree, --live");
-	if (nkind > 1)
-		return die("%s", "-G, -L and --rank exclude each other");
-	if (o->order && o->have_seed)
-		return die("%s", "--order and --order-random exclude each other");
-	if (o->port && nkind)
-		return die("%s", "-G, -L and --rank address SRC and DST, not --port");
-	if (!o->port && o->npatterns)
-		return die("%s", "--pattern needs --port NODE/PORT");
-	if (!o->npatterns)
-		o->patterns[o->npatterns++] = "all2all";
-	return 0;
+	check_args(&cli, o, nkind);
 }
 
 /* The tables and the host order, as vartree-analyze takes them. */
@@ -311,13 +301,13 @@ static int trace(const struct opts *o, const vt_fabric *f, const vt_lfts *t, con
 
 	if (vt_addr_resolve(f, ord, o->kind, o->addr[0], &src, &slid, e) ||
 	    vt_addr_resolve(f, ord, o->kind, o->addr[1], &dst, &dlid, e))
-		return 2;
+		return VT_EXIT_USAGE;
 	if (vt_path_walk(f, t, src, dlid, &p, e))
-		return 2;
+		return VT_EXIT_USAGE;
 	if (o->json) {
 		if (vt_json_dump(path_json(f, &p, tables, src, dst, dlid), stdout, e)) {
 			vt_path_free(&p);
-			return 2;
+			return VT_EXIT_USAGE;
 		}
 	} else {
 		print_end(f, "From", src);
@@ -333,7 +323,7 @@ static int trace(const struct opts *o, const vt_fabric *f, const vt_lfts *t, con
 		if (p.end == VT_PATH_OK)
 			print_end(f, "To", dst);
 	}
-	int rc = p.end == VT_PATH_OK ? 0 : 1;
+	int rc = p.end == VT_PATH_OK ? VT_EXIT_OK : VT_EXIT_CHECK;
 	if (rc) {
 		why(f, &p, dlid, msg, sizeof(msg));
 		fprintf(stderr, PROG ": %s -> %s: %s\n", o->addr[0], o->addr[1], msg);
@@ -441,13 +431,13 @@ static int crossing(const struct opts *o, const vt_fabric *f, const vt_lfts *t, 
 	uint32_t port = VT_NONE;
 	struct vt_flow *buf = malloc(CHUNK * sizeof(*buf));
 	json_t *top = NULL, *pats = NULL;
-	int rc = 2;
+	int rc = VT_EXIT_USAGE;
 
 	if (!buf)
-		return vt_err_set(e, "out of memory"), 2;
+		return vt_err_set(e, "out of memory"), VT_EXIT_USAGE;
 	if (parse_port(f, o->port, &port, e) || vt_routes_build(&r, f, t, ord, e)) {
 		free(buf);
-		return 2;
+		return VT_EXIT_USAGE;
 	}
 	x.r = &r;
 	x.chan[0] = port;
@@ -490,9 +480,9 @@ static int crossing(const struct opts *o, const vt_fabric *f, const vt_lfts *t, 
 		}
 		vt_pattern_free(&p);
 	}
-	rc = 0;
+	rc = VT_EXIT_OK;
 	if (top) {
-		rc = vt_json_dump(top, stdout, e) ? 2 : 0;
+		rc = vt_json_dump(top, stdout, e) ? VT_EXIT_USAGE : VT_EXIT_OK;
 		top = NULL;
 	}
 out:
@@ -514,19 +504,18 @@ int main(int argc, char **argv)
 	const char *tables = NULL;
 	int rc;
 
-	if (parse_args(argc, argv, &o))
-		return 2;
+	parse_args(argc, argv, &o);
 	/* the map renames after routing and ordering: SRC, DST and --port take the new names */
 	if (load(&o, &f, &t, &ord, &tables, &e) || vt_namemap_apply(f, o.name_map, NULL, &e))
-		rc = 2;
+		rc = VT_EXIT_USAGE;
 	else
 		rc = o.port ? crossing(&o, f, &t, &ord, tables, &e)
 			    : trace(&o, f, &t, &ord, tables, &e);
-	if (rc == 2)
+	if (rc == VT_EXIT_USAGE)
 		fprintf(stderr, PROG ": %s\n", e.msg);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": cannot write the output: %s\n", strerror(errno));
-		rc = 2;
+		rc = VT_EXIT_USAGE;
 	}
 	vt_order_free(&ord);
 	vt_lfts_free(&t);

@@ -34,4 +34,22 @@ expect 2 "vartree-gen: bad spec 'fat 2,2 drop-hosts=99': cannot drop 99 hosts, t
 	"$g" fat 2,2 --drop-hosts 99 -o f.topo
 [ "$("$g" --version)" = "vartree-gen $ver" ] || { echo "FAIL: vartree-gen --version"; nfail=$((nfail + 1)); }
 
+# vartree-trace
+x=$VT_BIN/vartree-trace
+"$r" -q "$tmp/good.topo" -o "$tmp/good.lfts" || { echo "FAIL: route good.topo"; nfail=$((nfail + 1)); }
+expect 2 "vartree-trace: --order-random: '1.5' is not an integer (0..2^64-1)" \
+	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" --order-random 1.5 H-0000 H-0001
+expect 2 "vartree-trace: unknown option '--bogus'$(try vartree-trace)" "$x" "$tmp/good.topo" --bogus
+expect 2 "vartree-trace: option '--port' needs a value$(try vartree-trace)" "$x" "$tmp/good.topo" --port
+expect 2 "vartree-trace: no topology given$(try vartree-trace)" "$x"
+expect 2 "vartree-trace: --pattern needs --port NODE/PORT$(try vartree-trace)" \
+	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" -p shift H-0000 H-0001
+expect 2 "vartree-trace: --order and --order-random exclude each other$(try vartree-trace)" \
+	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" --order o --order-random 1 H-0000 H-0001
+expect 2 "vartree-trace: $tmp/missing.topo: cannot open: No such file or directory" \
+	"$x" "$tmp/missing.topo" --route vartree H-0000 H-0001
+expect 2 "vartree-trace: $tmp/missing.lfts: cannot open: No such file or directory" \
+	"$x" "$tmp/good.topo" --lfts "$tmp/missing.lfts" H-0000 H-0001
+[ "$("$x" --version)" = "vartree-trace $ver" ] || { echo "FAIL: vartree-trace --version"; nfail=$((nfail + 1)); }
+
 finish
