@@ -368,9 +368,9 @@ static void report_flow(const struct opts *o, struct cross *x, const char *pat, 
 		json_array_append_new(x->list, j);
 		return;
 	}
-	printf("%s stage %u %s: rank %u \"%s\" lid %u -> rank %u \"%s\" lid %u\n", pat, s,
-	       dir ? "rcv " : "xmit", fl->src, f->nodes[f->ports[a].node].desc, f->ports[a].lid,
-	       fl->dst, f->nodes[f->ports[b].node].desc, f->ports[b].lid);
+	char na[VT_PORT_NAME_MAX], nb[VT_PORT_NAME_MAX];
+	printf("%s stage %u %s: rank %u %s -> rank %u %s\n", pat, s, dir ? "rcv " : "xmit", fl->src,
+	       vt_port_name(f, a, na, sizeof(na)), fl->dst, vt_port_name(f, b, nb, sizeof(nb)));
 }
 
 static int cross_pattern(const struct opts *o, struct cross *x, const vt_pattern *p,
@@ -453,10 +453,9 @@ static int crossing(const struct opts *o, const vt_fabric *f, const vt_lfts *t, 
 		pats = json_array();
 		vt_json_set(top, "patterns", pats);
 	} else {
-		char a[600];
+		char a[2 * VT_PORT_NAME_MAX + 8];
 		vt_chan_name(f, port, a, sizeof(a));
-		printf("port %s (0x%016" PRIx64 ", %u ranks)\n", a,
-		       f->nodes[f->ports[port].node].guid, ord->n);
+		printf("port %s (%u ranks)\n", a, ord->n);
 	}
 	for (unsigned i = 0; i < o->npatterns; i++) {
 		if (vt_pattern_parse(&p, o->patterns[i], ord->n, e))

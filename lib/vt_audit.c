@@ -394,9 +394,8 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 					    "%s: a cycle of %u channel dependencies (LID %u):",
 					    sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
 		for (uint32_t i = 0; i < len && o < sizeof(it->detail) - 1; i++)
-			o += (size_t)snprintf(it->detail + o, sizeof(it->detail) - o, " %s/%u",
-					      f->nodes[f->ports[cyc[i]].node].desc,
-					      f->ports[cyc[i]].num);
+			o += (size_t)snprintf(it->detail + o, sizeof(it->detail) - o, " %s",
+					      vt_port_name(f, cyc[i], n, sizeof(n)));
 	}
 	free(cyc);
 }

@@ -37,7 +37,7 @@ struct vt_audit_item {
 	uint64_t count; /* (switch, LID) entries; credit loops: cycles found (0 or 1) */
 	uint32_t sw;	/* first offending switch ordinal, VT_NONE when count is 0 */
 	uint32_t lid;
-	char detail[384]; /* one line saying what is wrong there */
+	char detail[1024]; /* one line saying what is wrong there */
 };
 
 typedef struct vt_audit {

@@ -269,13 +269,11 @@ uint32_t vt_congest_top(const vt_routes *r, const vt_congest *res, uint32_t n, u
 
 void vt_chan_name(const vt_fabric *f, uint32_t c, char *buf, unsigned len)
 {
-	const struct vt_port *p = &f->ports[c];
-	const struct vt_node *a = &f->nodes[p->node];
+	char a[VT_PORT_NAME_MAX], b[VT_PORT_NAME_MAX];
 
-	if (p->peer == VT_NONE) {
-		snprintf(buf, len, "%s/%u", a->desc, p->num);
-		return;
-	}
-	const struct vt_port *q = &f->ports[p->peer];
-	snprintf(buf, len, "%s/%u -> %s/%u", a->desc, p->num, f->nodes[q->node].desc, q->num);
+	vt_port_name(f, c, a, sizeof(a));
+	if (f->ports[c].peer == VT_NONE)
+		snprintf(buf, len, "%s", a);
+	else
+		snprintf(buf, len, "%s -> %s", a, vt_port_name(f, f->ports[c].peer, b, sizeof(b)));
 }

@@ -83,7 +83,7 @@ void vt_congest_free(vt_congest *res);
  * index) into out; returns how many were written.
  */
 uint32_t vt_congest_top(const vt_routes *r, const vt_congest *res, uint32_t n, uint32_t *out);
-/* "desc/P -> desc/P" for channel c. */
+/* Channel c and its far end as vt_port_name() names ports: "A -> B". */
 void vt_chan_name(const vt_fabric *f, uint32_t c, char *buf, unsigned len);
 
 #endif

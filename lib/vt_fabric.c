@@ -377,6 +377,33 @@ const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t le
 	return buf;
 }
 
+const char *vt_port_name(const vt_fabric *f, uint32_t port, char *buf, size_t len)
+{
+	char tail[64];
+	int k;
+
+	if (!len)
+		return buf;
+	if (port >= f->nports) {
+		snprintf(buf, len, "(no port %u)", port);
+		return buf;
+	}
+	const struct vt_port *p = &f->ports[port];
+	const struct vt_node *nd = &f->nodes[p->node];
+	uint16_t lid = vt_port_lid(f, port);
+
+	if (lid)
+		k = snprintf(tail, sizeof(tail), " (0x%016llx, lid %u)/%u",
+			     (unsigned long long)nd->guid, lid, p->num);
+	else
+		k = snprintf(tail, sizeof(tail), " (0x%016llx)/%u", (unsigned long long)nd->guid,
+			     p->num);
+	size_t room = len > (size_t)k + 3 ? len - (size_t)k - 3 : 0, dl = strlen(nd->desc);
+
+	snprintf(buf, len, "\"%.*s\"%s", (int)(dl < room ? dl : room), nd->desc, tail);
+	return buf;
+}
+
 uint32_t vt_fabric_count_cas(const vt_fabric *f)
 {
 	uint32_t c = 0;

@@ -128,6 +128,24 @@ static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
 const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t len);
 #define VT_NODE_NAME_MAX 96
 
+/* A port's LID: a switch's port-0 LID for any of its ports, else the port's own; 0 unknown. */
+static inline uint16_t vt_port_lid(const vt_fabric *f, uint32_t port)
+{
+	const struct vt_node *nd = &f->nodes[f->ports[port].node];
+
+	return nd->type == VT_SWITCH ? f->ports[nd->first_port].lid : f->ports[port].lid;
+}
+
+/*
+ * A port as every link list prints it: `"DESC" (0xGUID, lid L)/PORT` (", lid L"
+ * only when the LID is known), so the text splits into node and port at the
+ * last '/' even when the description holds slashes ("MF0;leaf15:MQM8700/U1"),
+ * and the node part names it as vt_node_name() does. The description is cut to
+ * fit len, never the GUID, LID or port (VT_PORT_NAME_MAX holds any).
+ */
+const char *vt_port_name(const vt_fabric *f, uint32_t port, char *buf, size_t len);
+#define VT_PORT_NAME_MAX 120
+
 /* Number of CAs / connected CA ports / links (each link counted once). */
 uint32_t vt_fabric_count_cas(const vt_fabric *f);
 uint32_t vt_fabric_count_links(const vt_fabric *f);

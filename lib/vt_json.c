@@ -73,15 +73,14 @@ json_t *vt_json_port(const vt_fabric *f, uint32_t p)
 	const struct vt_port *pt = &f->ports[p];
 	const struct vt_node *nd = &f->nodes[pt->node];
 	json_t *o = json_object();
-	uint16_t lid = nd->type == VT_SWITCH ? f->ports[nd->first_port].lid : pt->lid;
+	uint16_t lid = vt_port_lid(f, p);
 
 	if (!o)
 		return NULL;
-	vt_json_set(o, "node", vt_json_text(nd->desc));
+	vt_json_set(o, "desc", vt_json_text(nd->desc));
 	vt_json_set(o, "guid", vt_json_guid(nd->guid));
+	vt_json_set(o, "lid", lid ? json_integer(lid) : json_null());
 	vt_json_set(o, "port", json_integer(pt->num));
-	if (lid)
-		vt_json_set(o, "lid", json_integer(lid));
 	return o;
 }
 

@@ -20,8 +20,8 @@
 json_t *vt_json_text(const char *s);
 /* "0x%016x", the form GUIDs take in infiniband-diags output. */
 json_t *vt_json_guid(uint64_t guid);
-/* {"node": desc, "guid": "0x...", "port": num, "lid": lid} for ports[] index p (lid omitted when
- * 0). */
+/* {"desc": ..., "guid": "0x...", "lid": lid, "port": num} for ports[] index p, the fields
+ * of vt_port_name() (lid null when unknown). */
 json_t *vt_json_port(const vt_fabric *f, uint32_t p);
 /* Sets key of obj to v, taking v's reference (jansson's json_object_set_new). */
 static inline void vt_json_set(json_t *obj, const char *key, json_t *v)

@@ -201,11 +201,31 @@ static uint32_t node_by_name(const vt_fabric *f, const char *s, vt_err *e)
 	return hit;
 }
 
+/*
+ * The node part of a link list's `"DESC" (0xGUID, lid L)` (vt_port_name): its
+ * GUID, so a port copied from any vartree output names the node exactly.
+ */
+static int printed_guid(const char *s, uint64_t *g)
+{
+	const char *q = strrchr(s, '"');
+	char hex[17];
+	size_t n;
+
+	if (*s != '"' || q == s || strncmp(q, "\" (0x", 5))
+		return -1;
+	n = strspn(q + 5, "0123456789abcdefABCDEF");
+	if (!n || n > 16 || (strcmp(q + 5 + n, ")") && strncmp(q + 5 + n, ", lid ", 6)))
+		return -1;
+	memcpy(hex, q + 5, n);
+	hex[n] = 0;
+	return parse_u64(hex, 16, g);
+}
+
 uint32_t vt_addr_node(const vt_fabric *f, const char *s, vt_err *e)
 {
 	uint64_t g;
 
-	if (!strncmp(s, "0x", 2) && !parse_u64(s + 2, 16, &g)) {
+	if ((!strncmp(s, "0x", 2) && !parse_u64(s + 2, 16, &g)) || !printed_guid(s, &g)) {
 		uint32_t n = vt_fabric_node_by_guid(f, g);
 		if (n == VT_NONE) {
 			uint32_t p = vt_fabric_port_by_guid(f, g);

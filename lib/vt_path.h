@@ -83,7 +83,10 @@ enum vt_addr_kind { VT_ADDR_NAME, VT_ADDR_GUID, VT_ADDR_LID, VT_ADDR_RANK };
  */
 int vt_addr_resolve(const vt_fabric *f, const vt_order *o, enum vt_addr_kind k, const char *s,
 		    uint32_t *port, uint32_t *lid, vt_err *e);
-/* A node by name or GUID (0x...), as vt_addr_resolve matches them; VT_NONE with e set. */
+/*
+ * A node by name or GUID (0x...), as vt_addr_resolve matches them, or as link
+ * lists print it (`"DESC" (0xGUID, lid L)`, vt_port_name); VT_NONE with e set.
+ */
 uint32_t vt_addr_node(const vt_fabric *f, const char *s, vt_err *e);
 
 #endif

@@ -8,16 +8,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vt_congest.h"
 #include "vt_json.h"
 #include "vt_heat.h"
 #include "vt_plot.h"
 
+/* A link as every link list names it (vt_chan_name): "A -> B", each `"DESC" (0xGUID, lid L)/P`. */
 static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
 {
-	const struct vt_port *a = &f->ports[port], *b = &f->ports[a->peer];
-
-	snprintf(buf, n, "%s/%u->%s/%u", f->nodes[a->node].desc, a->num, f->nodes[b->node].desc,
-		 b->num);
+	vt_chan_name(f, port, buf, (unsigned)n);
 	return buf;
 }
 
@@ -25,6 +24,17 @@ static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_
 static void json_str(FILE *fp, const char *s)
 {
 	vt_json_write_text(fp, s);
+}
+
+/* A port as vt_json_port() gives it: {"desc", "guid", "lid", "port"}. */
+static void json_port(const vt_fabric *f, uint32_t port)
+{
+	json_t *v = vt_json_port(f, port);
+	char *d = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+
+	fputs(d ? d : "null", stdout);
+	free(d);
+	json_decref(v);
 }
 
 static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)
@@ -151,14 +161,15 @@ void simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, 
 			printf("%s%.4f", s ? ", " : "", (double)r->stage_end_ps[s] / 1e6);
 		printf("]");
 		if (o->links) {
-			char buf[256];
 
 			printf(",\n   \"links\": [");
 			for (uint32_t i = 0; i < r->nlinks; i++) {
 				const struct vt_sim_link *l = &r->links[i];
 
-				printf("%s\n    {\"link\": ", i ? "," : "");
-				json_str(stdout, link_name(f, l->port, buf, sizeof(buf)));
+				printf("%s\n    {\"from\": ", i ? "," : "");
+				json_port(f, l->port);
+				printf(", \"to\": ");
+				json_port(f, f->ports[l->port].peer);
 				printf(", \"util\": %.4f, \"blocked\": %.4f, \"bytes\": %llu}",
 				       r->end_ps ? (double)l->busy_ps / (double)r->end_ps : 0,
 				       r->end_ps ? (double)l->blocked_ps / (double)r->end_ps : 0,
@@ -206,17 +217,17 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 		printf("\n");
 	}
 	if (o->links) {
-		char buf[256];
+		char buf[2 * VT_PORT_NAME_MAX + 8];
 
-		printf("%-40s %8s %8s %12s\n", "link", "util", "blocked", "bytes");
+		/* the link last and whole: names are long and split at their last '/' */
+		printf("%8s %8s %12s  %s\n", "util", "blocked", "bytes", "link");
 		for (uint32_t i = 0; i < rt[0].r.nlinks; i++) {
 			const struct vt_sim_link *l = &rt[0].r.links[i];
 			double end = (double)rt[0].r.end_ps;
 
-			printf("%-40.40s %8.3f %8.3f %12llu\n",
-			       link_name(f, l->port, buf, sizeof(buf)),
-			       end ? (double)l->busy_ps / end : 0,
-			       end ? (double)l->blocked_ps / end : 0, (unsigned long long)l->bytes);
+			printf("%8.3f %8.3f %12llu  %s\n", end ? (double)l->busy_ps / end : 0,
+			       end ? (double)l->blocked_ps / end : 0, (unsigned long long)l->bytes,
+			       link_name(f, l->port, buf, sizeof(buf)));
 		}
 	}
 }

@@ -30,6 +30,6 @@ assert 'caf\ufffd \\ "q"' in names, names
 assert "leaf-\u00e9-\ufffd\ufffd" in names, names
 names = {l[k] for p in m["routings"][0]["patterns"] for l in p["top_links"] for k in ("from", "to")}
 assert "tab\there\x01" in names, names
-assert t["from"]["node"] == 'caf\ufffd \\ "q"' and t["hops"][0]["node"] == "leaf-\u00e9-\ufffd\ufffd", t
+assert t["from"]["desc"] == 'caf\ufffd \\ "q"' and t["hops"][0]["desc"] == "leaf-\u00e9-\ufffd\ufffd", t
 P
 echo ok

@@ -32,12 +32,14 @@ grep -q 'Nodes=H-0006,compute-a08$' "$T/m.conf" || fail "CRLF line of the map"
 sed -n 1,2p "$T/p" | diff - <(printf '%s\n' 'From ca {0x0002c91000000000} portnum 1 lid 13-13 "compute-a01 mlx5_0"' \
 	'[1] -> switch port {0x0002c95000000000}[1] lid 1-1 "leaf-1"') || fail "trace names: $(head -2 "$T/p")"
 "$VT_BIN/vartree-trace" "$T/f.topo" --lfts "$T/f.lfts" --node-name-map "$T/map" --port leaf-1/1 -q >"$T/c" || fail "trace --port"
-grep -q '^port leaf-1/1 -> compute-a01 mlx5_0/1 ' "$T/c" || fail "trace port: $(cat "$T/c")"
+grep -qx 'port "leaf-1" (0x0002c95000000000, lid 1)/1 -> "compute-a01 mlx5_0" (0x0002c91000000000, lid 13)/1 (8 ranks)' "$T/c" ||
+	fail "trace port: $(cat "$T/c")"
 
 # analyze: the same figures, the link list with the new names
 "$VT_BIN/vartree-analyze" "$T/f.topo" --lfts "$T/f.lfts" -q --top 1 >"$T/a0" || fail analyze
 "$VT_BIN/vartree-analyze" "$T/f.topo" --lfts "$T/f.lfts" -q --top 1 --node-name-map "$T/map" >"$T/a1" || fail "analyze map"
-grep -q '  leaf-1/1 -> compute-a01 mlx5_0/1$' "$T/a1" || fail "analyze names: $(cat "$T/a1")"
+grep -q '  "leaf-1" (0x0002c95000000000, lid 1)/1 -> "compute-a01 mlx5_0" (0x0002c91000000000, lid 13)/1$' "$T/a1" ||
+	fail "analyze names: $(cat "$T/a1")"
 diff <(grep '^shift ' "$T/a0") <(grep '^shift ' "$T/a1") || fail "figures differ with the map"
 
 # gen: descriptions written as mapped
@@ -46,7 +48,10 @@ diff <(grep '^shift ' "$T/a0") <(grep '^shift ' "$T/a1") || fail "figures differ
 
 # sim: link names in its JSON link list
 "$VT_BIN/vartree-sim" -q "$T/f.topo" --lfts "$T/f.lfts" --node-name-map "$T/map" --json --links >"$T/s.json" || fail "sim map"
-grep -q '"leaf-1/1->compute-a01 mlx5_0/1"' "$T/s.json" || fail "sim names: $(head -c 300 "$T/s.json")"
+python3 -c 'import json, sys; l = json.load(open(sys.argv[1]))["runs"][0]["links"][0]
+assert l["from"] == {"desc": "leaf-1", "guid": "0x0002c95000000000", "lid": 1, "port": 1}, l
+assert l["to"] == {"desc": "compute-a01 mlx5_0", "guid": "0x0002c91000000000", "lid": 13, "port": 1}, l' "$T/s.json" ||
+	fail "sim names: $(head -c 300 "$T/s.json")"
 
 # a malformed map: one line naming file and line, the command's input-error status
 printf '0x0002c91000000000 "unterminated\n' >"$T/bad"

@@ -92,8 +92,8 @@ if command -v python3 >/dev/null; then
 import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert d["delivered"] is True and d["dlid"] == 20, d
-assert [h["node"] for h in d["hops"]] == ["L0-S0000", "L1-S0001", "L2-S0003", "L1-S0003", "L0-S0003", d["to"]["node"]], d
-assert d["to"]["node"].startswith("caf\ufffd "), d["to"]
+assert [h["desc"] for h in d["hops"]] == ["L0-S0000", "L1-S0001", "L2-S0003", "L1-S0003", "L0-S0003", d["to"]["desc"]], d
+assert d["to"]["desc"].startswith("caf\ufffd "), d["to"]
 assert d["to"]["guid"] == "0x0002c91000000070" and d["from"]["lid"] == 13, d
 P
 	"$X" "$T/f.topo" --lfts "$T/f.lfts" --json --port L0-S0000/3 -p shift >"$T/j" || fail "json port"
@@ -103,7 +103,7 @@ d = json.load(open(sys.argv[1]))
 p = d["patterns"][0]
 assert p["pattern"] == "shift" and p["xmit"] == 6 and p["rcv"] == 6, p
 assert len(p["flows"]) == 12 and all(f["direction"] in ("xmit", "rcv") for f in p["flows"]), p
-assert d["port"]["port"] == 3 and d["peer"]["node"] == "L1-S0000", d["port"]
+assert d["port"]["port"] == 3 and d["peer"]["desc"] == "L1-S0000", d["port"]
 P
 fi
 "$X" --help | grep -q '^usage: vartree-trace' || fail help

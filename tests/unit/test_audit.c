@@ -65,8 +65,8 @@ static void ref_report(struct ref_ctx *c, enum vt_audit_kind k, uint32_t sw, uin
 		it->lid = lid;
 		char n[120];
 
-		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s",
-			 ref_sw_desc(c->f, sw, n), lid, what);
+		snprintf(it->detail, sizeof(it->detail), "%s, LID %u: %s", ref_sw_desc(c->f, sw, n),
+			 lid, what);
 	}
 }
 
@@ -353,24 +353,30 @@ static int ref_has_cycle(const struct ref_ctx *c)
 	return found;
 }
 
-/* The switch port named "DESC/PORT" in a reported cycle, VT_NONE when there is none. */
-static uint32_t ref_named_port(const vt_fabric *f, const char *tok, size_t n)
+/*
+ * The switch port named `"DESC" (0xGUID, lid L)/PORT` at tok in a reported
+ * cycle (the port by its GUID and number, the description checked), VT_NONE
+ * when there is none; *n is the length of the name.
+ */
+static uint32_t ref_named_port(const vt_fabric *f, const char *tok, size_t *n)
 {
-	size_t dl = n;
+	const char *end = strstr(tok, ")/");
+	unsigned long long guid;
 	unsigned pn;
+	int k = 0;
 
-	while (dl && tok[dl - 1] != '/')
-		dl--;
-	if (!dl--)
+	if (*tok != '"' || !end || sscanf(end + 2, "%u%n", &pn, &k) != 1)
 		return VT_NONE;
-	pn = (unsigned)atoi(tok + dl + 1);
-	for (uint32_t s = 0; s < f->nswitches; s++) {
-		const struct vt_node *nd = &f->nodes[f->switches[s]];
-
-		if (strlen(nd->desc) == dl && !memcmp(nd->desc, tok, dl) && pn <= nd->nports)
-			return vt_port_index(f, f->switches[s], pn);
-	}
-	return VT_NONE;
+	*n = (size_t)(end + 2 + k - tok);
+	const char *g = strstr(tok, "\" (0x");
+	if (!g || g > end || sscanf(g + 5, "%llx", &guid) != 1)
+		return VT_NONE;
+	uint32_t node = vt_fabric_node_by_guid(f, guid);
+	if (node == VT_NONE || f->nodes[node].type != VT_SWITCH || pn > f->nodes[node].nports ||
+	    strlen(f->nodes[node].desc) != (size_t)(g - tok - 1) ||
+	    memcmp(f->nodes[node].desc, tok + 1, (size_t)(g - tok - 1)))
+		return VT_NONE;
+	return vt_port_index(f, node, pn);
 }
 
 /* Why the audit's reported cycle is not one of these dependencies, NULL when it is. */
@@ -381,15 +387,16 @@ static const char *ref_check_cycle(struct ref_ctx *c, const char *claim, uint32_
 	const char *p = strstr(claim, " channel dependencies (LID ");
 	unsigned n;
 
-	if (!p || sscanf(strstr(claim, ": a cycle of ") ? strstr(claim, ": a cycle of ") + 13 : "",
-			 "%u", &n) != 1 ||
+	if (!p ||
+	    sscanf(strstr(claim, ": a cycle of ") ? strstr(claim, ": a cycle of ") + 13 : "", "%u",
+		   &n) != 1 ||
 	    sscanf(p + 27, "%u", lid) != 1 || !(p = strstr(p, "):")))
 		return "no cycle in the report";
 	*len = 0;
 	for (p += 2; *p == ' ' && *len <= f->nports;) {
-		size_t k = strcspn(++p, " ");
+		size_t k = 0;
 
-		cyc[*len] = ref_named_port(f, p, k);
+		cyc[*len] = ref_named_port(f, ++p, &k);
 		if (cyc[*len] == VT_NONE || c->chan_sw[cyc[*len]] == VT_NONE)
 			return "a channel of the cycle is not a switch link";
 		++*len;
@@ -715,10 +722,13 @@ START_TEST(credit_loop)
 	 */
 	ck_assert_uint_eq(it->sw, f->nodes[sw[1]].sw);
 	ck_assert_uint_eq(it->lid, lid[2]);
-	char want[160];
+	char want[3 * VT_PORT_NAME_MAX + 160], ch[3][VT_PORT_NAME_MAX];
+	for (int i = 0; i < 3; i++)
+		snprintf(ch[i], sizeof(ch[i]), "\"S%d\" (0x%016llx, lid %u)/2", i,
+			 (unsigned long long)f->nodes[sw[i]].guid, vt_port(f, sw[i], 0)->lid);
 	snprintf(want, sizeof(want),
-		 "\"S1\" (0x%016llx): a cycle of 3 channel dependencies (LID %u): S0/2 S1/2 S2/2",
-		 (unsigned long long)f->nodes[sw[1]].guid, lid[2]);
+		 "\"S1\" (0x%016llx): a cycle of 3 channel dependencies (LID %u): %s %s %s",
+		 (unsigned long long)f->nodes[sw[1]].guid, lid[2], ch[0], ch[1], ch[2]);
 	ck_assert_str_eq(it->detail, want);
 	vs_reference(f, &t, "ring3", NULL);
 	vt_lfts_free(&t);
