@@ -36,6 +36,7 @@ static void log_line(void *ctx, const char *s)
 
 static void router_free(struct router *r)
 {
+	free(r->batch.cols);
 	free(r->use.dn);
 	free(r->use.up);
 	free(r->use.by_key);
@@ -45,7 +46,7 @@ static void router_free(struct router *r)
 	free(r->plan.dist);
 	free(r->plan.urank);
 	free(r->plan.urank_at);
-	free(r->fill.frow);
+	free(r->fill.fsw);
 	free(r->fill.fcand);
 	free(r->fill.fbase);
 	free(r->fill.rstart);
@@ -86,7 +87,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->plan.dist = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.urank = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.urank_at = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->fill.frow = malloc(nsw * sizeof(*r->fill.frow)));
+	ok &= !!(r->fill.fsw = malloc(nsw * sizeof(*r->fill.fsw)));
 	ok &= !!(r->fill.fcand = malloc(nsw * sizeof(*r->fill.fcand)));
 	ok &= !!(r->fill.fbase = malloc(nsw * sizeof(*r->fill.fbase)));
 	ok &= !!(r->fill.rstart = malloc(nsw * sizeof(uint32_t)));
@@ -195,10 +196,10 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	}
 	if (np > 1)
 		to.plane_of = plane;
-	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e))
-		goto fail;
 	r.f = f;
 	r.lfts = lfts;
+	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e) || vt_route_batch_init(&r, e))
+		goto fail;
 	for (uint32_t p = 0; p < (np ? np : 1); p++) {
 		struct log_ctx lc = {o, p, np};
 

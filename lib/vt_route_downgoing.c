@@ -84,12 +84,11 @@ static uint32_t parent_key(const vt_tree *t, uint32_t s, uint32_t j)
 }
 
 /*
- * From x up to a top switch, each switch's parent setting its entry for lid
- * (0: a place-keeper) down towards it. Fills path[] (x first) and pn[l], the
+ * From x up to a top switch, each switch's parent setting its entry for the
+ * current LID (none for a place-keeper) down towards it. Fills path[] (x first) and pn[l], the
  * port number taken at level l; returns the path's length.
  */
-uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t lid, uint32_t rot, uint32_t *path,
-			 uint8_t *pn)
+uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn)
 {
 	const vt_tree *t = r->t;
 	uint32_t n = 0, s = x;
@@ -108,7 +107,7 @@ uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t lid, uint32_t ro
 		pn[t->level[s]] = t->up_port[best];
 		r->use.key[t->level[s] + 1] = parent_key(t, s, best);
 		s = t->up_peer[best];
-		set_entry(r, s, lid, r->f->ports[rq].num);
+		set_entry(r, s, r->f->ports[rq].num);
 		path[n++] = s;
 	}
 	return n;

@@ -15,6 +15,7 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
+ *   vt_route_batch.c      the tables written a batch of LIDs at a time
  */
 #ifndef VT_ROUTE_INTERNAL_H
 #define VT_ROUTE_INTERNAL_H
@@ -81,11 +82,11 @@ struct route_plan {
  * Fill route i: switch fsw takes port fbase[i][cpos[fpos + k]], k = 0 .. n - 1
  * in turn (n: the run's rn): fbase is the switch's own up_port[] or dn_port[]
  * run and cpos the candidates' positions in it, so switches of one class
- * share one candidate list. Kept as the switch's row (frow) and the list's
- * address (fcand) for vt_route_write_fill.
+ * share one candidate list. Kept as the switch (fsw) and the list's address
+ * (fcand) for vt_route_write_fill.
  */
 struct route_fill {
-	size_t *frow;	       /* fsw[i] * nlid: its row in the tables */
+	uint32_t *fsw;
 	const uint8_t **fcand; /* &cpos[fpos[i]] */
 	const uint8_t **fbase;
 	uint32_t n;
@@ -155,10 +156,27 @@ struct route_degraded {
 	int unsure;
 };
 
+/* LIDs routed at a time before their entries go into the tables (vt_route_batch.c). */
+#define VT_ROUTE_BATCH 256u
+
+/*
+ * The entries of the LIDs being routed, LID by LID: col[s] is switch s's
+ * entry for the current LID, VT_LFT_NONE where nothing was written. Routing
+ * writes one LID's entry at every switch, one byte per table row, so the
+ * entries wait here and go into the tables a batch at a time, row by row.
+ */
+struct route_batch {
+	uint8_t *cols; /* VT_ROUTE_BATCH columns of nsw entries */
+	uint32_t lid[VT_ROUTE_BATCH];
+	uint32_t n;
+	uint8_t *col; /* the current LID's column; NULL for a place-keeper */
+};
+
 struct router {
 	const vt_fabric *f;
 	const vt_tree *t; /* the plane being routed */
 	vt_lfts *lfts;
+	struct route_batch batch;
 	struct route_usage use;
 	struct route_plan plan;
 	struct route_fill fill;
@@ -179,10 +197,10 @@ static inline int is_anc(const struct router *r, uint32_t s)
 	return r->plan.anc[s] == r->plan.stamp;
 }
 
-static inline void set_entry(struct router *r, uint32_t s, uint32_t lid, unsigned p)
+static inline void set_entry(struct router *r, uint32_t s, unsigned p)
 {
-	if (lid) /* lid 0: a place-keeper, which moves the counters only */
-		vt_lft_set(r->lfts, s, lid, (uint8_t)p);
+	if (r->batch.col) /* none for a place-keeper, which moves the counters only */
+		r->batch.col[s] = (uint8_t)p;
 }
 
 static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off,
@@ -195,7 +213,7 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, u
 		fl->rstart[fl->nrun] = fl->n;
 		fl->rn[fl->nrun++] = n;
 	}
-	fl->frow[fl->n] = (size_t)s * r->lfts->nlid;
+	fl->fsw[fl->n] = s;
 	fl->fbase[fl->n] = base;
 	fl->fcand[fl->n++] = &fl->cpos[off];
 }
@@ -203,13 +221,16 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, u
 /* vt_route_mainloop.c */
 void vt_route_plane_lids(struct router *r, const vt_tree *t);
 /* vt_route_downgoing.c: returns the main route's switches, x first, in path[] */
-uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t lid, uint32_t rot, uint32_t *path,
-			 uint8_t *pn);
+uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn);
 /* vt_route_upgoing.c */
-uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid);
+uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath);
 /* vt_route_plan.c */
 void vt_route_make_plan(struct router *r, uint32_t x);
-void vt_route_write_fill(struct router *r, uint32_t lid, uint32_t rot);
+void vt_route_write_fill(struct router *r, uint32_t rot);
+/* vt_route_batch.c: the column of lid (0: a place-keeper, none) becomes r->batch.col */
+int vt_route_batch_init(struct router *r, vt_err *e);
+void vt_route_batch_start(struct router *r, uint32_t lid);
+void vt_route_batch_flush(struct router *r);
 /* vt_route_class.c */
 int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_detour.c */
@@ -219,7 +240,7 @@ int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
 int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
 int vt_route_turn_detours(struct router *r, uint32_t nd);
 /* vt_route_straggler.c */
-void vt_route_stragglers(struct router *r, const uint8_t *pn, uint32_t lid);
+void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);
 
 #endif

@@ -27,13 +27,14 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	if (r->plan.px != x)
 		vt_route_make_plan(r, x);
 	r->main.serial++;
+	vt_route_batch_start(r, lid);
 	if (lid)
-		vt_route_write_fill(r, lid, r->main.serial);
-	set_entry(r, x, lid, xp);
-	n = vt_route_ascend(r, x, lid, rot, path, pn);
+		vt_route_write_fill(r, r->main.serial);
+	set_entry(r, x, xp);
+	n = vt_route_ascend(r, x, rot, path, pn);
 	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
-	if (vt_route_descend(r, path, n, lid) < r->plan.nreach0 && (xp || !lid))
-		vt_route_stragglers(r, pn, lid);
+	if (vt_route_descend(r, path, n) < r->plan.nreach0 && (xp || !lid))
+		vt_route_stragglers(r, pn);
 }
 
 /* Compute nodes in index order, place-keepers included, offset by offset of their LMC. */
@@ -78,8 +79,8 @@ static void route_other_cas(struct router *r, const vt_tree *t)
 		const struct vt_port *p = q == VT_NONE ? NULL : &f->ports[q];
 
 		if (!p || p->lid != lid || !p->num || p->peer == VT_NONE ||
-		    f->nodes[p->node].type == VT_SWITCH ||
-		    t->is_cn[q] || f->nodes[f->ports[p->peer].node].type != VT_SWITCH)
+		    f->nodes[p->node].type == VT_SWITCH || t->is_cn[q] ||
+		    f->nodes[f->ports[p->peer].node].type != VT_SWITCH)
 			continue;
 		x = f->nodes[f->ports[p->peer].node].sw;
 		if (t->level[x] == 0xFF || !p->lid)
@@ -116,4 +117,5 @@ void vt_route_plane_lids(struct router *r, const vt_tree *t)
 	route_compute_nodes(r, t);
 	route_other_cas(r, t);
 	route_switch_lids(r, t);
+	vt_route_batch_flush(r);
 }

@@ -149,12 +149,12 @@ void vt_route_make_plan(struct router *r, uint32_t x)
  * (rot). Locals, not r->...: the byte stores may alias anything, so the
  * compiler would reload every field per entry.
  */
-void vt_route_write_fill(struct router *r, uint32_t lid, uint32_t rot)
+void vt_route_write_fill(struct router *r, uint32_t rot)
 {
-	uint8_t *col = r->lfts->port + lid;
+	uint8_t *col = r->batch.col;
 	const struct route_fill *fl = &r->fill;
 	const uint32_t *rstart = fl->rstart, *rn = fl->rn, nrun = fl->nrun, n = fl->n;
-	const size_t *frow = fl->frow;
+	const uint32_t *fsw = fl->fsw;
 	const uint8_t *const *fcand = fl->fcand;
 	const uint8_t *const *fbase = fl->fbase;
 
@@ -163,6 +163,6 @@ void vt_route_write_fill(struct router *r, uint32_t lid, uint32_t rot)
 		uint32_t m = rot % rn[g], e = g + 1 < nrun ? rstart[g + 1] : n;
 
 		for (; i < e; i++)
-			col[frow[i]] = fbase[i][fcand[i][m]];
+			col[fsw[i]] = fbase[i][fcand[i][m]];
 	}
 }

@@ -54,8 +54,8 @@ static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8
 	 */
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
 		if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c] &&
-		    (best == VT_NONE ||
-		     r->use.up[swport(r, c, t->up_port[j])] < r->use.up[swport(r, c, t->up_port[best])]))
+		    (best == VT_NONE || r->use.up[swport(r, c, t->up_port[j])] <
+						r->use.up[swport(r, c, t->up_port[best])]))
 			best = j, n++;
 		else if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c])
 			n++;
@@ -80,7 +80,7 @@ static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8
  * up to the parent the policy names; pn[l] is the port number the main route
  * took at level l.
  */
-void vt_route_stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
+void vt_route_stragglers(struct router *r, const uint8_t *pn)
 {
 	const vt_tree *t = r->t;
 	const uint32_t serial = r->main.serial;
@@ -98,7 +98,7 @@ void vt_route_stragglers(struct router *r, const uint8_t *pn, uint32_t lid)
 		uint32_t c = list[k], best = straggler_uplink(r, c, pn), p;
 
 		r->use.up[swport(r, c, t->up_port[best])]++;
-		set_entry(r, c, lid, t->up_port[best]);
+		set_entry(r, c, t->up_port[best]);
 		p = t->up_peer[best];
 		if (!is_anc(r, p) && found[p] != serial) {
 			found[p] = serial;

@@ -23,7 +23,7 @@
  * Switch c, which several main-route links found in round hh - 1, goes up
  * the least-used of them.
  */
-static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t *col, uint64_t nlid)
+static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t *col)
 {
 	const vt_tree *t = r->t;
 	const uint32_t serial = r->main.serial, *first = r->links.swfirst;
@@ -45,18 +45,18 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
 	r->use.up[q]++;
 	if (col)
-		col[c * nlid] = t->up_port[best];
+		col[c] = t->up_port[best];
 }
 
 /*
- * The main route's descent for destination lid (0: a place-keeper, which
- * moves the usage counters only). A switch one main-route link found goes
+ * The main route's descent for the current LID (a place-keeper's only
+ * moves the usage counters). A switch one main-route link found goes
  * up that link, written when found; one found again takes that back and
  * chooses among its links in the next round (up_by_least_used). Returns the
  * leaves it found: only missed leaves leave work for the stragglers
  * (vt_route_straggler.c).
  */
-uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath, uint32_t lid)
+uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath)
 {
 	/* locals: the table's byte stores may alias the router's fields */
 	const vt_tree *t = r->t;
@@ -66,14 +66,12 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 	const uint8_t *dn_rport = r->links.dn_rport, *level = t->level;
 	uint32_t *mark = r->main.mark, *found = r->main.found, *via = r->main.via;
 	uint32_t *mul = r->main.mul, *use_up = r->use.up;
-	/* the table's column of lid; NULL for a place-keeper, which only counts */
-	uint8_t *col = lid ? r->lfts->port + lid : NULL;
-	const uint64_t nlid = r->lfts->nlid;
+	uint8_t *col = r->batch.col;
 	uint32_t ncur = 0, nnext = 0, *cur = r->main.cur, *next = r->main.next, nf = 0;
 
 	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur || nmul; hh++) {
 		for (uint32_t i = 0; i < nmul; i++)
-			up_by_least_used(r, mul[i], hh, col, nlid);
+			up_by_least_used(r, mul[i], hh, col);
 		if (hh < npath)
 			cur[ncur++] = path[hh];
 		nnext = 0;
@@ -99,7 +97,7 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 				via[c] = k;
 				use_up[dn_ridx[k]]++;
 				if (col)
-					col[c * nlid] = dn_rport[k];
+					col[c] = dn_rport[k];
 				next[nnext++] = c;
 			}
 			if (level[s] == 1) { /* its children are leaves: nothing below */

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # vartree's routing time beside OpenSM's ftree on the same fabric, pruned 3-level
 # trees of 36-port switches: 3888 (12 pods), 5832 (18) and 11664 hosts (36 pods).
-#   vartree: vartree-route's own report (-v): routing ("routed ... in"), and the
-#            whole command (load, route, write the opensm-lfts.dump) by wall clock.
+#   vartree: vartree-route's own report (-v): routing ("routed ... in", wall clock
+#            and the process's CPU time, which on a shared machine does not count
+#            other processes' turns), and the whole command (load, route, write the
+#            opensm-lfts.dump) by wall clock.
 #   ftree:   the stock OpenSM 3.3.23 inside ibsim (sim/vartree-harness, which sizes
 #            ibsim's -N/-S/-P to the fabric), from its log:
 #            step = "building routing with 'ftree'" to "ftree tables configured on
@@ -26,8 +28,8 @@ ms() { # LOG START-REGEX END-REGEX: ms between the first matching lines
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
 now() { date +%s.%N; }
 
-printf '%-15s %6s %5s | %10s %10s | %10s %10s | %8s %8s\n' fabric hosts sws \
-	"vt route" "vt whole" "ft own" "ft step" "own/rt" "step/rt"
+printf '%-15s %6s %5s | %10s %10s %10s | %10s %10s | %8s %8s\n' fabric hosts sws \
+	"vt route" "vt CPU" "vt whole" "ft own" "ft step" "own/rt" "step/rt"
 for pods in 12 18 36; do
 	f=$tmp/p$pods.topo
 	"$bin/vartree-gen" pruned 36,$pods -o "$f" || exit 1
@@ -35,8 +37,9 @@ for pods in 12 18 36; do
 	"$bin/vartree-route" -v "$f" -o "$tmp/l.dump" 2>"$tmp/vt.err" || { cat "$tmp/vt.err"; exit 1; }
 	t1=$(now)
 	rm -f "$tmp/l.dump"
-	read -r sws vrt < <(sed -n 's/.*routed \([0-9]*\) switches x [0-9]* LIDs in \([0-9.]*\) s/\1 \2/p' "$tmp/vt.err")
+	read -r sws vrt vcpu < <(sed -n 's/.*routed \([0-9]*\) switches x [0-9]* LIDs in \([0-9.]*\) s (CPU \([0-9.]*\) s)/\1 \2 \3/p' "$tmp/vt.err")
 	vrt=$(awk -v s="$vrt" 'BEGIN { printf "%.1f", s * 1000 }')
+	vcpu=$(awk -v s="$vcpu" 'BEGIN { printf "%.1f", s * 1000 }')
 	vwhole=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
 	"$h" -q -T 900 -e ftree -o "$tmp/ft$pods" "$f" >/dev/null 2>"$tmp/h.err" ||
 		{ cat "$tmp/h.err" "$tmp/ft$pods/summary.txt" 2>/dev/null; exit 1; }
@@ -48,8 +51,8 @@ for pods in 12 18 36; do
 	fall=$(ms "$lf" "building routing with 'ftree'" "FatTree routing is done")
 	fhop=$(ms "$lf" "Max LID in switch LFTs" "Starting FatTree routing")
 	fown=$(awk -v a="$fall" -v b="$fhop" 'BEGIN { printf "%.1f", a - b }')
-	printf '%-15s %6d %5d | %8sms %8sms | %8sms %8sms | %8s %8s\n' "pruned 36,$pods" \
-		$((pods * 324)) "$sws" "$vrt" "$vwhole" "$fown" "$fstep" \
+	printf '%-15s %6d %5d | %8sms %8sms %8sms | %8sms %8sms | %8s %8s\n' "pruned 36,$pods" \
+		$((pods * 324)) "$sws" "$vrt" "$vcpu" "$vwhole" "$fown" "$fstep" \
 		"$(ratio "$fown" "$vrt")" "$(ratio "$fstep" "$vrt")"
 	rm -rf "$tmp/ft$pods" "$f"
 done
@@ -58,20 +61,22 @@ done
 # switches (vartree-gen pruned 64,P: P x 1024 hosts) up to 64,40 (40960 hosts, the
 # 48K unicast LID limit's largest such tree). Tables in the binary form
 # (--lft-format binary) so the text dump does not dominate. Per entry = routing
-# time / (switches x LIDs); memory = the command's peak RSS beside the tables'
-# size (one byte per entry); both should stay flat per entry as the fabric grows.
+# time / (switches x LIDs), by wall clock and by CPU time; memory = the command's
+# peak RSS beside the tables' size (one byte per entry); both should stay flat per
+# entry as the fabric grows.
 echo
-printf '%-15s %6s %5s %11s | %9s %8s | %9s %9s %6s\n' fabric hosts sws entries \
-	"vt route" "ns/entry" "peak RSS" tables "RSS/tb"
+printf '%-15s %6s %5s %11s | %9s %9s %8s %8s | %9s %9s %6s\n' fabric hosts sws entries \
+	"vt route" "vt CPU" "ns/entry" "CPU ns/e" "peak RSS" tables "RSS/tb"
 for pods in 1 4 10 20 40; do
 	f=$tmp/q$pods.topo
 	"$bin/vartree-gen" pruned 64,$pods -o "$f" || exit 1
 	/usr/bin/time -f '%M' -o "$tmp/rss" "$bin/vartree-route" -v "$f" --lft-format binary \
 		-o "$tmp/l.bin" 2>"$tmp/vt.err" || { cat "$tmp/vt.err"; exit 1; }
-	read -r sws lids vrt < <(sed -n 's/.*routed \([0-9]*\) switches x \([0-9]*\) LIDs in \([0-9.]*\) s/\1 \2 \3/p' "$tmp/vt.err")
+	read -r sws lids vrt vcpu < <(sed -n 's/.*routed \([0-9]*\) switches x \([0-9]*\) LIDs in \([0-9.]*\) s (CPU \([0-9.]*\) s)/\1 \2 \3 \4/p' "$tmp/vt.err")
 	rss=$(tail -1 "$tmp/rss")
-	awk -v n="$pods" -v s="$sws" -v l="$lids" -v t="$vrt" -v r="$rss" 'BEGIN {
-		e = s * l; printf "%-15s %6d %5d %11d | %7.1fms %8.2f | %7.0fMB %7.0fMB %6.2f\n",
-			"pruned 64," n, n * 1024, s, e, t * 1000, t * 1e9 / e, r / 1024, e / 1048576, r * 1024 / e }'
+	awk -v n="$pods" -v s="$sws" -v l="$lids" -v t="$vrt" -v c="$vcpu" -v r="$rss" 'BEGIN {
+		e = s * l; printf "%-15s %6d %5d %11d | %7.1fms %7.1fms %8.2f %8.2f | %7.0fMB %7.0fMB %6.2f\n",
+			"pruned 64," n, n * 1024, s, e, t * 1000, c * 1000, t * 1e9 / e, c * 1e9 / e,
+			r / 1024, e / 1048576, r * 1024 / e }'
 	rm -f "$f" "$tmp/l.bin"
 done
