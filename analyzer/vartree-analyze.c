@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* vartree-analyze: static congestion of communication patterns under forwarding tables. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 
 #include "vt_audit.h"
 #include "vt_bound.h"
+#include "vt_cli.h"
 #include "vt_congest.h"
 #include "vt_fabric.h"
 #include "vt_io.h"
@@ -26,7 +26,6 @@
 #include "vt_plot.h"
 #include "vt_route.h"
 #include "vt_tree.h"
-#include "vt_version.h"
 
 #define PROG	     "vartree-analyze"
 #define MAX_PATTERNS 64
@@ -114,150 +113,164 @@ static void note(const struct opts *o, const char *what)
 		fprintf(stderr, PROG ": %s (%.1f s)\n", what, t);
 }
 
-static int die(const char *msg)
+/* "--max-worst PATTERN=N": the threshold, checked after the run. */
+static void max_worst(const struct vt_cli *cli, struct opts *o, const char *arg)
 {
-	fprintf(stderr, PROG ": %s\n", msg);
-	return 2;
+	const char *eq = strrchr(arg, '=');
+	char *name;
+
+	if (!eq || eq == arg)
+		vt_cli_die(PROG, VT_EXIT_USAGE, "--max-worst: '%s' is not PATTERN=N", arg);
+	if (o->nth == MAX_THRESH)
+		vt_cli_usage(cli, "more than %d --max-worst options", MAX_THRESH);
+	o->th_val[o->nth] = (uint32_t)vt_cli_uint(cli, "--max-worst", eq + 1, 0, UINT32_MAX);
+	name = strndup(arg, (size_t)(eq - arg));
+	if (!name)
+		vt_cli_die(PROG, VT_EXIT_USAGE, "out of memory");
+	o->th_name[o->nth++] = name;
 }
 
-static int parse_u32(const char *s, uint32_t *v)
+/* What the options must agree on, once all are read; the topology operand is taken here. */
+static void check_args(const struct vt_cli *cli, struct opts *o)
 {
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (errno || end == s || *end || x > UINT32_MAX || *s == '-')
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
+	if (optind < cli->argc)
+		o->topo = cli->argv[optind++];
+	if (optind < cli->argc)
+		vt_cli_usage(cli, "unexpected argument '%s'", cli->argv[optind]);
+	if (!o->topo && !o->live)
+		vt_cli_usage(cli, "no topology given");
+	if (!!o->lfts + !!o->route + !!o->live + !!o->cmp[0] != 1)
+		vt_cli_usage(
+			cli,
+			"give exactly one of --lfts FILE, --route vartree, --live, --compare A B");
+	vt_cli_exclusive(cli, !!o->order + o->have_seed, "--order and --order-random");
+	if (o->nlabel > (o->cmp[0] ? 2u : 1u))
+		vt_cli_usage(cli, "more --label options than routings");
+	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
+	if (!o->plot_ext)
+		o->plot_ext = "png";
+	if (!o->npatterns)
+		o->patterns[o->npatterns++] = "shift";
+	for (unsigned i = 0; i < o->nth; i++) {
+		unsigned k = 0;
+
+		while (k < o->npatterns && strcmp(o->th_name[i], o->patterns[k]))
+			k++;
+		if (k == o->npatterns)
+			vt_cli_usage(cli, "--max-worst %s: no such --pattern", o->th_name[i]);
+	}
 }
 
-static int parse_args(int argc, char **argv, struct opts *o)
+/* An option of the analysis itself (counting, output); 0 if c is none of them. */
+static int analysis_opt(const struct vt_cli *cli, struct opts *o, int c)
 {
-	static const struct option lo[] = {
-		{"lfts", required_argument, 0, 'l'},
-		{"route", required_argument, 0, 'r'},
-		{"live", no_argument, 0, 'L'},
-		{"pattern", required_argument, 0, 'p'},
-		{"order", required_argument, 0, 'o'},
-		{"order-random", required_argument, 0, 'R'},
-		{"json", no_argument, 0, 'j'},
-		{"plot", required_argument, 0, 'P'},
-		{"plot-format", required_argument, 0, 'F'},
-		{"label", required_argument, 0, 'B'},
-		{"compare", required_argument, 0, 'c'},
-		{"max-worst", required_argument, 0, 'm'},
-		{"top", required_argument, 0, 't'},
-		{"threads", required_argument, 0, 'T'},
-		{"method", required_argument, 0, 'M'},
-		{"quiet", no_argument, 0, 'q'},
-		{"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, VT_OPT_VERSION},
-		{"stage-limit", required_argument, 0, 'S'},
-		{"node-name-map", required_argument, 0, 'N'},
-		{"all-sources", no_argument, 0, 'A'},
-		{0, 0, 0, 0},
-	};
+	static const char *const methods[] = {"auto", "walk", "interval", "naive", NULL};
+	static const enum vt_congest_method method_of[] = {VT_CONGEST_AUTO, VT_CONGEST_WALK,
+							   VT_CONGEST_INTERVAL, VT_CONGEST_NAIVE};
+	static const char *const formats[] = {"png", "svg", "pdf", NULL};
+
+	switch (c) {
+	case 'p':
+		if (o->npatterns == MAX_PATTERNS)
+			vt_cli_usage(cli, "more than %d --pattern options", MAX_PATTERNS);
+		o->patterns[o->npatterns++] = optarg;
+		break;
+	case 'F':
+		o->plot_ext = formats[vt_cli_choice(cli, "--plot-format", optarg, formats)];
+		break;
+	case 'm':
+		max_worst(cli, o, optarg);
+		break;
+	case 't':
+		o->top = (unsigned)vt_cli_uint(cli, "--top", optarg, 0, UINT32_MAX);
+		break;
+	case 'T':
+		o->threads = (unsigned)vt_cli_uint(cli, "--threads", optarg, 1, 64);
+		break;
+	case 'M':
+		o->method = method_of[vt_cli_choice(cli, "--method", optarg, methods)];
+		break;
+	case 'S':
+		o->stage_limit = (uint32_t)vt_cli_uint(cli, "--stage-limit", optarg, 1, UINT32_MAX);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+static const struct option long_opts[] = {
+	{"lfts", required_argument, 0, 'l'},
+	{"route", required_argument, 0, 'r'},
+	{"live", no_argument, 0, 'L'},
+	{"pattern", required_argument, 0, 'p'},
+	{"order", required_argument, 0, 'o'},
+	{"order-random", required_argument, 0, 'R'},
+	{"json", no_argument, 0, 'j'},
+	{"plot", required_argument, 0, 'P'},
+	{"plot-format", required_argument, 0, 'F'},
+	{"label", required_argument, 0, 'B'},
+	{"compare", required_argument, 0, 'c'},
+	{"max-worst", required_argument, 0, 'm'},
+	{"top", required_argument, 0, 't'},
+	{"threads", required_argument, 0, 'T'},
+	{"method", required_argument, 0, 'M'},
+	{"quiet", no_argument, 0, 'q'},
+	{"help", no_argument, 0, 'h'},
+	{"version", no_argument, 0, VT_OPT_VERSION},
+	{"stage-limit", required_argument, 0, 'S'},
+	{"node-name-map", required_argument, 0, 'N'},
+	{"all-sources", no_argument, 0, 'A'},
+	{0, 0, 0, 0},
+};
+
+static void parse_args(int argc, char **argv, struct opts *o)
+{
+	struct vt_cli cli;
 	int c;
-	char buf[256];
-	uint32_t v;
 
 	o->top = 5;
 	o->threads = 2;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "qhp:", lo, NULL)) != -1) {
+	vt_cli_init(&cli, PROG, usage, "qhp:", long_opts, argc, argv);
+	while ((c = vt_cli_next(&cli)) != -1) {
+		if (analysis_opt(&cli, o, c))
+			continue;
 		switch (c) {
 		case 'l':
 			o->lfts = optarg;
 			break;
 		case 'r':
 			if (strcmp(optarg, "vartree"))
-				return die("--route: only 'vartree' is built in");
+				vt_cli_die(PROG, VT_EXIT_USAGE,
+					   "--route: '%s': only 'vartree' is built in", optarg);
 			o->route = optarg;
 			break;
 		case 'L':
 			o->live = 1;
 			break;
-		case 'p':
-			if (o->npatterns == MAX_PATTERNS)
-				return die("too many --pattern options");
-			o->patterns[o->npatterns++] = optarg;
-			break;
 		case 'o':
 			o->order = optarg;
 			break;
-		case 'R': {
-			char *end;
-			errno = 0;
-			o->order_seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end)
-				return die("--order-random: expected an unsigned seed");
+		case 'R':
+			o->order_seed = vt_cli_uint(&cli, "--order-random", optarg, 0, UINT64_MAX);
 			o->have_seed = 1;
 			break;
-		}
 		case 'j':
 			o->json = 1;
 			break;
 		case 'P':
 			o->plot = optarg;
 			break;
-		case 'F':
-			if (strcmp(optarg, "png") && strcmp(optarg, "svg") && strcmp(optarg, "pdf"))
-				return die("--plot-format: expected png, svg or pdf");
-			o->plot_ext = optarg;
-			break;
 		case 'B':
 			if (o->nlabel == 2)
-				return die("--label: at most one per routing (2)");
+				vt_cli_usage(&cli, "--label: at most one per routing (2)");
 			o->label[o->nlabel++] = optarg;
 			break;
 		case 'c':
 			if (optind >= argc)
-				return die("--compare needs two LFT files: --compare A B");
+				vt_cli_usage(&cli, "--compare needs two LFT files: --compare A B");
 			o->cmp[0] = optarg;
 			o->cmp[1] = argv[optind++];
-			break;
-		case 'm': {
-			const char *eq = strrchr(optarg, '=');
-			if (!eq || eq == optarg || parse_u32(eq + 1, &v))
-				return die("--max-worst: expected PATTERN=N");
-			if (o->nth == MAX_THRESH)
-				return die("too many --max-worst options");
-			size_t len = (size_t)(eq - optarg);
-			char *name = malloc(len + 1);
-			if (!name)
-				return die("out of memory");
-			memcpy(name, optarg, len);
-			name[len] = 0;
-			o->th_name[o->nth] = name;
-			o->th_val[o->nth++] = v;
-			break;
-		}
-		case 't':
-			if (parse_u32(optarg, &v))
-				return die("--top: expected a count");
-			o->top = v;
-			break;
-		case 'T':
-			if (parse_u32(optarg, &v) || v < 1 || v > 64)
-				return die("--threads: expected 1 .. 64");
-			o->threads = v;
-			break;
-		case 'M':
-			if (!strcmp(optarg, "auto"))
-				o->method = VT_CONGEST_AUTO;
-			else if (!strcmp(optarg, "walk"))
-				o->method = VT_CONGEST_WALK;
-			else if (!strcmp(optarg, "interval"))
-				o->method = VT_CONGEST_INTERVAL;
-			else if (!strcmp(optarg, "naive"))
-				o->method = VT_CONGEST_NAIVE;
-			else
-				return die("--method: expected auto, walk, interval or naive");
-			break;
-		case 'S':
-			if (parse_u32(optarg, &v) || !v)
-				return die("--stage-limit: expected a positive count");
-			o->stage_limit = v;
 			break;
 		case 'N':
 			o->name_map = optarg;
@@ -268,40 +281,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			exit(0);
-		case VT_OPT_VERSION:
-			puts(PROG " " VT_VERSION);
-			exit(0);
-		default:
-			snprintf(buf, sizeof(buf), "unknown or incomplete option '%s' (try --help)",
-				 argv[optind - 1]);
-			return die(buf);
 		}
 	}
-	if (optind < argc)
-		o->topo = argv[optind++];
-	if (optind < argc) {
-		snprintf(buf, sizeof(buf), "unexpected argument '%s' (try --help)", argv[optind]);
-		return die(buf);
-	}
-	if (!o->topo && !o->live)
-		return die("no topology given (try --help)");
-	if (!!o->lfts + !!o->route + !!o->live + !!o->cmp[0] != 1)
-		return die(
-			"give exactly one of --lfts FILE, --route vartree, --live, --compare A B");
-	if (o->order && o->have_seed)
-		return die("--order and --order-random exclude each other");
-	if (o->nlabel > (o->cmp[0] ? 2u : 1u))
-		return die("more --label options than routings");
-	if (o->plot_ext && !o->plot)
-		return die("--plot-format is used only with --plot DIR");
-	if (!o->plot_ext)
-		o->plot_ext = "png";
-	if (!o->npatterns)
-		o->patterns[o->npatterns++] = "shift";
-	return 0;
+	check_args(&cli, o);
 }
 
 static void progress_start(struct progress *p, const char *what)
@@ -673,6 +655,57 @@ static int load_routing(const struct opts *o, vt_fabric *f, const char *lftfile,
 	return 0;
 }
 
+/* The fabric and each routing's tables and host order (two with --compare). */
+static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, unsigned *nr,
+		    vt_err *e)
+{
+	if (o->live) {
+		if (vt_live_capture(NULL, 0, f, &rs[0].lfts, e))
+			return -1;
+		rs[0].name = "live";
+		if (o->order ? vt_order_read(&rs[0].order, *f, o->order, e)
+			     : vt_order_leaf(&rs[0].order, *f, e))
+			return -1;
+		if (o->have_seed)
+			vt_order_shuffle(&rs[0].order, o->order_seed);
+	} else {
+		if (vt_load(o->topo, f, e))
+			return -1;
+		if (o->cmp[0]) {
+			*nr = 2;
+			if (load_routing(o, *f, o->cmp[0], &rs[0], e) ||
+			    load_routing(o, *f, o->cmp[1], &rs[1], e))
+				return -1;
+		} else if (load_routing(o, *f, o->lfts, &rs[0], e)) {
+			return -1;
+		}
+	}
+	for (unsigned k = 0; k < o->nlabel; k++)
+		rs[k].name = o->label[k];
+	return 0;
+}
+
+/* The verdict: VT_EXIT_CHECK when an audit failed or a --max-worst threshold was missed. */
+static int verdict(const struct opts *o, const struct routing *rs, unsigned nr)
+{
+	int rc = VT_EXIT_OK;
+
+	for (unsigned k = 0; k < nr; k++)
+		if (vt_audit_failed(&rs[k].audit))
+			rc = VT_EXIT_CHECK;
+	for (unsigned i = 0; i < o->nth; i++)
+		for (unsigned k = 0; k < nr; k++)
+			for (unsigned j = 0; j < rs[k].npat; j++) {
+				if (strcmp(o->th_name[i], o->patterns[j]) ||
+				    rs[k].res[j].worst <= o->th_val[i])
+					continue;
+				fprintf(stderr, PROG ": %s: %s: worst %u exceeds %u\n", rs[k].name,
+					o->th_name[i], rs[k].res[j].worst, o->th_val[i]);
+				rc = VT_EXIT_CHECK;
+			}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -680,38 +713,16 @@ int main(int argc, char **argv)
 	vt_err e = {{0}};
 	struct routing *rs = calloc(2, sizeof(*rs));
 	vt_tree tree;
-	int have_tree = 0, rc = 2;
+	int have_tree = 0, rc = VT_EXIT_USAGE;
 	unsigned nr = 1;
 
 	if (!rs)
-		return die("out of memory");
+		vt_cli_die(PROG, VT_EXIT_USAGE, "out of memory");
 	clock_gettime(CLOCK_MONOTONIC, &o.t0);
-	if (parse_args(argc, argv, &o))
-		goto out;
+	parse_args(argc, argv, &o);
 	vt_out_catch_signals(); /* --plot files */
-	if (o.live) {
-		if (vt_live_capture(NULL, 0, &f, &rs[0].lfts, &e))
-			goto fail;
-		rs[0].name = "live";
-		if (o.order ? vt_order_read(&rs[0].order, f, o.order, &e)
-			    : vt_order_leaf(&rs[0].order, f, &e))
-			goto fail;
-		if (o.have_seed)
-			vt_order_shuffle(&rs[0].order, o.order_seed);
-	} else {
-		if (vt_load(o.topo, &f, &e))
-			goto fail;
-		if (o.cmp[0]) {
-			nr = 2;
-			if (load_routing(&o, f, o.cmp[0], &rs[0], &e) ||
-			    load_routing(&o, f, o.cmp[1], &rs[1], &e))
-				goto fail;
-		} else if (load_routing(&o, f, o.lfts, &rs[0], &e)) {
-			goto fail;
-		}
-	}
-	for (unsigned k = 0; k < o.nlabel; k++)
-		rs[k].name = o.label[k];
+	if (load_all(&o, &f, rs, &nr, &e))
+		goto fail;
 	note(&o, o.route ? "loaded and routed the fabric" : "loaded the fabric and tables");
 	/* after routing and ordering: the map renames what is printed, nothing else */
 	if (vt_namemap_apply(f, o.name_map, NULL, &e))
@@ -723,16 +734,6 @@ int main(int argc, char **argv)
 	/* subtrees of the extracted tree make the best cuts; leaf switches when it has none */
 	if (!vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &(vt_err){{0}}))
 		have_tree = 1;
-	for (unsigned i = 0; i < o.nth; i++) {
-		unsigned k;
-		for (k = 0; k < o.npatterns; k++)
-			if (!strcmp(o.th_name[i], o.patterns[k]))
-				break;
-		if (k == o.npatterns) {
-			vt_err_set(&e, "--max-worst %s: no such --pattern", o.th_name[i]);
-			goto fail;
-		}
-	}
 	for (unsigned k = 0; k < nr; k++)
 		if (analyze(&o, f, have_tree ? &tree : NULL, &rs[k], &e))
 			goto fail;
@@ -744,26 +745,10 @@ int main(int argc, char **argv)
 		goto fail;
 	if (o.plot && plot_all(&o, f, rs, nr, &e))
 		goto fail;
-	rc = 0;
-	for (unsigned k = 0; k < nr; k++)
-		if (vt_audit_failed(&rs[k].audit))
-			rc = 1;
-	for (unsigned i = 0; i < o.nth; i++)
-		for (unsigned k = 0; k < nr; k++)
-			for (unsigned j = 0; j < rs[k].npat; j++) {
-				if (strcmp(o.th_name[i], o.patterns[j]))
-					continue;
-				if (rs[k].res[j].worst > o.th_val[i]) {
-					fprintf(stderr, PROG ": %s: %s: worst %u exceeds %u\n",
-						rs[k].name, o.th_name[i], rs[k].res[j].worst,
-						o.th_val[i]);
-					rc = 1;
-				}
-			}
+	rc = verdict(&o, rs, nr);
 	goto out;
 fail:
 	fprintf(stderr, PROG ": %s\n", e.msg);
-	rc = 2;
 out:
 	if (have_tree)
 		vt_tree_free(&tree);

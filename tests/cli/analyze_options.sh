@@ -51,11 +51,11 @@ done
 [ "$(ls "$T/pdf" | tr '\n' ' ')" = "shift-links-f.pdf shift-stages.pdf " ] || fail "pdf files: $(ls "$T/pdf")"
 [ "$(head -c 5 "$T/pdf/shift-stages.pdf")" = "%PDF-" ] || fail "not a PDF"
 "$A" "$T/t" --lfts "$T/f" --plot-format pdf -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "format without plot"
-grep -qx "vartree-analyze: --plot-format is used only with --plot DIR" "$T/err" || fail "$(cat "$T/err")"
+grep -qx "vartree-analyze: --plot-format needs --plot DIR. Try 'vartree-analyze --help'." "$T/err" || fail "$(cat "$T/err")"
 "$A" "$T/t" --lfts "$T/f" --plot "$T/x" --plot-format jpg -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "jpg"
-grep -qx "vartree-analyze: --plot-format: expected png, svg or pdf" "$T/err" || fail "$(cat "$T/err")"
+grep -qx "vartree-analyze: --plot-format: 'jpg' is not one of png, svg or pdf" "$T/err" || fail "$(cat "$T/err")"
 "$A" "$T/t" --lfts "$T/f" --label a --label b -q 2>"$T/err" >/dev/null; [ $? = 2 ] || fail "labels"
-grep -qx "vartree-analyze: more --label options than routings" "$T/err" || fail "$(cat "$T/err")"
+grep -qx "vartree-analyze: more --label options than routings. Try 'vartree-analyze --help'." "$T/err" || fail "$(cat "$T/err")"
 
 # --compare and --max-worst against both routings: minhop misses 3, ftree meets it
 "$A" "$T/t" --compare "$T/m" "$T/f" --max-worst shift=3 -q >"$T/c" 2>"$T/err"; [ $? = 1 ] || fail "compare threshold exit"
@@ -63,7 +63,7 @@ grep -qx "vartree-analyze: $T/m: shift: worst 4 exceeds 3" "$T/err" || fail "thr
 [ "$(wc -l <"$T/err")" = 1 ] || fail "only minhop misses: $(cat "$T/err")"
 "$A" "$T/t" --compare "$T/m" "$T/f" --max-worst shift=4 -q >/dev/null; [ $? = 0 ] || fail "shift=4 met"
 "$A" "$T/t" --lfts "$T/f" --max-worst bintree=1 -q 2>"$T/err"; [ $? = 2 ] || fail "threshold for no pattern"
-grep -qx "vartree-analyze: --max-worst bintree: no such --pattern" "$T/err" || fail "$(cat "$T/err")"
+grep -qx "vartree-analyze: --max-worst bintree: no such --pattern. Try 'vartree-analyze --help'." "$T/err" || fail "$(cat "$T/err")"
 
 # JSON: the schema of vartree-analyze(1), and figures that agree with each other
 "$A" "$T/t" --compare "$T/m" "$T/f" -p shift -p bisection:count=4 --json -q >"$T/j" || fail "json run"

@@ -52,4 +52,21 @@ expect 2 "vartree-trace: $tmp/missing.lfts: cannot open: No such file or directo
 	"$x" "$tmp/good.topo" --lfts "$tmp/missing.lfts" H-0000 H-0001
 [ "$("$x" --version)" = "vartree-trace $ver" ] || { echo "FAIL: vartree-trace --version"; nfail=$((nfail + 1)); }
 
+# vartree-analyze
+a=$VT_BIN/vartree-analyze
+expect 2 "vartree-analyze: --order-random: '-3' is not an integer (0..2^64-1)" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/good.lfts" --order-random -3
+expect 2 "vartree-analyze: --max-worst: 'x' is not an integer (0..2^32-1)" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/good.lfts" --max-worst shift=x
+expect 2 "vartree-analyze: --stage-limit: '0' is not an integer (1..2^32-1)" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/good.lfts" --stage-limit 0
+expect 2 "vartree-analyze: unknown option '--bogus'$(try vartree-analyze)" "$a" "$tmp/good.topo" --bogus
+expect 2 "vartree-analyze: option '--json' takes no value$(try vartree-analyze)" "$a" "$tmp/good.topo" --json=1
+expect 2 "vartree-analyze: no topology given$(try vartree-analyze)" "$a" --lfts "$tmp/good.lfts"
+expect 2 "vartree-analyze: --order and --order-random exclude each other$(try vartree-analyze)" \
+	"$a" "$tmp/good.topo" --lfts "$tmp/good.lfts" --order o --order-random 1
+expect 2 "vartree-analyze: $tmp/missing.topo: cannot open: No such file or directory" \
+	"$a" "$tmp/missing.topo" --route vartree
+[ "$("$a" --version)" = "vartree-analyze $ver" ] || { echo "FAIL: vartree-analyze --version"; nfail=$((nfail + 1)); }
+
 finish

@@ -38,13 +38,13 @@ expect 2 "vartree-analyze: $tmp/empty.topo: no nodes listed" "$a" "$tmp/good.top
 expect 2 "vartree-analyze: pattern 'shift:9-3': shifts must lie in 1 .. 15" "$a" "$tmp/good.topo" "${v[@]}" -p shift:9-3
 expect 2 "vartree-analyze: pattern 'bogus': unknown pattern (shift, butterfly, mesh2d, mesh3d, wavefront2d, wavefront3d, bintree, bisection, randperm, all2all, file:PATH)" \
 	"$a" "$tmp/good.topo" "${v[@]}" -p bogus
-expect 2 "vartree-analyze: --threads: expected 1 .. 64" "$a" "$tmp/good.topo" "${v[@]}" --threads 0
-expect 2 "vartree-analyze: --top: expected a count" "$a" "$tmp/good.topo" "${v[@]}" --top x
-expect 2 "vartree-analyze: --method: expected auto, walk, interval or naive" "$a" "$tmp/good.topo" "${v[@]}" --method x
-expect 2 "vartree-analyze: --route: only 'vartree' is built in" "$a" "$tmp/good.topo" --route ftree
-expect 2 "vartree-analyze: unknown or incomplete option '--bogus' (try --help)" "$a" "$tmp/good.topo" "${v[@]}" --bogus
-expect 2 "vartree-analyze: unknown or incomplete option '--pattern' (try --help)" "$a" "$tmp/good.topo" "${v[@]}" --pattern
-expect 2 "vartree-analyze: --compare needs two LFT files: --compare A B" "$a" "$tmp/good.topo" --compare "$tmp/good.lfts"
-expect 2 "vartree-analyze: give exactly one of --lfts FILE, --route vartree, --live, --compare A B" "$a" "$tmp/good.topo"
+expect 2 "vartree-analyze: --threads: '0' is not an integer (1..64)" "$a" "$tmp/good.topo" "${v[@]}" --threads 0
+expect 2 "vartree-analyze: --top: 'x' is not an integer (0..2^32-1)" "$a" "$tmp/good.topo" "${v[@]}" --top x
+expect 2 "vartree-analyze: --method: 'x' is not one of auto, walk, interval or naive" "$a" "$tmp/good.topo" "${v[@]}" --method x
+expect 2 "vartree-analyze: --route: 'ftree': only 'vartree' is built in" "$a" "$tmp/good.topo" --route ftree
+expect 2 "vartree-analyze: unknown option '--bogus'. Try 'vartree-analyze --help'." "$a" "$tmp/good.topo" "${v[@]}" --bogus
+expect 2 "vartree-analyze: option '--pattern' needs a value. Try 'vartree-analyze --help'." "$a" "$tmp/good.topo" "${v[@]}" --pattern
+expect 2 "vartree-analyze: --compare needs two LFT files: --compare A B. Try 'vartree-analyze --help'." "$a" "$tmp/good.topo" --compare "$tmp/good.lfts"
+expect 2 "vartree-analyze: give exactly one of --lfts FILE, --route vartree, --live, --compare A B. Try 'vartree-analyze --help'." "$a" "$tmp/good.topo"
 expect 2 "vartree-analyze: $tmp/run/no/dir: No such file or directory" "$a" "$tmp/good.topo" "${v[@]}" --plot "$tmp/run/no/dir"
 finish
