@@ -36,7 +36,7 @@ static const char usage[] =
 	"       [--order FILE | --order-random SEED] [--json] [--compare A B]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [--node-name-map FILE] [--all-sources]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [--all-sources] [--timing]\n"
 	"       [-q|--quiet] [-h|--help] [--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
@@ -49,7 +49,7 @@ struct opts {
 	const char *topo, *lfts, *route, *order, *plot, *plot_ext, *cmp[2], *name_map;
 	const char *label[2]; /* --label: names of the routings, in order */
 	unsigned nlabel;
-	int live, json, quiet, have_seed, all_sources;
+	int live, json, quiet, have_seed, all_sources, timing;
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
@@ -147,6 +147,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 	if (o->nlabel > (o->cmp[0] ? 2u : 1u))
 		vt_cli_usage(cli, "more --label options than routings");
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
+	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
 	if (!o->plot_ext)
 		o->plot_ext = "png";
 	if (!o->npatterns)
@@ -221,6 +222,7 @@ static const struct option long_opts[] = {
 	{"stage-limit", required_argument, 0, 'S'},
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
+	{"timing", no_argument, 0, 'W'},
 	{0, 0, 0, 0},
 };
 
@@ -277,6 +279,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'A':
 			o->all_sources = 1;
+			break;
+		case 'W':
+			o->timing = 1;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -435,88 +440,107 @@ static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, stru
 		}
 }
 
-/* ---- JSON */
+/* ---- JSON (jansson: keys in insertion order, strings valid UTF-8 whatever a NodeDesc holds) */
 
-/* Strings through jansson: escaped, and valid UTF-8 whatever bytes a NodeDesc holds. */
-static void json_str(FILE *fp, const char *s)
+static const char *method_name(enum vt_congest_method m)
 {
-	vt_json_write_text(fp, s);
+	return m == VT_CONGEST_INTERVAL ? "interval" : m == VT_CONGEST_NAIVE ? "naive" : "walk";
 }
 
-static void print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
-		       unsigned nr)
+static json_t *json_audit(const vt_fabric *f, const vt_audit *a)
 {
-	fprintf(fp, "{\"fabric\": ");
-	json_str(fp, f->source);
-	fprintf(fp, ", \"ca_ports\": %u, \"switches\": %u, \"routings\": [", vt_fabric_count_cas(f),
-		f->nswitches);
-	for (unsigned k = 0; k < nr; k++) {
-		struct routing *r = &rs[k];
-		fprintf(fp, "%s\n {\"name\": ", k ? "," : "");
-		json_str(fp, r->name);
-		fprintf(fp, ", \"ranks\": %u, \"hosts\": %u, \"audit\": {", r->order.n,
-			active_ranks(&r->order));
-		for (int a = 0; a < VT_AUDIT_NKINDS; a++) {
-			const struct vt_audit_item *it = &r->audit.item[a];
-			fprintf(fp, "%s\"%s\": {\"count\": %" PRIu64, a ? ", " : "",
-				vt_audit_name((enum vt_audit_kind)a), it->count);
-			if (it->count) {
-				fprintf(fp, ", \"switch\": ");
-				json_str(fp, f->nodes[f->switches[it->sw]].desc);
-				fprintf(fp, ", \"lid\": %u, \"detail\": ", it->lid);
-				json_str(fp, it->detail);
-			}
-			fputc('}', fp);
+	json_t *o = json_object();
+
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++) {
+		const struct vt_audit_item *it = &a->item[k];
+		json_t *j = json_object();
+
+		vt_json_set(j, "count", vt_json_u64(it->count));
+		if (it->count) {
+			vt_json_set(j, "switch", vt_json_node(f, f->switches[it->sw]));
+			vt_json_set(j, "lid", json_integer(it->lid));
+			vt_json_set(j, "detail", vt_json_text(it->detail));
 		}
-		fprintf(fp, "},\n  \"patterns\": [");
-		for (unsigned i = 0; i < r->npat; i++) {
-			const vt_congest *c = &r->res[i];
-			fprintf(fp, "%s\n   {\"pattern\": ", i ? "," : "");
-			json_str(fp, c->pattern);
-			fprintf(fp,
-				", \"stages\": %u, \"flows\": %" PRIu64 ", \"unrouted\": %" PRIu64
-				", \"worst\": %u, \"avg\": %.6f, \"bound_worst\": %u, "
-				"\"bound_avg\": %.6f, \"ebb\": ",
-				c->nstages, c->nflows, c->unrouted, c->worst, c->avg,
-				c->bound_worst, c->bound_avg);
-			if (c->has_ebb)
-				fprintf(fp, "%.6f", c->ebb);
-			else
-				fprintf(fp, "null");
-			fprintf(fp, ", \"method\": \"%s\", \"seconds\": %.3f",
-				c->method == VT_CONGEST_INTERVAL ? "interval"
-				: c->method == VT_CONGEST_NAIVE	 ? "naive"
-								 : "walk",
-				r->secs[i]);
-			fprintf(fp, ",\n    \"stage_max\": [");
-			for (uint32_t s = 0; s < c->nstages; s++)
-				fprintf(fp, "%s%u", s ? "," : "", c->stage_max[s]);
-			fprintf(fp, "],\n    \"stage_bound\": [");
-			for (uint32_t s = 0; s < c->nstages; s++)
-				fprintf(fp, "%s%u", s ? "," : "", c->stage_bound[s]);
-			fprintf(fp, "],\n    \"histogram\": [");
-			for (uint32_t l = 0; l <= c->worst; l++)
-				fprintf(fp, "%s%" PRIu64, l ? "," : "", c->hist[l]);
-			fprintf(fp, "],\n    \"top_links\": [");
-			uint32_t *top = o->top ? malloc((size_t)o->top * sizeof(*top)) : NULL;
-			uint32_t m = top ? vt_congest_top(&r->routes, c, o->top, top) : 0;
-			for (uint32_t j = 0; j < m; j++) {
-				const struct vt_port *p = &f->ports[top[j]],
-						     *q = &f->ports[p->peer];
-				fprintf(fp, "%s{\"from\": ", j ? ", " : "");
-				json_str(fp, f->nodes[p->node].desc);
-				fprintf(fp, ", \"port\": %u, \"to\": ", p->num);
-				json_str(fp, f->nodes[q->node].desc);
-				fprintf(fp,
-					", \"peer_port\": %u, \"max\": %u, \"sum\": %" PRIu64 "}",
-					q->num, c->chan_max[top[j]], c->chan_sum[top[j]]);
-			}
-			free(top);
-			fprintf(fp, "]}");
-		}
-		fprintf(fp, "]}");
+		vt_json_set(o, vt_audit_name((enum vt_audit_kind)k), j);
 	}
-	fprintf(fp, "]}\n");
+	return o;
+}
+
+static json_t *json_top_links(const struct opts *o, const vt_fabric *f, const struct routing *r,
+			      const vt_congest *c)
+{
+	json_t *a = json_array();
+	uint32_t *top = o->top ? malloc((size_t)o->top * sizeof(*top)) : NULL;
+	uint32_t m = top ? vt_congest_top(&r->routes, c, o->top, top) : 0;
+
+	for (uint32_t j = 0; j < m; j++) {
+		json_t *l = json_object();
+
+		vt_json_set(l, "from", vt_json_port(f, top[j]));
+		vt_json_set(l, "to", vt_json_port(f, f->ports[top[j]].peer));
+		vt_json_set(l, "max", json_integer(c->chan_max[top[j]]));
+		vt_json_set(l, "sum", vt_json_u64(c->chan_sum[top[j]]));
+		json_array_append_new(a, l);
+	}
+	free(top);
+	return a;
+}
+
+static json_t *json_pattern(const struct opts *o, const vt_fabric *f, const struct routing *r,
+			    unsigned i)
+{
+	const vt_congest *c = &r->res[i];
+	json_t *p = json_object(), *smax = json_array(), *sbound = json_array(),
+	       *hist = json_array();
+
+	vt_json_set(p, "pattern", vt_json_text(c->pattern));
+	vt_json_set(p, "stages", json_integer(c->nstages));
+	vt_json_set(p, "flows", vt_json_u64(c->nflows));
+	vt_json_set(p, "unrouted", vt_json_u64(c->unrouted));
+	vt_json_set(p, "worst", json_integer(c->worst));
+	vt_json_set(p, "avg", vt_json_real(c->avg, 6));
+	vt_json_set(p, "bound_worst", json_integer(c->bound_worst));
+	vt_json_set(p, "bound_avg", vt_json_real(c->bound_avg, 6));
+	vt_json_set(p, "ebb", c->has_ebb ? vt_json_real(c->ebb, 6) : json_null());
+	vt_json_set(p, "method", json_string(method_name(c->method)));
+	if (o->timing) /* wall-clock: only when asked, the rest is deterministic */
+		vt_json_set(p, "seconds", vt_json_real(r->secs[i], 3));
+	for (uint32_t s = 0; s < c->nstages; s++) {
+		json_array_append_new(smax, json_integer(c->stage_max[s]));
+		json_array_append_new(sbound, json_integer(c->stage_bound[s]));
+	}
+	for (uint32_t l = 0; l <= c->worst; l++)
+		json_array_append_new(hist, vt_json_u64(c->hist[l]));
+	vt_json_set(p, "stage_max", smax);
+	vt_json_set(p, "stage_bound", sbound);
+	vt_json_set(p, "histogram", hist);
+	vt_json_set(p, "top_links", json_top_links(o, f, r, c));
+	return p;
+}
+
+static int print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
+		      unsigned nr, vt_err *e)
+{
+	json_t *top = json_object(), *routings = json_array();
+
+	vt_json_set(top, "fabric", vt_json_text(f->source));
+	vt_json_set(top, "ca_ports", json_integer(vt_fabric_count_cas(f)));
+	vt_json_set(top, "switches", json_integer(f->nswitches));
+	for (unsigned k = 0; k < nr; k++) {
+		const struct routing *r = &rs[k];
+		json_t *rj = json_object(), *pats = json_array();
+
+		vt_json_set(rj, "name", vt_json_text(r->name));
+		vt_json_set(rj, "ranks", json_integer(r->order.n));
+		vt_json_set(rj, "hosts", json_integer(active_ranks(&r->order)));
+		vt_json_set(rj, "audit", json_audit(f, &r->audit));
+		for (unsigned i = 0; i < r->npat; i++)
+			json_array_append_new(pats, json_pattern(o, f, r, i));
+		vt_json_set(rj, "patterns", pats);
+		json_array_append_new(routings, rj);
+	}
+	vt_json_set(top, "routings", routings);
+	return vt_json_dump(top, fp, e);
 }
 
 /* ---- plots */
@@ -737,9 +761,10 @@ int main(int argc, char **argv)
 	for (unsigned k = 0; k < nr; k++)
 		if (analyze(&o, f, have_tree ? &tree : NULL, &rs[k], &e))
 			goto fail;
-	if (o.json)
-		print_json(stdout, &o, f, rs, nr);
-	else
+	if (o.json) {
+		if (print_json(stdout, &o, f, rs, nr, &e))
+			goto fail;
+	} else
 		print_table(stdout, &o, f, rs, nr);
 	if (vt_stdout_flush(&e))
 		goto fail;

@@ -464,10 +464,10 @@ static int crossing(const struct opts *o, const vt_fabric *f, const vt_lfts *t, 
 		x.list = o->json && !o->quiet ? json_array() : NULL;
 		cross_pattern(o, &x, &p, buf);
 		if (pj) {
-			vt_json_set(pj, "pattern", json_string(p.name));
+			vt_json_set(pj, "pattern", vt_json_text(p.name));
 			vt_json_set(pj, "stages", json_integer(vt_pattern_nstages(&p)));
-			vt_json_set(pj, "xmit", json_integer((json_int_t)x.count[0]));
-			vt_json_set(pj, "rcv", json_integer((json_int_t)x.count[1]));
+			vt_json_set(pj, "xmit", vt_json_u64(x.count[0]));
+			vt_json_set(pj, "rcv", vt_json_u64(x.count[1]));
 			if (x.list)
 				vt_json_set(pj, "flows", x.list);
 			json_array_append_new(pats, pj);

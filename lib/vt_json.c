@@ -2,6 +2,7 @@
 #include "vt_json.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,37 +69,62 @@ json_t *vt_json_guid(uint64_t guid)
 	return json_string(b);
 }
 
-json_t *vt_json_port(const vt_fabric *f, uint32_t p)
+static json_t *node_json(const vt_fabric *f, uint32_t n, uint16_t lid)
 {
-	const struct vt_port *pt = &f->ports[p];
-	const struct vt_node *nd = &f->nodes[pt->node];
 	json_t *o = json_object();
-	uint16_t lid = vt_port_lid(f, p);
 
 	if (!o)
 		return NULL;
-	vt_json_set(o, "desc", vt_json_text(nd->desc));
-	vt_json_set(o, "guid", vt_json_guid(nd->guid));
+	vt_json_set(o, "desc", vt_json_text(f->nodes[n].desc));
+	vt_json_set(o, "guid", vt_json_guid(f->nodes[n].guid));
 	vt_json_set(o, "lid", lid ? json_integer(lid) : json_null());
-	vt_json_set(o, "port", json_integer(pt->num));
 	return o;
 }
 
-int vt_json_write_text(FILE *fp, const char *s)
+json_t *vt_json_node(const vt_fabric *f, uint32_t n)
 {
-	json_t *v = vt_json_text(s);
-	char *d = v ? json_dumps(v, JSON_ENCODE_ANY) : NULL;
-	int rc = d && fputs(d, fp) != EOF ? 0 : -1;
+	const struct vt_node *nd = &f->nodes[n];
+	uint16_t lid = nd->type == VT_SWITCH ? f->ports[nd->first_port].lid : 0;
 
-	free(d);
-	json_decref(v);
-	return rc;
+	/* a CA's LIDs are its ports': the first connected one's */
+	for (unsigned p = 1; !lid && p <= nd->nports; p++)
+		if (vt_port(f, n, p)->peer != VT_NONE)
+			lid = vt_port(f, n, p)->lid;
+	return node_json(f, n, lid);
+}
+
+json_t *vt_json_port(const vt_fabric *f, uint32_t p)
+{
+	json_t *o = node_json(f, f->ports[p].node, vt_port_lid(f, p));
+
+	if (o)
+		vt_json_set(o, "port", json_integer(f->ports[p].num));
+	return o;
+}
+
+json_t *vt_json_u64(uint64_t v)
+{
+	char b[24];
+
+	if (v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	return json_string(b);
+}
+
+json_t *vt_json_real(double x, int decimals)
+{
+	double m = pow(10, decimals);
+
+	return json_real(round(x * m) / m);
 }
 
 int vt_json_dump(json_t *v, FILE *fp, vt_err *e)
 {
-	int rc = !v || json_dumpf(v, fp, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ||
-		 fputc('\n', fp) == EOF;
+	int rc =
+		!v ||
+		json_dumpf(v, fp, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ||
+		fputc('\n', fp) == EOF;
 
 	json_decref(v);
 	return rc ? vt_err_set(e, "cannot write the JSON output (out of memory or I/O error)") : 0;

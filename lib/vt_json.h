@@ -23,17 +23,22 @@ json_t *vt_json_guid(uint64_t guid);
 /* {"desc": ..., "guid": "0x...", "lid": lid, "port": num} for ports[] index p, the fields
  * of vt_port_name() (lid null when unknown). */
 json_t *vt_json_port(const vt_fabric *f, uint32_t p);
+/* {"desc": ..., "guid": "0x...", "lid": lid} for node n (lid null when unknown). */
+json_t *vt_json_node(const vt_fabric *f, uint32_t n);
+/*
+ * An unsigned 64-bit count or seed: a JSON integer up to 2^63-1 (jansson's
+ * json_int_t), beyond it a string of its decimal digits, never a wrapped value.
+ */
+json_t *vt_json_u64(uint64_t v);
+/* x rounded to the given decimals, so output carries no binary noise ("1.9", not "1.8999..."). */
+json_t *vt_json_real(double x, int decimals);
 /* Sets key of obj to v, taking v's reference (jansson's json_object_set_new). */
 static inline void vt_json_set(json_t *obj, const char *key, json_t *v)
 {
 	json_object_set_new(obj, key, v);
 }
-/*
- * Writes s as one JSON string literal (quoted, escaped, invalid UTF-8 as
- * U+FFFD), for writers that print the rest of their JSON themselves.
- */
-int vt_json_write_text(FILE *fp, const char *s);
-/* Writes v (indented, keys in insertion order) and a newline; drops v's reference. */
+/* Writes v on one line (keys in insertion order, ", " and ": " between items, reals with
+ * at most 15 significant digits) and a newline; drops v's reference. */
 int vt_json_dump(json_t *v, FILE *fp, vt_err *e);
 
 #endif

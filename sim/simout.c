@@ -20,23 +20,6 @@ static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_
 	return buf;
 }
 
-/* Strings through jansson: escaped, valid UTF-8 whatever bytes a NodeDesc holds. */
-static void json_str(FILE *fp, const char *s)
-{
-	vt_json_write_text(fp, s);
-}
-
-/* A port as vt_json_port() gives it: {"desc", "guid", "lid", "port"}. */
-static void json_port(const vt_fabric *f, uint32_t port)
-{
-	json_t *v = vt_json_port(f, port);
-	char *d = v ? json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-
-	fputs(d ? d : "null", stdout);
-	free(d);
-	json_decref(v);
-}
-
 static void util_stats(const vt_sim_result *r, double *umax, double *umean, double *bmax)
 {
 	double s = 0;
@@ -65,121 +48,147 @@ static const char *mode_name(enum vt_simwork_mode m)
 }
 
 /* Every parameter of the model, so a run can be repeated from its JSON alone. */
-static void json_model(const struct opts *o)
+static json_t *json_model(const struct opts *o)
 {
 	const struct vt_sim_params *p = &o->p;
 	static const char *const arb[] = {"rr", "random"}, *const rail[] = {"fixed", "random",
 									    "least"};
 	static const char *const ar[] = {"static", "packet", "flow"}, *const sel[] = {"credits",
 										      "queue"};
+	json_t *m = json_object();
 
-	printf(" \"model\": {\"preset\": ");
-	json_str(stdout, o->preset);
-	printf(", \"link_gbps\": ");
-	if (p->link_mbps)
-		printf("%.3f", (double)p->link_mbps / 1000);
-	else if (p->speed != VT_SPEED_UNKNOWN)
-		printf("%.3f", 4.0 * vt_speed_lane_mbps(p->speed) / 1000);
-	else
-		printf("null");
-	printf(", \"mtu\": %u, \"header_bytes\": %u, \"credit_bytes\": %u, \"vls\": %u, \"sl\": ",
-	       p->mtu, p->header, VT_SIM_CREDIT, p->nvl);
-	if (p->sl_spread)
-		printf("\"spread\"");
-	else
-		printf("%u", p->sl);
-	printf(", \"buffer_credits\": %u, \"speedup\": %u, \"switch_ns\": %.3f, "
-	       "\"cable_ns\": %.3f, \"credit_period_ns\": %.3f, \"gen_gbps\": %.3f, "
-	       "\"sink_gbps\": %.3f,\n  \"arbitration\": \"%s\", \"rail\": \"%s\", "
-	       "\"adaptive\": \"%s\", \"adaptive_select\": \"%s\", \"flit\": %s, "
-	       "\"max_hops\": %llu, \"seed\": %llu},\n",
-	       p->buf_credits, p->speedup, (double)p->sw_lat_ps / 1000, (double)p->cable_ps / 1000,
-	       (double)p->credit_period_ps / 1000, (double)p->gen_mbps / 1000,
-	       (double)p->sink_mbps / 1000, arb[p->arb & 1], rail[p->rail % 3], ar[p->ar % 3],
-	       sel[p->ar_select & 1], p->flit ? "true" : "false", (unsigned long long)p->max_hops,
-	       (unsigned long long)p->seed);
+	vt_json_set(m, "preset", vt_json_text(o->preset));
+	vt_json_set(m, "link_gbps",
+		    p->link_mbps ? vt_json_real((double)p->link_mbps / 1000, 3)
+		    : p->speed != VT_SPEED_UNKNOWN
+			    ? vt_json_real(4.0 * vt_speed_lane_mbps(p->speed) / 1000, 3)
+			    : json_null());
+	vt_json_set(m, "mtu", json_integer(p->mtu));
+	vt_json_set(m, "header_bytes", json_integer(p->header));
+	vt_json_set(m, "credit_bytes", json_integer(VT_SIM_CREDIT));
+	vt_json_set(m, "vls", json_integer(p->nvl));
+	vt_json_set(m, "sl", p->sl_spread ? json_string("spread") : json_integer(p->sl));
+	vt_json_set(m, "buffer_credits", json_integer(p->buf_credits));
+	vt_json_set(m, "speedup", json_integer(p->speedup));
+	vt_json_set(m, "switch_ns", vt_json_real((double)p->sw_lat_ps / 1000, 3));
+	vt_json_set(m, "cable_ns", vt_json_real((double)p->cable_ps / 1000, 3));
+	vt_json_set(m, "credit_period_ns", vt_json_real((double)p->credit_period_ps / 1000, 3));
+	vt_json_set(m, "gen_gbps", vt_json_real((double)p->gen_mbps / 1000, 3));
+	vt_json_set(m, "sink_gbps", vt_json_real((double)p->sink_mbps / 1000, 3));
+	vt_json_set(m, "arbitration", json_string(arb[p->arb & 1]));
+	vt_json_set(m, "rail", json_string(rail[p->rail % 3]));
+	vt_json_set(m, "adaptive", json_string(ar[p->ar % 3]));
+	vt_json_set(m, "adaptive_select", json_string(sel[p->ar_select & 1]));
+	vt_json_set(m, "flit", json_boolean(p->flit));
+	vt_json_set(m, "max_hops", vt_json_u64(p->max_hops));
+	vt_json_set(m, "seed", vt_json_u64(p->seed));
+	return m;
 }
 
-static void json_workload(const struct opts *o, const vt_simwork *w)
+static json_t *json_workload(const struct opts *o, const vt_simwork *w)
 {
-	printf(" \"work\": {\"name\": ");
-	json_str(stdout, w->name);
-	printf(", \"mode\": \"%s\", \"ranks\": %u, \"message_bytes\": %u", mode_name(w->mode),
-	       w->nranks, w->msg_bytes);
-	if (w->mode == VT_WORK_OPEN)
-		printf(", \"load\": %.6g, \"duration_us\": %.6g, \"destinations\": \"%s\"", w->load,
-		       (double)w->duration_ps / 1e6,
-		       w->perm == 2 ? "pair"
-		       : w->perm    ? "perm"
-				    : "uniform");
-	else
-		printf(", \"stages\": %u, \"flows\": %llu, \"reps\": %u", w->nstages,
-		       (unsigned long long)w->nmsg, o->reps);
-	printf("},\n");
-}
+	json_t *j = json_object();
 
-void simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
-		 unsigned nr)
-{
-	printf("{\"fabric\": ");
-	json_str(stdout, f->source);
-	printf(", \"workload\": ");
-	json_str(stdout, w->name);
-	printf(", \"message_bytes\": %u, \"mtu\": %u, \"flit\": %d, \"seed\": %llu,\n",
-	       w->msg_bytes, o->p.mtu, o->p.flit, (unsigned long long)o->p.seed);
-	json_model(o);
-	json_workload(o, w);
-	printf(" \"runs\": [");
-	for (unsigned k = 0; k < nr; k++) {
-		const vt_sim_result *r = &rt[k].r;
-		double umax, umean, bmax;
-
-		util_stats(r, &umax, &umean, &bmax);
-		printf("%s\n  {\"routing\": ", k ? "," : "");
-		json_str(stdout, rt[k].name);
-		printf(", \"source\": ");
-		json_str(stdout, rt[k].source);
-		printf(", \"total_us\": %.4f, \"deadlock\": %s, \"stuck_packets\": %llu, "
-		       "\"messages\": %llu, \"messages_done\": %llu, \"bytes_injected\": %llu, "
-		       "\"bytes_delivered\": %llu, \"credit_violations\": %llu, \"events\": %llu, "
-		       "\"hops\": %llu,\n   \"latency_us\": {\"min\": "
-		       "%.4f, "
-		       "\"mean\": %.4f, \"p50\": %.4f, \"p99\": %.4f, \"max\": %.4f},\n   "
-		       "\"link_util_max\": %.4f, \"link_util_mean\": %.4f, \"blocked_max\": %.4f, "
-		       "\"offered\": %.4f, \"accepted\": %.4f,\n   \"stage_end_us\": [",
-		       (double)r->end_ps / 1e6, r->deadlock ? "true" : "false",
-		       (unsigned long long)r->stuck_pkts, (unsigned long long)r->msgs,
-		       (unsigned long long)r->msgs_done, (unsigned long long)r->bytes_injected,
-		       (unsigned long long)r->bytes_delivered,
-		       (unsigned long long)r->credit_violations, (unsigned long long)r->events,
-		       (unsigned long long)r->hops, (double)r->lat_min_ps / 1e6,
-		       r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done / 1e6 : 0,
-		       (double)vt_sim_lat_quantile(r, 0.5) / 1e6,
-		       (double)vt_sim_lat_quantile(r, 0.99) / 1e6, (double)r->lat_max_ps / 1e6,
-		       umax, umean, bmax, r->offered_frac, r->accepted_frac);
-		for (uint32_t s = 0; s < r->nstages; s++)
-			printf("%s%.4f", s ? ", " : "", (double)r->stage_end_ps[s] / 1e6);
-		printf("]");
-		if (o->links) {
-
-			printf(",\n   \"links\": [");
-			for (uint32_t i = 0; i < r->nlinks; i++) {
-				const struct vt_sim_link *l = &r->links[i];
-
-				printf("%s\n    {\"from\": ", i ? "," : "");
-				json_port(f, l->port);
-				printf(", \"to\": ");
-				json_port(f, f->ports[l->port].peer);
-				printf(", \"util\": %.4f, \"blocked\": %.4f, \"bytes\": %llu}",
-				       r->end_ps ? (double)l->busy_ps / (double)r->end_ps : 0,
-				       r->end_ps ? (double)l->blocked_ps / (double)r->end_ps : 0,
-				       (unsigned long long)l->bytes);
-			}
-			printf("]");
-		}
-		printf("}");
+	vt_json_set(j, "name", vt_json_text(w->name));
+	vt_json_set(j, "mode", json_string(mode_name(w->mode)));
+	vt_json_set(j, "ranks", json_integer(w->nranks));
+	vt_json_set(j, "message_bytes", json_integer(w->msg_bytes));
+	if (w->mode == VT_WORK_OPEN) {
+		vt_json_set(j, "load", vt_json_real(w->load, 6));
+		vt_json_set(j, "duration_us", vt_json_real((double)w->duration_ps / 1e6, 6));
+		vt_json_set(j, "destinations",
+			    json_string(w->perm == 2 ? "pair"
+					: w->perm    ? "perm"
+						     : "uniform"));
+	} else {
+		vt_json_set(j, "stages", json_integer(w->nstages));
+		vt_json_set(j, "flows", vt_json_u64(w->nmsg));
+		vt_json_set(j, "reps", json_integer(o->reps));
 	}
-	printf("]}\n");
+	return j;
+}
+
+/* Microseconds from picoseconds, four decimals as the table has three. */
+static json_t *json_us(double ps)
+{
+	return vt_json_real(ps / 1e6, 4);
+}
+
+static json_t *json_links(const vt_fabric *f, const vt_sim_result *r)
+{
+	json_t *a = json_array();
+	double end = (double)r->end_ps;
+
+	for (uint32_t i = 0; i < r->nlinks; i++) {
+		const struct vt_sim_link *l = &r->links[i];
+		json_t *j = json_object();
+
+		vt_json_set(j, "from", vt_json_port(f, l->port));
+		vt_json_set(j, "to", vt_json_port(f, f->ports[l->port].peer));
+		vt_json_set(j, "util", vt_json_real(end ? (double)l->busy_ps / end : 0, 4));
+		vt_json_set(j, "blocked", vt_json_real(end ? (double)l->blocked_ps / end : 0, 4));
+		vt_json_set(j, "bytes", vt_json_u64(l->bytes));
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+static json_t *json_run(const struct opts *o, const vt_fabric *f, const struct routing *rt)
+{
+	const vt_sim_result *r = &rt->r;
+	json_t *j = json_object(), *lat = json_object(), *stages = json_array();
+	double umax, umean, bmax;
+
+	util_stats(r, &umax, &umean, &bmax);
+	vt_json_set(j, "routing", vt_json_text(rt->name));
+	vt_json_set(j, "source", vt_json_text(rt->source));
+	vt_json_set(j, "total_us", json_us((double)r->end_ps));
+	vt_json_set(j, "deadlock", json_boolean(r->deadlock));
+	vt_json_set(j, "stuck_packets", vt_json_u64(r->stuck_pkts));
+	vt_json_set(j, "messages", vt_json_u64(r->msgs));
+	vt_json_set(j, "messages_done", vt_json_u64(r->msgs_done));
+	vt_json_set(j, "bytes_injected", vt_json_u64(r->bytes_injected));
+	vt_json_set(j, "bytes_delivered", vt_json_u64(r->bytes_delivered));
+	vt_json_set(j, "credit_violations", vt_json_u64(r->credit_violations));
+	vt_json_set(j, "events", vt_json_u64(r->events));
+	vt_json_set(j, "hops", vt_json_u64(r->hops));
+	vt_json_set(lat, "min", json_us((double)r->lat_min_ps));
+	vt_json_set(lat, "mean",
+		    json_us(r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done : 0));
+	vt_json_set(lat, "p50", json_us((double)vt_sim_lat_quantile(r, 0.5)));
+	vt_json_set(lat, "p99", json_us((double)vt_sim_lat_quantile(r, 0.99)));
+	vt_json_set(lat, "max", json_us((double)r->lat_max_ps));
+	vt_json_set(j, "latency_us", lat);
+	vt_json_set(j, "link_util_max", vt_json_real(umax, 4));
+	vt_json_set(j, "link_util_mean", vt_json_real(umean, 4));
+	vt_json_set(j, "blocked_max", vt_json_real(bmax, 4));
+	vt_json_set(j, "offered", vt_json_real(r->offered_frac, 4));
+	vt_json_set(j, "accepted", vt_json_real(r->accepted_frac, 4));
+	for (uint32_t s = 0; s < r->nstages; s++)
+		json_array_append_new(stages, json_us((double)r->stage_end_ps[s]));
+	vt_json_set(j, "stage_end_us", stages);
+	if (o->links)
+		vt_json_set(j, "links", json_links(f, r));
+	return j;
+}
+
+int simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		unsigned nr, vt_err *e)
+{
+	json_t *top = json_object(), *runs = json_array();
+
+	vt_json_set(top, "fabric", vt_json_text(f->source));
+	vt_json_set(top, "workload", vt_json_text(w->name));
+	vt_json_set(top, "message_bytes", json_integer(w->msg_bytes));
+	vt_json_set(top, "mtu", json_integer(o->p.mtu));
+	vt_json_set(top, "flit", json_integer(o->p.flit));
+	vt_json_set(top, "seed", vt_json_u64(o->p.seed));
+	vt_json_set(top, "model", json_model(o));
+	vt_json_set(top, "work", json_workload(o, w));
+	for (unsigned k = 0; k < nr; k++)
+		json_array_append_new(runs, json_run(o, f, &rt[k]));
+	vt_json_set(top, "runs", runs);
+	return vt_json_dump(top, stdout, e);
 }
 
 void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,

@@ -39,8 +39,9 @@ struct opts {
 	int fig6, navaridas;
 };
 
-void simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
-		 unsigned nr);
+/* The JSON object (jansson, keys in a fixed order); -1 with e set when it cannot be written. */
+int simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
+		unsigned nr, vt_err *e);
 void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
 		  unsigned nr);
 /* --plot DIR: stage times of every routing, link utilisation of the first (PNG and SVG) */

@@ -621,9 +621,10 @@ int main(int argc, char **argv)
 	for (unsigned k = 0; k < o.nr; k++)
 		if (run_one(&o, f, &ord, &w, &rt[k]))
 			rc = 3;
-	if (o.json)
-		simout_json(&o, f, &w, rt, o.nr);
-	else
+	if (o.json) {
+		if (simout_json(&o, f, &w, rt, o.nr, &e))
+			die(e.msg);
+	} else
 		simout_table(&o, f, &w, rt, o.nr);
 	if (o.plot && simout_plot(&o, f, rt, o.nr, &e)) {
 		fprintf(stderr, "vartree-sim: %s\n", e.msg);

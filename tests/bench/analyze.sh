@@ -8,7 +8,7 @@
 # for the 2*324 stages whose flows partly stay inside a pod (324 hosts; short
 # paths, both ends of the shift), K stages from the middle for the rest (all
 # flows cross pods). Sampling only the first stages would flatter the naive
-# walk. Counting times are vartree-analyze's own ("seconds" in --json); the
+# walk. Counting times are vartree-analyze's own ("seconds" in --json --timing); the
 # whole run (parse, route, audit, count, print) is timed from outside.
 set -eu
 B=$VT_BIN
@@ -20,11 +20,11 @@ one() { # pods hosts stages-per-sample
 	local n=$2 k=$3 mid=$(($2 / 2))
 	"$B/vartree-gen" pruned "36,$1" -o "$T/p.topo"
 	t0=$(now)
-	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json >"$T/fast"
+	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json --timing >"$T/fast"
 	t1=$(now)
-	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json --method naive \
+	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json --timing --method naive \
 		-p "shift:1-$k" >"$T/naive-end"
-	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json --method naive \
+	"$B/vartree-analyze" "$T/p.topo" --route vartree --top 0 -q --json --timing --method naive \
 		-p "shift:$mid-$((mid + k - 1))" >"$T/naive-mid"
 	awk -v hosts="$n" -v k="$k" -v t0="$t0" -v t1="$t1" \
 		-v f="$(get "$T/fast" flows)" -v fs="$(get "$T/fast" seconds)" \

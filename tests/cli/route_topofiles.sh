@@ -112,7 +112,7 @@ for f in "$top"/topofiles/*.topo; do
 	done
 	[ "$(json unrouted)" = 0 ] || bad "unrouted flows: $(json unrouted)"
 	[ "$w" = audit ] && continue
-	got="$(json worst) $(json avg)" bound="$(json bound_worst) $(json bound_avg)"
+	got="$(json worst) $(printf %.6f "$(json avg)")" bound="$(json bound_worst) $(printf %.6f "$(json bound_avg)")"
 	[ "$got" = "$bound" ] || bad "shift $got, cut bound $bound"
 	[ "$got" = "$w" ] || bad "shift $got, listed $w"
 	nbound=$((nbound + 1))

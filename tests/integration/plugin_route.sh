@@ -56,7 +56,7 @@ check() { # NAME SPEC...
 }
 
 check fat43 fat 4,3
-grep -q '"pattern": "shift", "stages": 63, "flows": 4032, "unrouted": 0, "worst": 1, "avg": 1.000000' "$tmp/fat43/sweep-0/exec.out" ||
+grep -q '"pattern": "shift", "stages": 63, "flows": 4032, "unrouted": 0, "worst": 1, "avg": 1.0,' "$tmp/fat43/sweep-0/exec.out" ||
 	fail "fat43: shift is not congestion-free on the live tables"
 check thin thin 4:2,3
 check pruned pruned 8,3
