@@ -31,6 +31,8 @@ python3 -c 'import json, sys
 ps = json.load(open(sys.argv[1]))["routings"][0]["patterns"]
 assert [type(p["seconds"]) for p in ps] == [float, float] and all(p["seconds"] >= 0 for p in ps), ps' "$T/tm" ||
 	fail "--timing seconds: $(head -c 300 "$T/tm")"
+"$A" "$T/t" --lfts "$T/m" -q --timing 2>"$T/err"; [ $? = 2 ] || fail "--timing without --json exit"
+grep -qx "vartree-analyze: --timing needs --json. Try 'vartree-analyze --help'." "$T/err" || fail "--timing: $(cat "$T/err")"
 grep -q '"flows": 4032, "unrouted": 0' "$1" || fail "shuffled flows: $(head -c 400 "$1")"
 
 # --order with a DUMMY place-keeper: rank 5 idle, 63 hosts each send to 62 others
