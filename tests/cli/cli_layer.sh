@@ -69,4 +69,12 @@ expect 2 "vartree-analyze: $tmp/missing.topo: cannot open: No such file or direc
 	"$a" "$tmp/missing.topo" --route vartree
 [ "$("$a" --version)" = "vartree-analyze $ver" ] || { echo "FAIL: vartree-analyze --version"; nfail=$((nfail + 1)); }
 
+# the scripts: the same pointer and statuses (vartree-harness and vartree-compare in
+# robust_scripts.sh, which also has the fabrics ibsim cannot load, exit 2)
+expect 2 "vartree-demo: takes no arguments$(try vartree-demo)" "$top/sim/vartree-demo" extra
+for s in vartree-harness vartree-compare; do
+	expect 2 "$s: unknown option '--bogus'$(try $s)" "$top/sim/$s" --bogus "$tmp/good.topo"
+	expect 2 "$s: $tmp/missing.topo: cannot read the topology: no such file" "$top/sim/$s" "$tmp/missing.topo"
+done
+
 finish

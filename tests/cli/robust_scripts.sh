@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vartree-harness and vartree-compare on bad command lines and fabrics: one line
-# "vartree-xxx: cause", exit 2 for usage and unreadable files, 1 when ibsim cannot
-# load the fabric (its FILE:LINE and cause), and no output directory left behind.
+# "vartree-xxx: cause" (usage errors ending "Try 'vartree-xxx --help'."), exit 2 for
+# usage, unreadable files and fabrics ibsim cannot load (its FILE:LINE and cause),
+# and no output directory left behind.
 . "$(dirname "$0")/robust_lib.bash"
 h=$top/sim/vartree-harness
 c=$top/sim/vartree-compare
@@ -10,11 +11,12 @@ export TMPDIR=$tmp/run # a default output directory would land there and be seen
 
 for s in "$h" "$c"; do
 	n=$(basename "$s")
-	expect 2 "$n: unknown option '--bogus' (see -h)" "$s" --bogus "$tmp/good.topo"
-	expect 2 "$n: unknown option '-z' (see -h)" "$s" -z "$tmp/good.topo"
-	expect 2 "$n: -e needs an argument (see -h)" "$s" -e
-	expect 2 "$n: no TOPOLOGY given (see -h)" "$s"
-	expect 2 "$n: one TOPOLOGY expected, got 2 arguments (see -h)" "$s" "$tmp/good.topo" "$tmp/good.topo"
+	try=". Try '$n --help'."
+	expect 2 "$n: unknown option '--bogus'$try" "$s" --bogus "$tmp/good.topo"
+	expect 2 "$n: unknown option '-z'$try" "$s" -z "$tmp/good.topo"
+	expect 2 "$n: option '-e' needs a value$try" "$s" -e
+	expect 2 "$n: no TOPOLOGY given$try" "$s"
+	expect 2 "$n: one TOPOLOGY expected, got 2 arguments$try" "$s" "$tmp/good.topo" "$tmp/good.topo"
 	expect 2 "$n: $tmp/missing.topo: cannot read the topology: no such file" "$s" "$tmp/missing.topo"
 	expect 2 "$n: $tmp: cannot read the topology: not a readable file" "$s" "$tmp"
 	expect 2 "$n: $tmp/run/no/dir: cannot create the output directory: No such file or directory" \
@@ -49,8 +51,8 @@ expect 2 "vartree-compare: $mpf" "$c" -q "$tmp/multipf.topo"
 
 # ibsim's own parse errors, as one line with its file and line
 if command -v ibsim >/dev/null; then
-	expect 1 "vartree-harness: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$h" -q "$tmp/badport.topo"
-	expect 1 "vartree-harness: $tmp/trunc.topo:14: ibsim cannot load it: can't find valid id" "$h" -q "$tmp/trunc.topo"
-	expect 1 "vartree-compare: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$c" -q "$tmp/badport.topo"
+	expect 2 "vartree-harness: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$h" -q "$tmp/badport.topo"
+	expect 2 "vartree-harness: $tmp/trunc.topo:14: ibsim cannot load it: can't find valid id" "$h" -q "$tmp/trunc.topo"
+	expect 2 "vartree-compare: $tmp/badport.topo:11: ibsim cannot load it: bad port num 99" "$c" -q "$tmp/badport.topo"
 fi
 finish
