@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* vartree-route: extract the var-ary-n-tree of a fabric, route it, write OpenSM LFTs. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,11 @@ static const char usage[] =
 	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
 	"      --io-guid-file F     port GUIDs of I/O nodes\n"
 	"      --lmc N              reassign CA LIDs with LMC N (0..7) first\n"
+	"      --previous LFTS      keep these earlier tables (opensm-lfts.dump, dump_fts,\n"
+	"                           fdbs or binary) wherever they still serve: fewest\n"
+	"                           changes after a fault; the counts go to stderr\n"
+	"      --repair P           what --previous keeps: minimal (routes no longer than\n"
+	"                           fresh ones, default) or fewest (any deadlock-free one)\n"
 	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
@@ -173,8 +179,22 @@ struct opts {
 	const char *topo, *out, *name_map, *files[3]; /* root, cn, io GUID files */
 	struct extra_outs x;
 	int quiet, verbose;
-	unsigned lmc; /* 0: keep the CA LIDs of the file */
+	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
+	const char *previous; /* --previous: tables to repair instead of replace */
+	enum vt_repair_policy policy;
 };
+
+/* --previous and --repair, apart from the other options. */
+static void parse_repair_opt(struct vt_cli *cli, int c, struct opts *o)
+{
+	static const char *const policies[] = {"minimal", "fewest", NULL};
+
+	if (c == 'P')
+		o->previous = optarg;
+	else
+		o->policy = vt_cli_choice(cli, "--repair", optarg, policies) ? VT_REPAIR_FEWEST
+									     : VT_REPAIR_MINIMAL;
+}
 
 static void parse_args(int argc, char **argv, struct opts *o)
 {
@@ -189,6 +209,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"cn-guid-file", required_argument, 0, 'u'},
 		{"io-guid-file", required_argument, 0, 'G'},
 		{"lmc", required_argument, 0, 'l'},
+		{"previous", required_argument, 0, 'P'},
+		{"repair", required_argument, 0, 'R'},
 		{"quiet", no_argument, 0, 'q'},
 		{"verbose", no_argument, 0, 'v'},
 		{"help", no_argument, 0, 'h'},
@@ -230,6 +252,10 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'l':
 			o->lmc = (unsigned)vt_cli_uint(&cli, "--lmc", optarg, 0, 7);
+			break;
+		case 'P':
+		case 'R':
+			parse_repair_opt(&cli, c, o);
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -297,6 +323,38 @@ static void run_free(struct run *r)
 	vt_fabric_free(r->f);
 }
 
+/*
+ * --previous: the earlier sweep's tables kept wherever they still serve
+ * (vt_route_repair); the counts go to stderr. VT_EXIT_USAGE when the file
+ * cannot be used.
+ */
+static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
+{
+	static const char *const mode[] = {"repaired", "fresh (the fabric gained since)",
+					   "fresh (repair refused)"};
+	struct vt_repair_stats st;
+	vt_lfts prev = {0};
+	int rc;
+
+	if (vt_lfts_read_prev(&prev, r->f, o->previous, e))
+		return VT_EXIT_USAGE;
+	rc = vt_route_repair(r->f, &prev, &r->lfts, o->policy, &st, e);
+	vt_lfts_free(&prev);
+	if (rc)
+		return VT_EXIT_USAGE;
+	if (o->quiet)
+		return 0;
+	fprintf(stderr,
+		PROG ": against %s: %s: %" PRIu64 " entries in %" PRIu64
+		     " blocks changed (fresh route: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64
+		     ": link lost or LID gone)\n",
+		o->previous, mode[st.mode], st.changed, st.blocks, st.fresh_changed,
+		st.fresh_blocks, st.minimum);
+	if (st.mode != VT_REPAIR_DONE)
+		fprintf(stderr, PROG ": %s\n", st.why);
+	return 0;
+}
+
 /* Routes the fabric: 0, VT_EXIT_CHECK when vartree refuses it, VT_EXIT_USAGE on bad input. */
 static int route(struct opts *o, struct run *r, vt_err *e)
 {
@@ -325,6 +383,12 @@ static int route(struct opts *o, struct run *r, vt_err *e)
 		fprintf(stderr, PROG ": routed %u switches x %u LIDs in %.3f s (CPU %.3f s)\n",
 			r->lfts.nsw, r->lfts.nlid, now() - t1,
 			clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu);
+	if (o->previous) {
+		int rc = repair_previous(o, r, e);
+
+		if (rc)
+			return rc;
+	}
 	if (o->x.slurm) {
 		if (slurm_tree(r->f, &ro, &r->tree, &r->plane, e))
 			return VT_EXIT_CHECK;

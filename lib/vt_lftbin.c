@@ -81,7 +81,7 @@ int vt_lfts_write_bin(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e)
 
 /* One switch's record at off: its GUID must name a switch of f listed once. */
 static int read_record(vt_lfts *t, const vt_fabric *f, const unsigned char *rec, uint32_t nlid,
-		       uint8_t *seen, const char *name, size_t off, vt_err *e)
+		       uint8_t *seen, const char *name, size_t off, int prev, vt_err *e)
 {
 	uint64_t guid = get64(rec);
 	uint32_t node = vt_fabric_node_by_guid(f, guid);
@@ -89,6 +89,10 @@ static int read_record(vt_lfts *t, const vt_fabric *f, const unsigned char *rec,
 	const unsigned char *row = rec + 8;
 	uint8_t *dst;
 
+	if (prev && (node == VT_NONE || f->nodes[node].type != VT_SWITCH))
+		return 0;
+	if (prev && nlid > t->nlid)
+		nlid = t->nlid;
 	if (node == VT_NONE || f->nodes[node].type != VT_SWITCH)
 		return vt_err_set(e,
 				  "%s: byte %zu: switch GUID 0x%016" PRIx64
@@ -122,6 +126,12 @@ static int read_record(vt_lfts *t, const vt_fabric *f, const unsigned char *rec,
 int vt_lfts_read_bin_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
 			 const char *name, vt_err *e)
 {
+	return vt_lfts_read_bin_mem_opt(t, f, buf, len, name, 0, e);
+}
+
+int vt_lfts_read_bin_mem_opt(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
+			     const char *name, int prev, vt_err *e)
+{
 	const unsigned char *p = (const unsigned char *)buf;
 	uint32_t nsw, nlid;
 	uint64_t want;
@@ -148,7 +158,7 @@ int vt_lfts_read_bin_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t
 	for (uint32_t i = 0; i < nsw && !rc; i++) {
 		size_t off = HEADER + (size_t)i * (8u + nlid);
 
-		rc = read_record(t, f, p + off, nlid, seen, name, off, e);
+		rc = read_record(t, f, p + off, nlid, seen, name, off, prev, e);
 	}
 	free(seen);
 	if (rc)

@@ -232,6 +232,8 @@ struct lft_parse {
 	int mcast;     /* inside a multicast section of dump_fts -M: skipped */
 	uint8_t *seen; /* per switch ordinal: a section was read */
 	int plft;      /* inside an ibdiagnet pLFT section other than 0: skipped */
+	int prev;      /* tables of an earlier sweep: gone switches and LIDs skipped */
+	int gone;      /* inside the section of a switch the fabric no longer holds */
 	vt_err *e;
 };
 
@@ -304,6 +306,12 @@ static int begin_switch(struct lft_parse *s, const char *p, const char *end)
 	    (q < end && !at_end_or_space(q, end)))
 		return err(s, "cannot parse switch GUID");
 	node = vt_fabric_node_by_guid(s->f, guid);
+	s->gone = 0;
+	if (s->prev && (node == VT_NONE || s->f->nodes[node].type != VT_SWITCH)) {
+		s->gone = 1;
+		s->sw = VT_NONE;
+		return 0;
+	}
 	if (node == VT_NONE || s->f->nodes[node].type != VT_SWITCH)
 		return err(s, "switch GUID 0x%016" PRIx64 " is not a switch of the fabric", guid);
 	s->sw = s->f->nodes[node].sw;
@@ -319,6 +327,8 @@ static int set_entry(struct lft_parse *s, uint64_t lid, uint64_t port)
 {
 	const struct vt_node *n;
 
+	if (s->gone || (s->prev && lid > s->f->max_lid))
+		return 0;
 	if (s->sw == VT_NONE)
 		return err(s, "LID entry outside a switch section");
 	n = &s->f->nodes[s->f->switches[s->sw]];
@@ -438,15 +448,15 @@ static int fdbs_line(struct lft_parse *s, const char *p, const char *end)
 	return set_entry(s, lid, port);
 }
 
-int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
-		     vt_err *e)
+static int read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
+		    int prev, vt_err *e)
 {
-	struct lft_parse s = {.t = t, .f = f, .name = name, .sw = VT_NONE, .e = e};
+	struct lft_parse s = {.t = t, .f = f, .name = name, .sw = VT_NONE, .prev = prev, .e = e};
 	const char *p = buf, *end = buf + len;
 	int fdbs = -1, rc = 0;
 
 	if (len >= 8 && !memcmp(buf, VT_LFTBIN_MAGIC, 8))
-		return vt_lfts_read_bin_mem(t, f, buf, len, name, e);
+		return vt_lfts_read_bin_mem_opt(t, f, buf, len, name, prev, e);
 	if (vt_lfts_init(t, f, e))
 		return -1;
 	s.seen = calloc((size_t)f->nswitches + 1, 1);
@@ -492,7 +502,13 @@ int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len
 	return rc;
 }
 
-int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
+int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
+		     vt_err *e)
+{
+	return read_mem(t, f, buf, len, name, 0, e);
+}
+
+static int read_path(vt_lfts *t, const vt_fabric *f, const char *path, int prev, vt_err *e)
 {
 	char *buf;
 	size_t len;
@@ -500,9 +516,19 @@ int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
 
 	if (vt_read_file(path, &buf, &len, e))
 		return -1;
-	rc = vt_lfts_read_mem(t, f, buf, len, path, e);
+	rc = read_mem(t, f, buf, len, path, prev, e);
 	free(buf);
 	return rc;
+}
+
+int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
+{
+	return read_path(t, f, path, 0, e);
+}
+
+int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
+{
+	return read_path(t, f, path, 1, e);
 }
 
 int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err *e)

@@ -38,6 +38,13 @@ int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
  * another sweep or fabric).
  */
 int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err *e);
+/*
+ * Tables of an earlier sweep (vartree-route --previous) for the fabric as it
+ * is now: as vt_lfts_read, but the sections of switches f no longer holds and
+ * the entries of LIDs beyond its top LID are skipped (a switch or a leaf has
+ * failed since).
+ */
+int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
 /* The same from memory; buf need not be NUL-terminated, name is used in messages. */
 int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
 		     vt_err *e);
@@ -53,5 +60,8 @@ int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len
 int vt_lfts_write_bin(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e);
 int vt_lfts_read_bin_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
 			 const char *name, vt_err *e);
+/* prev set: as vt_lfts_read_prev, gone switches and LIDs beyond f's top skipped. */
+int vt_lfts_read_bin_mem_opt(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
+			     const char *name, int prev, vt_err *e);
 
 #endif

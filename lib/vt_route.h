@@ -70,4 +70,57 @@ uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane);
 int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
 			 vt_err *e);
 
+/*
+ * Fewest table changes after a fault (vt_route_repair.c). OpenSM sends every
+ * changed 64-entry block to its switch, so after a link or switch fails the
+ * plugin (vartree.repair) and vartree-route --previous keep the previous
+ * sweep's entries wherever they still serve: lfts, a fresh vt_route() of the
+ * degraded fabric f, takes prev's port for a switch and LID when that port's
+ * link is up and the route it starts reaches the LID without a loop and (policy
+ * VT_REPAIR_MINIMAL) in no more hops than the route it replaces; elsewhere the
+ * fresh entry stays. VT_REPAIR_FEWEST also keeps longer routes: close to the
+ * fewest changes, but routes through a switch that lost its way down then
+ * turn there (non-minimal hops, which the audit allows, and more load there). The
+ * result is audited with every switch and CA as a source; a credit loop or a
+ * broken route (none expected) gives the fresh tables back. When the fabric
+ * gained something since prev (a LID prev does not route, a switch or a port
+ * prev never used: a link or switch came back), the fresh tables stay, so a
+ * healed fabric gets its original tables exactly.
+ */
+enum vt_repair_mode {
+	VT_REPAIR_DONE,	  /* lfts repaired */
+	VT_REPAIR_HEALED, /* fabric gained since prev: lfts left fresh */
+	VT_REPAIR_REFUSED /* the repaired tables failed the audit: lfts left fresh */
+};
+
+enum vt_repair_policy {
+	VT_REPAIR_MINIMAL, /* no route longer than the fresh one: shift quality kept */
+	VT_REPAIR_FEWEST   /* any loop-free, deadlock-free route kept */
+};
+
+struct vt_repair_stats {
+	enum vt_repair_mode mode;
+	uint64_t changed, blocks;	      /* entries (and 64-LID blocks) differing from prev */
+	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
+	uint64_t minimum; /* entries that had to change: prev's port lost its link, or the LID left
+			   */
+	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
+};
+
+/*
+ * prev: the previous tables mapped onto f (VT_LFT_NONE where they have no
+ * entry; vt_lfts_remap, or vt_lfts_read_prev from a file). Returns -1 only
+ * when out of memory (lfts then unchanged).
+ */
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+
+/*
+ * Tables of fabric from mapped onto fabric to by switch node GUID and LID
+ * (switches to lacks and LIDs beyond its top are dropped; its new switches
+ * get no entries). Allocates out.
+ */
+int vt_lfts_remap(const vt_lfts *t, const vt_fabric *from, const vt_fabric *to, vt_lfts *out,
+		  vt_err *e);
+
 #endif

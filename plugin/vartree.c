@@ -52,6 +52,14 @@ static void sweep_clear(struct vtp *p)
 	p->routed = 0;
 }
 
+/* The tables on the switches are no longer vartree's last (or the plugin goes away). */
+static void prev_clear(struct vtp *p)
+{
+	vt_lfts_free(&p->prev_lfts);
+	vt_fabric_free(p->prev_fab);
+	p->prev_fab = NULL;
+}
+
 static void core_log(void *ctx, enum vt_log_level level, const char *msg)
 {
 	static const osm_log_level_t map[] = {OSM_LOG_ERROR, OSM_LOG_INFO, OSM_LOG_VERBOSE,
@@ -140,6 +148,36 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
 	return 0;
 }
 
+/*
+ * vartree.repair: the last sweep's entries kept where they still serve, so a
+ * fault changes few LFT blocks; a fabric that gained links or switches gets
+ * the fresh tables (after a heal, the original ones).
+ */
+static void repair(struct vtp *p, const struct vtp_opts *o)
+{
+	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
+					   "fresh tables (repair refused)"};
+	struct vt_repair_stats st;
+	vt_lfts prev;
+	vt_err e;
+
+	if (!o->repair || !p->prev_fab)
+		return;
+	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
+	    vt_route_repair(p->fab, &prev, &p->lfts, o->repair_policy, &st, &e)) {
+		vt_lfts_free(&prev);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT09: cannot repair the last tables: %s; fresh tables used\n", e.msg);
+		return;
+	}
+	vt_lfts_free(&prev);
+	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+		"vartree: %s: %" PRIu64 " entries in %" PRIu64 " blocks differ from the last "
+		"sweep's (fresh tables: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64 ")%s%s\n",
+		mode[st.mode], st.changed, st.blocks, st.fresh_changed, st.fresh_blocks, st.minimum,
+		st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
+}
+
 /* build_lid_matrices: the whole of vartree's work happens here, so a refusal falls back cleanly. */
 static int vtp_route(void *ctx)
 {
@@ -189,6 +227,7 @@ static int vtp_route(void *ctx)
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		goto out;
 	}
+	repair(p, &o);
 	t2 = now_ms();
 	p->routed = 1;
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
@@ -200,8 +239,10 @@ static int vtp_route(void *ctx)
 		write_order(p, &o, &order);
 	ret = build_hops(p, &o);
 out:
-	if (ret < 0)
+	if (ret < 0) {
 		sweep_clear(p);
+		prev_clear(p); /* another engine fills the switches */
+	}
 	vt_order_free(&order);
 	free(roots);
 	free(cns);
@@ -217,6 +258,7 @@ static int vtp_fill(void *ctx)
 	int ret = 0;
 
 	if (!p->routed) {
+		prev_clear(p);
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"ERR VT06: no vartree tables for this sweep; falling back to the next "
 			"routing engine\n");
@@ -238,6 +280,13 @@ static int vtp_fill(void *ctx)
 		for (uint32_t lid = 0; lid <= sw->max_lid_ho && lid < sw->lft_size; lid++)
 			sw->new_lft[lid] = vt_lft_get(&p->lfts, p->fab->nodes[n].sw, lid);
 	}
+	prev_clear(p);
+	if (!ret) { /* these tables are the next sweep's previous ones */
+		p->prev_fab = p->fab;
+		p->prev_lfts = p->lfts;
+		p->fab = NULL;
+		memset(&p->lfts, 0, sizeof(p->lfts));
+	}
 	sweep_clear(p);
 	return ret;
 }
@@ -245,6 +294,7 @@ static int vtp_fill(void *ctx)
 static void vtp_engine_destroy(void *ctx)
 {
 	sweep_clear(ctx);
+	prev_clear(ctx);
 }
 
 static int vtp_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
@@ -286,6 +336,7 @@ static void vtp_delete(void *data)
 	if (!p)
 		return;
 	sweep_clear(p);
+	prev_clear(p);
 	free(p);
 }
 

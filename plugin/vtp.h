@@ -29,14 +29,22 @@ struct vtp_opts {
 	char order_file[256];	 /* its name in dump_files_dir, or an absolute path */
 	enum vt_log_level level; /* most detailed core message passed on */
 	int level_set;		 /* level given explicitly, else OpenSM's log level decides */
+	int repair; /* keep the last sweep's entries where they serve (vartree.repair) */
+	enum vt_repair_policy repair_policy;
 };
 
-/* One sweep's result, held from build_lid_matrices to ucast_build_fwd_tables. */
+/*
+ * One sweep's result, held from build_lid_matrices to ucast_build_fwd_tables,
+ * and the last tables vartree gave the switches, which the next sweep repairs
+ * (vt_route_repair) instead of replacing.
+ */
 struct vtp {
 	osm_opensm_t *osm;
 	vt_fabric *fab;
 	vt_lfts lfts;
 	int routed;
+	vt_fabric *prev_fab; /* NULL: no tables of vartree's on the switches */
+	vt_lfts prev_lfts;
 };
 
 /*

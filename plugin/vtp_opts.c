@@ -42,6 +42,20 @@ static int parse_hops(const char *v, size_t n, enum vtp_hops_mode *out)
 	return -1;
 }
 
+/* off, or what a repair keeps: minimal (the default) or fewest */
+static int parse_repair(const char *v, size_t n, struct vtp_opts *o)
+{
+	static const char *const names[] = {"minimal", "fewest"};
+
+	for (unsigned i = 0; i < 2; i++)
+		if (strlen(names[i]) == n && !strncmp(v, names[i], n)) {
+			o->repair = 1;
+			o->repair_policy = i ? VT_REPAIR_FEWEST : VT_REPAIR_MINIMAL;
+			return 0;
+		}
+	return parse_bool(v, n, &o->repair);
+}
+
 static int one(struct vtp_opts *o, const char *tok, size_t len)
 {
 	const char *eq = memchr(tok, '=', len), *v;
@@ -61,6 +75,8 @@ static int one(struct vtp_opts *o, const char *tok, size_t len)
 		o->order_file[vlen] = '\0';
 		return 0;
 	}
+	if (klen == 6 && !strncmp(tok, "repair", klen))
+		return parse_repair(v, vlen, o);
 	if (klen == 4 && !strncmp(tok, "hops", klen))
 		return parse_hops(v, vlen, &o->hops);
 	if (klen == 3 && !strncmp(tok, "log", klen)) {
@@ -82,6 +98,8 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen
 	snprintf(o->order_file, sizeof(o->order_file), "%s", VTP_ORDER_FILE);
 	o->level = VT_LOG_INFO;
 	o->level_set = 0;
+	o->repair = 1;
+	o->repair_policy = VT_REPAIR_MINIMAL;
 	if (badlen)
 		bad[0] = '\0';
 	while (*s) {

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fewest table changes after a fault (vt_route.h): the fresh routing of the
+ * degraded fabric decides only where the previous sweep's entry no longer
+ * serves. Per LID, the fresh tables are a forest of routes into the LID; a
+ * previous entry replaces a fresh one when the route it starts, followed
+ * through the tables as they stand, reaches the LID without coming back, is
+ * no longer than the route it replaces (VT_REPAIR_MINIMAL), and makes no
+ * down-up turn the fresh tables do not make themselves. Every switch's route
+ * then still ends at the LID (only the changed switch's route changed, and it
+ * was checked), no route grows, and the turns are the fresh routing's, whose
+ * turn order (vt_route_turn.c) keeps them free of credit loops; the
+ * every-source audit has the last word all the same. Entries are tried until
+ * none more can be kept (one that loops now may not once a switch on its way
+ * has gone back to its old port).
+ *
+ * Where the previous entry cannot stay, the fresh routing balanced its choice
+ * against its own other entries, not against the kept ones: the new port is
+ * chosen again among the ports that pass the same checks, one carrying fewer
+ * CA LIDs first (rebalance), as Algorithm 3 spreads its up-going routes.
+ */
+#include "vt_route.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vt_audit.h"
+#include "vt_tree.h"
+
+#define BLOCK 64u /* LIDs per LFT block, the unit OpenSM sends */
+
+enum { HOP_UP, HOP_DOWN, HOP_SIDE };
+
+struct repair {
+	const vt_fabric *f;
+	const vt_lfts *prev, *fresh;
+	vt_lfts *t;	/* being repaired */
+	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
+	int any_length; /* VT_REPAIR_FEWEST */
+	uint32_t *pend; /* nsw */
+};
+
+static int is_ca_lid(const vt_fabric *f, uint32_t lid)
+{
+	return f->lid_port[lid] != VT_NONE &&
+	       f->nodes[f->ports[f->lid_port[lid]].node].type != VT_SWITCH;
+}
+
+static const struct vt_node *sw_node(const struct repair *r, uint32_t s)
+{
+	return &r->f->nodes[r->f->switches[s]];
+}
+
+/* The switch behind port p of switch s, VT_NONE for none or another kind of node. */
+static uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
+{
+	const struct vt_node *n = sw_node(r, s);
+	uint32_t q;
+
+	if (p == 0 || p > n->nports || (q = r->f->ports[n->first_port + p].peer) == VT_NONE)
+		return VT_NONE;
+	return r->f->nodes[r->f->ports[q].node].sw;
+}
+
+static int hop_dir(const struct repair *r, uint32_t a, uint32_t b)
+{
+	if (r->level[a] == 0xFF || r->level[b] == 0xFF || r->level[a] == r->level[b])
+		return HOP_SIDE;
+	return r->level[b] > r->level[a] ? HOP_UP : HOP_DOWN;
+}
+
+/* A turn that may close a credit loop: into x other than up, out of x other than down. */
+static int is_turn(int in, int out)
+{
+	return in != HOP_UP && out != HOP_DOWN;
+}
+
+/* Does switch s forward lid as the fresh tables do (port given when s is being tried)? */
+static int as_fresh(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	return port == vt_lft_get(r->fresh, s, lid);
+}
+
+/*
+ * Hops from switch s through port `port` to the LID's port, following the
+ * tables; VT_NONE when the route does not arrive, comes back to s, or turns
+ * down-up where the fresh routes do not.
+ */
+static uint32_t follow(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	const vt_fabric *f = r->f;
+	uint32_t dst = f->lid_port[lid], w = s, x, hops = 0;
+	unsigned wport = port;
+	int in = HOP_SIDE, fresh_w = as_fresh(r, s, lid, port);
+
+	if (port == 0)
+		return dst == sw_node(r, s)->first_port ? 0 : VT_NONE;
+	for (;;) {
+		const struct vt_node *n = sw_node(r, w);
+		uint32_t q;
+		unsigned xport;
+
+		if (wport > n->nports || (q = f->ports[n->first_port + wport].peer) == VT_NONE)
+			return VT_NONE;
+		hops++;
+		if (f->nodes[f->ports[q].node].type != VT_SWITCH)
+			return q == dst ? hops : VT_NONE;
+		x = f->nodes[f->ports[q].node].sw;
+		if (x == s || hops > f->nswitches)
+			return VT_NONE;
+		xport = vt_lft_get(r->t, x, lid);
+		if (xport == 0)
+			return dst == sw_node(r, x)->first_port ? hops : VT_NONE;
+		in = hop_dir(r, w, x);
+		if (sw_peer(r, x, xport) != VT_NONE &&
+		    is_turn(in, hop_dir(r, x, sw_peer(r, x, xport))) &&
+		    !(fresh_w && as_fresh(r, x, lid, xport)))
+			return VT_NONE;
+		fresh_w = as_fresh(r, x, lid, xport);
+		w = x;
+		wport = xport;
+	}
+}
+
+/* Would s, forwarding lid through port, turn down-up a route another switch sends into it? */
+static int turns_at(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	const struct vt_node *n = sw_node(r, s);
+	uint32_t next = sw_peer(r, s, port);
+
+	if (next == VT_NONE || !is_turn(HOP_DOWN, hop_dir(r, s, next)))
+		return 0;
+	for (unsigned p = 1; p <= n->nports; p++) {
+		uint32_t w = sw_peer(r, s, p), q;
+
+		if (w == VT_NONE || hop_dir(r, w, s) == HOP_UP)
+			continue;
+		q = r->f->ports[n->first_port + p].peer;
+		if (vt_lft_get(r->t, w, lid) == r->f->ports[q].num &&
+		    !(as_fresh(r, w, lid, r->f->ports[q].num) && as_fresh(r, s, lid, port)))
+			return 1;
+	}
+	return 0;
+}
+
+/* Switch s takes port for lid if every route stays whole, no longer, and without a new turn. */
+static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	uint32_t now = follow(r, s, lid, vt_lft_get(r->t, s, lid));
+	uint32_t h = follow(r, s, lid, port);
+
+	if (h == VT_NONE || (!r->any_length && now != VT_NONE && h > now) ||
+	    turns_at(r, s, lid, port))
+		return 0;
+	vt_lft_set(r->t, s, lid, (uint8_t)port);
+	return 1;
+}
+
+static int port_up(const vt_fabric *f, uint32_t s, unsigned p)
+{
+	const struct vt_node *n = &f->nodes[f->switches[s]];
+
+	return p == 0 || (p <= n->nports && f->ports[n->first_port + p].peer != VT_NONE);
+}
+
+/* The previous entries of one LID kept where they serve. */
+static void keep_lid(struct repair *r, uint32_t lid)
+{
+	uint32_t n = 0;
+	int progress = 1;
+
+	for (uint32_t s = 0; s < r->f->nswitches; s++) {
+		uint8_t p = vt_lft_get(r->prev, s, lid);
+
+		if (p != VT_LFT_NONE && p != vt_lft_get(r->t, s, lid) && port_up(r->f, s, p))
+			r->pend[n++] = s;
+	}
+	while (progress && n) {
+		uint32_t m = 0;
+
+		progress = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t s = r->pend[i];
+
+			if (try_port(r, s, lid, vt_lft_get(r->prev, s, lid)))
+				progress = 1;
+			else
+				r->pend[m++] = s;
+		}
+		n = m;
+	}
+}
+
+/*
+ * Switch s's changed entries (prev's port gone or refused) take, in LID order,
+ * the port carrying the fewest CA LIDs so far among those try_port accepts,
+ * the fresh one unless another carries at least two fewer.
+ */
+static void rebalance(struct repair *r, uint32_t s)
+{
+	const struct vt_node *n = sw_node(r, s);
+	const vt_fabric *f = r->f;
+	uint32_t use[256] = {0};
+
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (is_ca_lid(f, lid))
+			use[vt_lft_get(r->t, s, lid)]++;
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
+		unsigned cur = vt_lft_get(r->t, s, lid), best = cur;
+
+		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
+		    cur == vt_lft_get(r->prev, s, lid))
+			continue;
+		for (unsigned p = 1; p <= n->nports; p++)
+			if (p != cur && sw_peer(r, s, p) != VT_NONE &&
+			    (best == cur ? use[p] + 1 < use[cur] : use[p] < use[best]) &&
+			    try_port(r, s, lid, p)) {
+				vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
+				best = p;
+			}
+		if (best != cur && try_port(r, s, lid, best) && is_ca_lid(f, lid)) {
+			use[cur]--;
+			use[best]++;
+		}
+	}
+}
+
+/* Entries and 64-LID blocks of t that differ from prev. */
+static void count_changes(const vt_lfts *prev, const vt_lfts *t, uint64_t *changed,
+			  uint64_t *blocks)
+{
+	*changed = *blocks = 0;
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(t, s);
+
+		for (uint32_t b0 = 0; b0 < t->nlid; b0 += BLOCK) {
+			uint32_t n = 0;
+
+			for (uint32_t lid = b0; lid < t->nlid && lid < b0 + BLOCK; lid++)
+				n += a[lid] != b[lid];
+			*changed += n;
+			*blocks += n > 0;
+		}
+	}
+}
+
+/* Entries that must change: prev's port lost its link, or the LID is no longer in the fabric. */
+static uint64_t forced(const vt_fabric *f, const vt_lfts *prev)
+{
+	uint64_t n = 0;
+
+	for (uint32_t s = 0; s < prev->nsw; s++)
+		for (uint32_t lid = 1; lid < prev->nlid; lid++) {
+			uint8_t p = vt_lft_get(prev, s, lid);
+
+			if (p != VT_LFT_NONE && (f->lid_port[lid] == VT_NONE || !port_up(f, s, p)))
+				n++;
+		}
+	return n;
+}
+
+/*
+ * Did the fabric gain something since prev: a switch prev has no table for,
+ * a LID the fresh tables route and prev does not, or a port the fresh tables
+ * use that no previous entry of its switch used? Says which in why.
+ */
+static int gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, char *why, size_t len)
+{
+	char nm[VT_NODE_NAME_MAX];
+
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(t, s);
+		uint8_t used[256] = {0};
+		uint32_t node = f->switches[s];
+		int any = 0;
+
+		for (uint32_t lid = 0; lid < t->nlid; lid++) {
+			used[a[lid]] = 1;
+			any |= a[lid] != VT_LFT_NONE;
+		}
+		if (!any) {
+			snprintf(why, len, "switch %s has no previous table",
+				 vt_node_name(f, node, nm, sizeof(nm)));
+			return 1;
+		}
+		for (uint32_t lid = 1; lid < t->nlid; lid++) {
+			if (b[lid] == VT_LFT_NONE || (a[lid] != VT_LFT_NONE && used[b[lid]]))
+				continue;
+			if (a[lid] == VT_LFT_NONE)
+				snprintf(why, len, "LID %u is new to switch %s", lid,
+					 vt_node_name(f, node, nm, sizeof(nm)));
+			else
+				snprintf(why, len, "port %u of switch %s is new", b[lid],
+					 vt_node_name(f, node, nm, sizeof(nm)));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Switch levels of every plane's tree, built with the routing's options. */
+static int tree_levels(const vt_fabric *f, const struct vt_route_opts *o, uint8_t *level, vt_err *e)
+{
+	struct vt_tree_opts to = {0};
+	uint32_t *plane = malloc(((size_t)f->nswitches + 1) * sizeof(*plane)), np;
+
+	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
+		free(plane);
+		return vt_err_set(e, "out of memory");
+	}
+	if (o) {
+		to.root_guids = o->root_guids;
+		to.nroots = o->nroots;
+		to.cn_guids = o->cn_guids;
+		to.ncns = o->ncns;
+		to.io_guids = o->io_guids;
+		to.nios = o->nios;
+	}
+	to.plane_of = np > 1 ? plane : NULL;
+	memset(level, 0xFF, f->nswitches);
+	for (uint32_t p = 0; p < (np ? np : 1); p++) {
+		vt_tree t;
+
+		to.plane = p;
+		if (vt_tree_build(&t, f, &to, e)) {
+			free(plane);
+			return -1;
+		}
+		for (uint32_t s = 0; s < f->nswitches; s++)
+			if (t.level[s] != 0xFF)
+				level[s] = t.level[s];
+		vt_tree_free(&t);
+	}
+	free(plane);
+	return 0;
+}
+
+/* The first audit kind the repaired tables fail and the fresh ones pass: 1, with why. */
+static int audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
+		       size_t len, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	vt_audit a, b;
+	int have_b = 0;
+
+	if (vt_audit_run_opts(f, t, &ao, &a, e))
+		return -1;
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++) {
+		if (k == VT_AUDIT_NONMINIMAL || !a.item[k].count)
+			continue;
+		if (!have_b && vt_audit_run_opts(f, fresh, &ao, &b, e))
+			return -1;
+		have_b = 1;
+		if (b.item[k].count)
+			continue;
+		snprintf(why, len, "repaired tables fail the every-source audit: %s: %s",
+			 vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+		return 1;
+	}
+	return 0;
+}
+
+static int repair_run(struct repair *r, vt_err *e)
+{
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+
+	r->t->port = malloc(n ? n : 1);
+	r->level = malloc((size_t)r->f->nswitches + 1);
+	r->pend = malloc(((size_t)r->f->nswitches + 1) * sizeof(*r->pend));
+	if (!r->t->port || !r->level || !r->pend)
+		return vt_err_set(e, "out of memory");
+	memcpy(r->t->port, r->fresh->port, n);
+	if (tree_levels(r->f, NULL, r->level, e))
+		return -1;
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (r->f->lid_port[lid] != VT_NONE)
+			keep_lid(r, lid);
+	for (uint32_t s = 0; s < r->f->nswitches; s++)
+		rebalance(r, s);
+	return 0;
+}
+
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
+{
+	vt_lfts t = *lfts;
+	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL};
+	int bad;
+
+	memset(st, 0, sizeof(*st));
+	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
+		return vt_err_set(e, "previous tables do not fit the fabric");
+	count_changes(prev, lfts, &st->fresh_changed, &st->fresh_blocks);
+	st->minimum = forced(f, prev);
+	st->changed = st->fresh_changed;
+	st->blocks = st->fresh_blocks;
+	if (gained(f, prev, lfts, st->why, sizeof(st->why))) {
+		st->mode = VT_REPAIR_HEALED;
+		return 0;
+	}
+	t.port = NULL;
+	bad = repair_run(&r, e);
+	free(r.level);
+	free(r.pend);
+	if (!bad)
+		bad = audit_worse(f, &t, lfts, st->why, sizeof(st->why), e);
+	if (bad) {
+		free(t.port);
+		if (bad < 0)
+			return -1;
+		st->mode = VT_REPAIR_REFUSED;
+		return 0;
+	}
+	free(lfts->port);
+	lfts->port = t.port;
+	count_changes(prev, lfts, &st->changed, &st->blocks);
+	st->mode = VT_REPAIR_DONE;
+	return 0;
+}
+
+int vt_lfts_remap(const vt_lfts *t, const vt_fabric *from, const vt_fabric *to, vt_lfts *out,
+		  vt_err *e)
+{
+	if (vt_lfts_init(out, to, e))
+		return -1;
+	for (uint32_t s = 0; s < to->nswitches; s++) {
+		uint32_t node = vt_fabric_node_by_guid(from, to->nodes[to->switches[s]].guid);
+		uint32_t n = t->nlid < out->nlid ? t->nlid : out->nlid;
+
+		if (node != VT_NONE && from->nodes[node].sw != VT_NONE &&
+		    from->nodes[node].sw < t->nsw)
+			memcpy(vt_lft_row(out, s), vt_lft_row(t, from->nodes[node].sw), n);
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# vartree-route --previous: after a fault on fat 8,3 (512 hosts) the tables
+# keep the earlier routing's entries wherever they still serve. Changed
+# entries are counted here from the dumps themselves (not from the tool's own
+# report), against the minimum (entries whose port lost its link), with an
+# every-source audit free of loops and credit loops, the fresh route's shift
+# congestion, and, once the fault heals, the original tables byte for byte.
+set -eu
+bin=$VT_BIN
+top=$VT_TOP
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fault() { python3 "$top/tests/data/topo_fault.py" "$tmp/f.topo" "$1" >"$tmp/$2"; }
+# entries (and 64-LID blocks) that differ between two opensm-lfts.dump files
+changed() {
+	awk 'function hex(h,   i, v) { h = tolower(h); sub(/^0x/, "", h); v = 0
+			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			return v }
+		/^Unicast lids/ { g = $0; sub(/.*guid /, "", g); sub(/ .*/, "", g); next }
+		/^0x/ { k = g " " $1; if (FNR == NR) a[k] = $2; else if (a[k] != $2) { n++; b[g " " int(hex($1) / 64)] = 1 } }
+		END { for (k in b) nb++; printf "%d %d\n", n, nb }' "$1" "$2"
+}
+# the audit with every switch as a source too: nothing but the non-minimal
+# detours switch-to-switch routes take (status 1 for those), and the shift figures
+audit_clean() {
+	local rc=0
+	"$bin/vartree-analyze" "$1" --lfts "$2" --all-sources -p shift >"$tmp/an" 2>&1 || rc=$?
+	[ $rc -le 1 ] || { cat "$tmp/an" >&2; exit 1; }
+	grep -q '^audit: ' "$tmp/an" || exit 1
+	! grep '^audit: ' "$tmp/an" | grep -E '(unreachable|loop|misdelivery): [0-9]' >&2 || exit 1
+	awk '$1 == "shift" { print $4, $5 }' "$tmp/an"
+}
+
+"$bin/vartree-gen" fat 8,3 -o "$tmp/f.topo"
+"$bin/vartree-route" -q "$tmp/f.topo" -o "$tmp/a.dump"
+"$bin/vartree-route" -q "$tmp/f.topo" --lft-format binary -o "$tmp/a.bin"
+
+# a leaf up-link: L0-S0003 port 16 to L1-S0007 port 4
+fault down:S-0002c95000000003:16 leaf.topo
+"$bin/vartree-route" -q "$tmp/leaf.topo" -o "$tmp/fresh.dump"
+"$bin/vartree-route" "$tmp/leaf.topo" --previous "$tmp/a.dump" -o "$tmp/r.dump" 2>"$tmp/err"
+grep -F "against $tmp/a.dump: repaired: 152 entries in 77 blocks changed (fresh route: 389 in 238; minimum 88: link lost or LID gone)" "$tmp/err"
+# the minimum from the dump: the leaf's entries out of port 16, L1-S0007's out of port 4
+min=$(awk '/^Unicast lids/ { s = $0 } /^0x/ && ((s ~ /L0-S0003/ && $2 == "016") || (s ~ /L1-S0007/ && $2 == "004")) { n++ } END { print n }' "$tmp/a.dump")
+[ "$min" = 88 ]
+[ "$(changed "$tmp/a.dump" "$tmp/r.dump")" = "152 77" ]
+[ "$(changed "$tmp/a.dump" "$tmp/fresh.dump")" = "389 238" ]
+# the 64 entries beyond the minimum: every other leaf's route to H-0031 (LID 224), whose
+# L1-S0007 column no longer leads to it, moves to a minimal one (--repair fewest keeps them)
+q_fresh=$(audit_clean "$tmp/leaf.topo" "$tmp/fresh.dump")
+q_rep=$(audit_clean "$tmp/leaf.topo" "$tmp/r.dump")
+[ "$q_fresh" = "2 1.98" ] && [ "$q_rep" = "$q_fresh" ]
+# --repair fewest: within 1.5 times the minimum, still free of credit loops
+"$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/a.bin" --repair fewest -o "$tmp/rf.dump"
+read -r n _ <<<"$(changed "$tmp/a.dump" "$tmp/rf.dump")"
+[ "$n" -ge "$min" ] && [ $((2 * n)) -le $((3 * min)) ]
+audit_clean "$tmp/leaf.topo" "$tmp/rf.dump" >/dev/null
+# healed: the original tables exactly
+"$bin/vartree-route" "$tmp/f.topo" --previous "$tmp/r.dump" -o "$tmp/h.dump" 2>"$tmp/err"
+grep -F 'fresh (the fabric gained since)' "$tmp/err"
+grep -F 'port 16 of switch "L0-S0003" (0x0002c95000000003) is new' "$tmp/err"
+cmp "$tmp/a.dump" "$tmp/h.dump"
+# an unchanged fabric keeps its (repaired) tables
+"$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/r.dump" -o "$tmp/same.dump"
+cmp "$tmp/r.dump" "$tmp/same.dump"
+
+# a top switch: exactly the minimum; binary and text previous tables agree
+fault down:S-0002c95002000000 top.topo
+"$bin/vartree-route" "$tmp/top.topo" --previous "$tmp/a.dump" -o "$tmp/r.dump" 2>"$tmp/err"
+grep -F 'repaired: 919 entries in 277 blocks changed (fresh route: 7296 in 319; minimum 919' "$tmp/err"
+"$bin/vartree-route" -q "$tmp/top.topo" --previous "$tmp/a.bin" -o "$tmp/rb.dump"
+cmp "$tmp/r.dump" "$tmp/rb.dump"
+audit_clean "$tmp/top.topo" "$tmp/r.dump" >/dev/null
+"$bin/vartree-route" -q "$tmp/f.topo" --previous "$tmp/r.dump" -o "$tmp/h.dump"
+cmp "$tmp/a.dump" "$tmp/h.dump"
+
+# a level-1 switch: the turn leaf moves, so every-source routes between switches change
+# too (deadlock freedom); the kept entries close no credit loop
+fault down:S-0002c95001000000 mid.topo
+"$bin/vartree-route" "$tmp/mid.topo" --previous "$tmp/a.dump" -o "$tmp/r.dump" 2>"$tmp/err"
+grep -F 'repaired: 12145 entries in 557 blocks changed (fresh route: 21895 in 778; minimum 2847' "$tmp/err"
+audit_clean "$tmp/mid.topo" "$tmp/r.dump" >/dev/null
+
+# usage and input errors: status 2, one line
+set +e
+"$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/none" -o "$tmp/x" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "$tmp/none" "$tmp/err" && [ "$(wc -l <"$tmp/err")" = 1 ] || exit 1
+echo garbage >"$tmp/g.dump"
+"$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/g.dump" -o "$tmp/x" 2>"$tmp/err"
+[ $? = 2 ] && grep -q 'not a forwarding-table dump' "$tmp/err" || exit 1
+"$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/a.dump" --repair most -o "$tmp/x" 2>"$tmp/err"
+[ $? = 2 ] && grep -qF "vartree-route: --repair: 'most' is not one of minimal or fewest" "$tmp/err" || exit 1
+[ ! -e "$tmp/x" ] || exit 1
+echo "route_repair ok"
