@@ -236,16 +236,174 @@ static int push(vt_order *o, uint32_t *cap, uint32_t port)
 	return 0;
 }
 
-static int read_lines(vt_order *o, const vt_fabric *f, const char *path, char *buf,
-		      const struct desc_pair *descs, uint32_t nd, uint8_t *seen, vt_err *e)
+/* Hosts of an MPI hostfile: CA nodes by the first word of their description. */
+struct host_pair {
+	const char *desc;
+	size_t wlen; /* length of the first word */
+	uint32_t node;
+};
+
+static size_t first_word_len(const char *d)
 {
-	uint32_t cap = 0;
+	return strcspn(d, " \t");
+}
+
+/* By host name, then natural order of the whole description (HCA-1 before HCA-2), then node. */
+static int host_cmp(const void *a, const void *b)
+{
+	const struct host_pair *x = a, *y = b;
+	size_t n = x->wlen < y->wlen ? x->wlen : y->wlen;
+	int c = strncmp(x->desc, y->desc, n);
+
+	if (!c && x->wlen != y->wlen)
+		c = x->wlen < y->wlen ? -1 : 1;
+	if (!c)
+		c = natcmp(x->desc, y->desc);
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+/* 0 when a and b name the same host. */
+static int host_cmp_word(const struct host_pair *a, const struct host_pair *b)
+{
+	return a->wlen != b->wlen || strncmp(a->desc, b->desc, a->wlen);
+}
+
+struct order_in {
+	vt_order *o;
+	const vt_fabric *f;
+	const char *path;
+	const struct desc_pair *descs;
+	struct host_pair *hosts;
+	uint32_t nd, nh, cap;
+	uint8_t *seen;
+};
+
+static int take(struct order_in *in, uint32_t port)
+{
+	in->seen[port] = 1;
+	return push(in->o, &in->cap, port);
+}
+
+/* The options of a hostfile line after the host: slots=N (default 1), max_slots=M (ignored). */
+static int host_slots(const char *tok, unsigned long *slots)
+{
+	*slots = 1;
+	while (*(tok += strspn(tok, " \t"))) {
+		size_t tl = strcspn(tok, " \t");
+		int is_slots = !strncmp(tok, "slots=", 6);
+		const char *num = tok + (is_slots ? 6 : 10);
+		char *end;
+		unsigned long v;
+
+		/* max_slots: Open MPI's cap on oversubscription, no meaning for an order */
+		if (!is_slots && strncmp(tok, "max_slots=", 10))
+			return -1;
+		v = strtoul(num, &end, 10);
+		if (end == num || end != tok + tl || *num == '-' || *num == '+')
+			return -1;
+		if (is_slots) {
+			if (v < 1 || v > VT_MAX_PORTS)
+				return -1;
+			*slots = v;
+		}
+		tok += tl;
+	}
+	return 0;
+}
+
+/*
+ * A hostfile line "HOST [slots=N] [max_slots=M]": N ranks (default 1) on the
+ * host's next CA ports not placed yet, its CAs in natural order of description,
+ * each CA's ports in port order. So a host listed once per rank (vartree-route
+ * --order-format hostfile) or once with slots= places each of its HCAs once.
+ */
+static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
+{
+	const vt_fabric *f = in->f;
+	size_t wl = first_word_len(t);
+	struct host_pair key = {t, wl, 0};
+	uint32_t lo = 0, hi = in->nh, placed = 0, ports = 0;
+	unsigned long slots;
+
+	while (lo < hi) { /* the host's first pair: the smallest in host_cmp's order */
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct host_pair *m = &in->hosts[mid];
+		size_t n = m->wlen < wl ? m->wlen : wl;
+		int c = strncmp(m->desc, t, n);
+
+		if (c < 0 || (!c && m->wlen < wl))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == in->nh || host_cmp_word(&in->hosts[lo], &key))
+		return vt_err_at(e, in->path, line, "unknown node \"%s\"", t);
+	if (host_slots(t + wl, &slots))
+		return vt_err_at(e, in->path, line,
+				 "\"%s\": expected a node, or a host name and slots=N (1 .. %u)", t,
+				 VT_MAX_PORTS);
+	for (uint32_t i = lo; i < in->nh && !host_cmp_word(&in->hosts[i], &key); i++) {
+		uint32_t nd = in->hosts[i].node;
+		for (unsigned p = 1; p <= f->nodes[nd].nports; p++) {
+			uint32_t q = vt_port_index(f, nd, p);
+			if (f->ports[q].peer == VT_NONE)
+				continue;
+			ports++;
+			if (placed < slots && !in->seen[q]) {
+				if (take(in, q))
+					return vt_err_set(e, "out of memory");
+				placed++;
+			}
+		}
+	}
+	if (placed < slots)
+		return vt_err_at(e, in->path, line,
+				 "host \"%.*s\" has %u CA ports, %u free: slots=%lu do not fit "
+				 "(one rank per CA port)",
+				 (int)wl, t, ports, placed, slots);
+	return 0;
+}
+
+/* One line of the dump form or a node list: one rank. 1 when it is neither (a hostfile line). */
+static int node_line(struct order_in *in, char *t, unsigned line, vt_err *e)
+{
+	const vt_fabric *f = in->f;
+	uint32_t port = VT_NONE;
+	int amb = 0;
+	/* dump form: "0xLID<TAB>description" */
+	char *tab = strchr(t, '\t');
+
+	if (tab && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+		char *end;
+		unsigned long lid = strtoul(t, &end, 16);
+
+		if (end != tab)
+			return vt_err_at(e, in->path, line, "bad LID \"%.*s\"", (int)(tab - t), t);
+		if (lid == 0xFFFF)
+			return push(in->o, &in->cap, VT_NONE) ? vt_err_set(e, "out of memory") : 0;
+		port = vt_fabric_port_by_lid(f, (uint32_t)lid);
+		if (port == VT_NONE || f->nodes[f->ports[port].node].type == VT_SWITCH)
+			return vt_err_at(e, in->path, line, "no CA has LID 0x%04lx", lid);
+	} else {
+		port = resolve(f, in->descs, in->nd, t, &amb);
+		if (amb)
+			return vt_err_at(e, in->path, line, "\"%s\" names several nodes", t);
+		if (port == VT_NONE)
+			return 1;
+	}
+	if (in->seen[port])
+		return vt_err_at(e, in->path, line, "\"%s\" listed twice",
+				 f->nodes[f->ports[port].node].id);
+	return take(in, port) ? vt_err_set(e, "out of memory") : 0;
+}
+
+static int read_lines(struct order_in *in, char *buf, vt_err *e)
+{
 	unsigned line = 0;
 
 	for (char *s = buf, *next; s && *s; s = next) {
 		char *nl = strchr(s, '\n'), *t, *hash;
-		uint32_t port = VT_NONE;
-		int amb = 0;
+		int r;
 
 		next = nl ? nl + 1 : NULL;
 		if (nl)
@@ -257,74 +415,48 @@ static int read_lines(vt_order *o, const vt_fabric *f, const char *path, char *b
 		t = trim(s);
 		if (!*t)
 			continue;
-		/* dump form: "0xLID<TAB>description" */
-		char *tab = strchr(t, '\t');
-
-		if (tab && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-			char *end;
-			unsigned long lid = strtoul(t, &end, 16);
-
-			if (end != tab)
-				return vt_err_at(e, path, line, "bad LID \"%.*s\"", (int)(tab - t),
-						 t);
-			if (lid == 0xFFFF) {
-				if (push(o, &cap, VT_NONE))
-					return vt_err_set(e, "out of memory");
-				continue;
-			}
-			port = vt_fabric_port_by_lid(f, (uint32_t)lid);
-			if (port == VT_NONE || f->nodes[f->ports[port].node].type == VT_SWITCH)
-				return vt_err_at(e, path, line, "no CA has LID 0x%04lx", lid);
-		} else {
-			port = resolve(f, descs, nd, t, &amb);
-			if (amb)
-				return vt_err_at(e, path, line, "\"%s\" names several nodes", t);
-			if (port == VT_NONE)
-				return vt_err_at(e, path, line, "unknown node \"%s\"", t);
-		}
-		if (seen[port])
-			return vt_err_at(e, path, line, "\"%s\" listed twice",
-					 f->nodes[f->ports[port].node].id);
-		seen[port] = 1;
-		if (push(o, &cap, port))
-			return vt_err_set(e, "out of memory");
+		r = node_line(in, t, line, e);
+		if (r == 1)
+			r = host_line(in, t, line, e);
+		if (r)
+			return -1;
 	}
-	if (!o->n)
-		return vt_err_at(e, path, 0, "no nodes listed");
+	if (!in->o->n)
+		return vt_err_at(e, in->path, 0, "no nodes listed");
 	return 0;
 }
 
 int vt_order_read(vt_order *o, const vt_fabric *f, const char *path, vt_err *e)
 {
 	struct desc_pair *descs = malloc((f->nnodes + 1) * sizeof(*descs));
-	uint8_t *seen = calloc(f->nports + 1, 1);
-	uint32_t nd = 0;
+	struct host_pair *hosts = malloc((f->nnodes + 1) * sizeof(*hosts));
+	struct order_in in = {.o = o, .f = f, .path = path, .descs = descs, .hosts = hosts};
 	char *buf = NULL;
 	size_t len;
-	int rc;
+	int rc = -1;
 
 	o->n = 0;
 	o->port = NULL;
-	if (!descs || !seen) {
-		free(descs);
-		free(seen);
-		return vt_err_set(e, "out of memory");
+	in.seen = calloc(f->nports + 1, 1);
+	if (!descs || !hosts || !in.seen)
+		vt_err_set(e, "out of memory");
+	else if (!vt_read_text(path, &buf, &len, e)) {
+		for (uint32_t i = 0; i < f->nnodes; i++)
+			if (f->nodes[i].type != VT_SWITCH) {
+				const char *d = f->nodes[i].desc;
+				descs[in.nd++] = (struct desc_pair){d, i};
+				hosts[in.nh++] = (struct host_pair){d, first_word_len(d), i};
+			}
+		qsort(descs, in.nd, sizeof(*descs), pair_cmp);
+		qsort(hosts, in.nh, sizeof(*hosts), host_cmp);
+		rc = read_lines(&in, buf, e);
 	}
-	if (vt_read_text(path, &buf, &len, e)) {
-		free(descs);
-		free(seen);
-		return -1;
-	}
-	for (uint32_t i = 0; i < f->nnodes; i++)
-		if (f->nodes[i].type != VT_SWITCH)
-			descs[nd++] = (struct desc_pair){f->nodes[i].desc, i};
-	qsort(descs, nd, sizeof(*descs), pair_cmp);
-	rc = read_lines(o, f, path, buf, descs, nd, seen, e);
 	if (rc)
 		vt_order_free(o);
 	free(buf);
 	free(descs);
-	free(seen);
+	free(hosts);
+	free(in.seen);
 	return rc;
 }
 
