@@ -121,7 +121,7 @@ static void dispatch(sim *s, const struct vt_simq_ev *ev)
 	}
 }
 
-static int check_params(const struct vt_sim_params *p, vt_err *e)
+int vt_sim_check_params(const struct vt_sim_params *p, vt_err *e)
 {
 	if (p->mtu < 256 || p->mtu > 4096 || (p->mtu & (p->mtu - 1)))
 		return vt_err_set(e, "MTU %u is not one of 256, 512, 1024, 2048, 4096", p->mtu);
@@ -148,7 +148,7 @@ int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, cons
 
 	memset(r, 0, sizeof(*r));
 	r->lat_min_ps = UINT64_MAX;
-	if (check_params(p, e))
+	if (vt_sim_check_params(p, e))
 		return -1;
 	if (!f->finished)
 		return vt_err_set(e, "fabric is not finished");

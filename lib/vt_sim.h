@@ -118,6 +118,13 @@ void vt_sim_result_free(vt_sim_result *r);
 uint64_t vt_sim_lat_quantile(const vt_sim_result *r, double q);
 
 /*
+ * Parameters the model cannot take (an MTU not a power of two in 256..4096, a
+ * buffer smaller than one packet, ...): -1 with e set. vt_sim_run checks them
+ * first; front ends check them early to tell a bad option from a failed run.
+ */
+int vt_sim_check_params(const struct vt_sim_params *p, vt_err *e);
+
+/*
  * Runs workload w over fabric f with tables t; order maps ranks to CA ports
  * (the rails of a rank are the connected ports of its CA, the order's port
  * first). Fails on a missing route ("switch "X" has no route to LID L") or

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* vartree-sim: credit-based flow-control simulation of a pattern over one or more routings. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +8,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vt_cli.h"
 #include "vt_namemap.h"
-#include "vt_version.h"
 #include "vt_fabric.h"
 #include "vt_gen.h"
+#include "vt_io.h"
 #include "vt_lft.h"
 #include "vt_lftio.h"
 #include "vt_load.h"
@@ -60,73 +60,22 @@ static const char usage[] =
 	"                     /etc/rdma/ib-node-name-map when present)\n"
 	"  --help\n";
 
-static void die(const char *msg)
+#define PROG "vartree-sim"
+
+/* Input the simulator cannot use (a file, a pattern, a workload): status 2, as every command. */
+static _Noreturn void die(const char *msg)
 {
-	fprintf(stderr, "vartree-sim: %s\n", msg);
-	exit(1);
-}
-
-/* A bad command line: exit status 2, as the man page says. */
-static void usage_error(const char *msg)
-{
-	fprintf(stderr, "vartree-sim: %s\n", msg);
-	exit(2);
-}
-
-/* A large bound as the user would read it: 1G rather than 1073741824, 1e+06 rather than 1000000. */
-static const char *bound(char *buf, size_t n, double v)
-{
-	static const char sfx[] = "KMG";
-	int k = -1;
-
-	if (v < 1e6) {
-		snprintf(buf, n, "%.15g", v);
-		return buf;
-	}
-	while (k < 2 && v >= 1024 && v == (double)(uint64_t)v && !((uint64_t)v % 1024)) {
-		v /= 1024;
-		k++;
-	}
-	if (k >= 0)
-		snprintf(buf, n, "%.15g%c", v, sfx[k]);
-	else
-		snprintf(buf, n, "%g", v);
-	return buf;
-}
-
-/* A number with an optional K, M or G suffix (powers of 1024) in [lo, hi]. */
-static double num(const char *opt, const char *s, double lo, double hi)
-{
-	char *end, a[32], b[32];
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && strchr("kKmMgG", *end) == NULL) || (*end && end[1]))
-		goto bad;
-	if (*end == 'k' || *end == 'K')
-		v *= 1024;
-	else if (*end == 'm' || *end == 'M')
-		v *= 1024 * 1024;
-	else if (*end == 'g' || *end == 'G')
-		v *= 1024.0 * 1024 * 1024;
-	if (!(v >= lo && v <= hi))
-		goto bad;
-	return v;
-bad:
-	fprintf(stderr, "vartree-sim: --%s: '%s' is not a number in [%s, %s]\n", opt, s,
-		bound(a, sizeof(a), lo), bound(b, sizeof(b), hi));
-	exit(2);
+	vt_cli_die(PROG, VT_EXIT_USAGE, "%s", msg);
 }
 
 /* A rate in Gb/s as Mb/s: 0 is no limit; a rate that would round to 0 is refused. */
-static uint64_t rate(const char *opt, const char *s)
+static uint64_t rate(const struct vt_cli *cli, const char *opt, const char *s)
 {
-	double g = num(opt, s, 0, 1e5);
+	double g = vt_cli_double(cli, opt, s, 0, 1e5);
 
-	if (g > 0 && g < 0.001) {
-		fprintf(stderr, "vartree-sim: --%s: '%s' is below 0.001 Gb/s (0 means no limit)\n",
-			opt, s);
-		exit(2);
-	}
+	if (g > 0 && g < 0.001)
+		vt_cli_die(PROG, VT_EXIT_USAGE, "%s: '%s' is below 0.001 Gb/s (0 means no limit)",
+			   opt, s);
 	return (uint64_t)(g * 1000);
 }
 
@@ -134,10 +83,10 @@ static enum vt_speed speed_arg(const char *s)
 {
 	enum vt_speed sp = vt_speed_parse(s, (unsigned)strlen(s));
 
-	if (sp == VT_SPEED_UNKNOWN) {
-		fprintf(stderr, "vartree-sim: --speed: unknown speed '%s'\n", s);
-		exit(2);
-	}
+	if (sp == VT_SPEED_UNKNOWN)
+		vt_cli_die(PROG, VT_EXIT_USAGE,
+			   "--speed: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR",
+			   s);
 	return sp;
 }
 
@@ -185,46 +134,33 @@ static const struct option long_opts[] = {
 	{0, 0, 0, 0},
 };
 
-static void mode_arg(struct opts *o, const char *v)
+/* --lfts FILE or --route vartree: one more routing. */
+static void add_routing(const struct vt_cli *cli, struct opts *o, int c, const char *v)
 {
-	static const char *const names[] = {"b2b", "barrier", "causal", "burst"};
-
-	o->mode_set = 1;
-	for (unsigned k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-		if (!strcmp(v, names[k])) {
-			o->mode = (enum vt_simwork_mode)k; /* VT_WORK_B2B .. VT_WORK_BURST */
-			return;
-		}
-	usage_error("--mode: b2b, barrier, causal or burst");
+	if (o->nr == MAX_ROUTINGS)
+		vt_cli_usage(cli, "at most %d routings", MAX_ROUTINGS);
+	if (c == 'r' && strcmp(v, "vartree"))
+		vt_cli_die(PROG, VT_EXIT_USAGE,
+			   "--route: '%s': only 'vartree' (give other engines' tables with --lfts)",
+			   v);
+	o->rspec[o->nr++] = c == 'r' ? NULL : v;
 }
 
-static void preset_arg(struct opts *o, const char *v)
+/* An option naming the inputs or the workload; 0 if c is none of them. */
+static int workload_opt(const struct vt_cli *cli, struct opts *o, int c)
 {
-	o->fig6 = o->navaridas = 0;
-	o->preset = v;
-	if (!strcmp(v, "fig6"))
-		o->fig6 = 1;
-	else if (!strcmp(v, "navaridas"))
-		o->navaridas = 1;
-	else if (strcmp(v, "default"))
-		usage_error("--preset: 'default', 'fig6' or 'navaridas'");
-}
+	static const char *const modes[] = {"b2b", "barrier", "causal", "burst", NULL};
+	static const char *const opens[] = {"uniform", "perm", "pair", NULL};
+	static const char *const presets[] = {"default", "fig6", "navaridas", NULL};
+	int k;
 
-/* An option of the first pass; 1 if it sets a model parameter, applied after the preset. */
-static int first_pass(struct opts *o, int c)
-{
 	switch (c) {
 	case 'g':
 		o->gen = optarg;
 		break;
 	case 'l':
 	case 'r':
-		if (o->nr == MAX_ROUTINGS)
-			usage_error("at most 4 routings");
-		if (c == 'r' && strcmp(optarg, "vartree"))
-			usage_error("--route: only 'vartree' (give other engines' tables with "
-				    "--lfts)");
-		o->rspec[o->nr++] = c == 'r' ? NULL : optarg;
+		add_routing(cli, o, c, optarg);
 		break;
 	case 'o':
 		o->order = optarg;
@@ -236,28 +172,46 @@ static int first_pass(struct opts *o, int c)
 		o->causal = optarg;
 		break;
 	case 'O':
-		if (strcmp(optarg, "uniform") && strcmp(optarg, "perm") && strcmp(optarg, "pair"))
-			usage_error("--open: 'uniform', 'perm' or 'pair'");
-		o->open = optarg;
+		o->open = opens[vt_cli_choice(cli, "--open", optarg, opens)];
 		break;
 	case 'L':
-		o->load = num("load", optarg, 1e-6, 4);
+		o->load = vt_cli_double(cli, "--load", optarg, 1e-6, 4);
+		o->load_set = 1;
 		break;
 	case 'D':
-		o->duration_us = num("duration", optarg, 1e-3, 1e7);
+		o->duration_us = vt_cli_double(cli, "--duration", optarg, 1e-3, 1e7);
+		o->duration_set = 1;
 		break;
 	case 'm':
-		mode_arg(o, optarg);
+		/* VT_WORK_B2B .. VT_WORK_BURST in the order of the names */
+		o->mode = (enum vt_simwork_mode)vt_cli_choice(cli, "--mode", optarg, modes);
+		o->mode_set = 1;
 		break;
 	case 's':
-		o->size = (uint32_t)num("size", optarg, 1, 1 << 30);
+		o->size = (uint32_t)vt_cli_size(cli, "--size", optarg, 1, 1 << 30);
 		break;
 	case 'R':
-		o->reps = (unsigned)num("reps", optarg, 1, 1e6);
+		o->reps = (unsigned)vt_cli_uint(cli, "--reps", optarg, 1, 1000000);
+		o->reps_set = 1;
 		break;
 	case 'P':
-		preset_arg(o, optarg);
+		k = vt_cli_choice(cli, "--preset", optarg, presets);
+		o->preset = presets[k];
+		o->fig6 = k == 1;
+		o->navaridas = k == 2;
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* An option of the first pass; 1 if it sets a model parameter, applied after the preset. */
+static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
+{
+	if (workload_opt(cli, o, c))
+		return 0;
+	switch (c) {
 	case 'j':
 		o->json = 1;
 		break;
@@ -272,24 +226,15 @@ static int first_pass(struct opts *o, int c)
 		break;
 	case 22:
 		if (o->nlabel == MAX_ROUTINGS)
-			usage_error("at most 4 labels");
+			vt_cli_usage(cli, "at most %d labels", MAX_ROUTINGS);
 		o->label[o->nlabel++] = optarg;
 		break;
 	case 18:
 		o->links = 1;
 		break;
-	case 'h':
-		fputs(usage, stdout);
-		exit(0);
-	case VT_OPT_VERSION:
-		puts("vartree-sim " VT_VERSION);
-		exit(0);
 	case VT_OPT_VERSION + 1:
 		o->name_map = optarg;
 		break;
-	case '?':
-		fputs(usage, stderr);
-		exit(2);
 	default:
 		return 1;
 	}
@@ -316,96 +261,85 @@ static void apply_preset(struct opts *o)
 }
 
 /* A numeric model option given on the command line (after the preset). */
-static void apply_number(struct opts *o, int id, const char *v)
+static void apply_number(const struct vt_cli *cli, struct opts *o, int id, const char *v)
 {
+	static const char *const mtus[] = {"256", "512", "1024", "2048", "4096", NULL};
+	struct vt_sim_params *p = &o->p;
+
 	switch (id) {
 	case 1:
-		o->p.speed = speed_arg(v);
+		p->speed = speed_arg(v);
 		break;
 	case 2:
-		o->p.link_mbps = (uint64_t)(num("rate-gbps", v, 0.001, 1e4) * 1000);
+		p->link_mbps = (uint64_t)(vt_cli_double(cli, "--rate-gbps", v, 0.001, 1e4) * 1000);
 		break;
 	case 3:
-		o->p.mtu = (unsigned)num("mtu", v, 256, 4096);
+		p->mtu = 256u << vt_cli_choice(cli, "--mtu", v, mtus);
 		break;
 	case 4:
-		o->p.header = (unsigned)num("header", v, 0, 512);
+		p->header = (unsigned)vt_cli_uint(cli, "--header", v, 0, 512);
 		break;
 	case 5:
-		o->p.nvl = (unsigned)num("vls", v, 1, 15);
+		p->nvl = (unsigned)vt_cli_uint(cli, "--vls", v, 1, 15);
 		break;
 	case 6:
-		o->p.buf_credits = (unsigned)num("buffer", v, 1, 1 << 20);
+		p->buf_credits = (unsigned)vt_cli_uint(cli, "--buffer", v, 1, 1 << 20);
 		break;
 	case 7:
-		o->p.speedup = (unsigned)num("speedup", v, 1, 64);
+		p->speedup = (unsigned)vt_cli_uint(cli, "--speedup", v, 1, 64);
 		break;
 	case 8:
-		o->p.sw_lat_ps = (uint64_t)(num("switch-ns", v, 0, 1e6) * 1000);
+		p->sw_lat_ps = (uint64_t)(vt_cli_double(cli, "--switch-ns", v, 0, 1e6) * 1000);
 		break;
 	case 9:
-		o->p.cable_ps = (uint64_t)(num("cable-ns", v, 0, 1e6) * 1000);
+		p->cable_ps = (uint64_t)(vt_cli_double(cli, "--cable-ns", v, 0, 1e6) * 1000);
 		break;
 	case 10:
-		o->p.credit_period_ps = (uint64_t)(num("credit-period-ns", v, 0, 1e6) * 1000);
+		p->credit_period_ps =
+			(uint64_t)(vt_cli_double(cli, "--credit-period-ns", v, 0, 1e6) * 1000);
 		break;
 	case 11:
-		o->p.gen_mbps = rate("gen-gbps", v);
+		p->gen_mbps = rate(cli, "--gen-gbps", v);
 		break;
 	case 12:
-		o->p.sink_mbps = rate("sink-gbps", v);
+		p->sink_mbps = rate(cli, "--sink-gbps", v);
 		break;
 	case 16:
-		o->p.seed = (uint64_t)num("seed", v, 0, 1.8e19);
+		p->seed = vt_cli_uint(cli, "--seed", v, 0, UINT64_MAX);
 		break;
 	}
 }
 
 /* A model option naming a choice; 0 if id is no such option. */
-static int apply_choice(struct opts *o, int id, const char *v)
+static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const char *v)
 {
+	static const char *const arbs[] = {"rr", "random", NULL};
+	static const enum vt_sim_arb arb_of[] = {VT_ARB_RR, VT_ARB_RANDOM};
+	static const char *const rails[] = {"fixed", "random", "least", NULL};
+	static const enum vt_sim_rail rail_of[] = {VT_RAIL_FIXED, VT_RAIL_RANDOM, VT_RAIL_LEAST};
+	static const char *const ars[] = {"static", "packet", "flow", NULL};
+	static const enum vt_sim_ar ar_of[] = {VT_AR_STATIC, VT_AR_PACKET, VT_AR_FLOW};
+	static const char *const selects[] = {"credits", "queue", NULL};
+	static const enum vt_sim_ar_select select_of[] = {VT_AR_CREDITS, VT_AR_QUEUE};
+
 	switch (id) {
 	case 13:
-		if (!strcmp(v, "rr"))
-			o->p.arb = VT_ARB_RR;
-		else if (!strcmp(v, "random"))
-			o->p.arb = VT_ARB_RANDOM;
-		else
-			usage_error("--arb: 'rr' or 'random'");
+		o->p.arb = arb_of[vt_cli_choice(cli, "--arb", v, arbs)];
 		break;
 	case 14:
-		if (!strcmp(v, "fixed"))
-			o->p.rail = VT_RAIL_FIXED;
-		else if (!strcmp(v, "random"))
-			o->p.rail = VT_RAIL_RANDOM;
-		else if (!strcmp(v, "least"))
-			o->p.rail = VT_RAIL_LEAST;
-		else
-			usage_error("--rail: 'fixed', 'random' or 'least'");
+		o->p.rail = rail_of[vt_cli_choice(cli, "--rail", v, rails)];
 		break;
 	case 19:
 		if (!strcmp(v, "spread"))
 			o->p.sl_spread = 1;
 		else
-			o->p.sl = (unsigned)num("sl", v, 0, 15);
+			o->p.sl = (unsigned)vt_cli_uint(cli, "--sl", v, 0, 15);
 		break;
 	case 20:
-		if (!strcmp(v, "static"))
-			o->p.ar = VT_AR_STATIC;
-		else if (!strcmp(v, "packet"))
-			o->p.ar = VT_AR_PACKET;
-		else if (!strcmp(v, "flow"))
-			o->p.ar = VT_AR_FLOW;
-		else
-			usage_error("--ar: 'static', 'packet' or 'flow'");
+		o->p.ar = ar_of[vt_cli_choice(cli, "--ar", v, ars)];
 		break;
 	case 21:
-		if (!strcmp(v, "credits"))
-			o->p.ar_select = VT_AR_CREDITS;
-		else if (!strcmp(v, "queue"))
-			o->p.ar_select = VT_AR_QUEUE;
-		else
-			usage_error("--ar-select: 'credits' or 'queue'");
+		o->p.ar_select = select_of[vt_cli_choice(cli, "--ar-select", v, selects)];
 		break;
 	default:
 		return 0;
@@ -413,33 +347,42 @@ static int apply_choice(struct opts *o, int id, const char *v)
 	return 1;
 }
 
-/* What the options must agree on, once all are read. */
-static void check_opts(struct opts *o, int argc, char **argv)
+/* What the options must agree on, once all are read; options that would do nothing are refused. */
+static void check_opts(const struct vt_cli *cli, struct opts *o)
 {
-	if (optind < argc)
-		o->fabric = argv[optind++];
-	if (optind < argc)
-		usage_error("one fabric only (see --help)");
+	if (optind < cli->argc)
+		o->fabric = cli->argv[optind++];
+	if (optind < cli->argc)
+		vt_cli_usage(cli, "one fabric only");
 	if (!o->fabric == !o->gen)
-		usage_error("give a FABRIC file or --gen SPEC (see --help)");
-	if (!!o->pattern + !!o->causal + !!o->open > 1)
-		usage_error("--pattern, --causal and --open exclude each other");
+		vt_cli_usage(cli, "give a FABRIC file or --gen SPEC");
+	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open,
+			 "--pattern, --causal and --open");
+	vt_cli_needs(cli, o->load_set, "--load", !!o->open, "--open");
+	vt_cli_needs(cli, o->duration_set, "--duration", !!o->open, "--open");
+	if (o->open && o->mode_set)
+		vt_cli_usage(cli, "--mode does not apply to --open traffic");
+	if (o->reps_set && (o->open || o->causal))
+		vt_cli_usage(cli, "--reps applies to --pattern only, not to --%s",
+			     o->open ? "open" : "causal");
 	if (!o->nr)
 		o->rspec[o->nr++] = NULL;
 	if (o->nlabel > o->nr)
-		usage_error("more --label than routings");
+		vt_cli_usage(cli, "more --label than routings");
 }
 
 static void parse(int argc, char **argv, struct opts *o)
 {
-	int c;
 	/* parameters given on the command line override the preset, so apply them after it */
-	struct {
+	struct later {
 		int id;
 		const char *v;
-	} later[64];
-	int nl = 0;
+	} *later = calloc((size_t)argc, sizeof(*later));
+	struct vt_cli cli;
+	int c, nl = 0;
 
+	if (!later)
+		die("out of memory");
 	memset(o, 0, sizeof(*o));
 	vt_sim_defaults(&o->p);
 	o->size = 4096;
@@ -447,16 +390,19 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->load = 0.5;
 	o->duration_us = 100;
 	o->preset = "default";
-	while ((c = getopt_long(argc, argv, "hjq", long_opts, NULL)) != -1)
-		if (first_pass(o, c) && nl < 64) {
-			later[nl].id = c;
-			later[nl++].v = optarg;
-		}
+	vt_cli_init(&cli, PROG, usage, "hjq", long_opts, argc, argv);
+	while ((c = vt_cli_next(&cli)) != -1)
+		if (first_pass(&cli, o, c))
+			later[nl++] = (struct later){c, optarg};
 	apply_preset(o);
 	for (int i = 0; i < nl; i++)
-		if (!apply_choice(o, later[i].id, later[i].v))
-			apply_number(o, later[i].id, later[i].v);
-	check_opts(o, argc, argv);
+		if (!apply_choice(&cli, o, later[i].id, later[i].v))
+			apply_number(&cli, o, later[i].id, later[i].v);
+	free(later);
+	check_opts(&cli, o);
+	vt_err e;
+	if (vt_sim_check_params(&o->p, &e)) /* a combination, as a buffer too small for the MTU */
+		die(e.msg);
 }
 
 struct progress {
@@ -498,8 +444,8 @@ static vt_fabric *load_all(const struct opts *o, struct routing *rt)
 		if (!o->rspec[k]) {
 			struct vt_route_opts ro = {0};
 
-			if (vt_route(f, &ro, &rt[k].t, &rt[k].o, &e))
-				die(e.msg);
+			if (vt_route(f, &ro, &rt[k].t, &rt[k].o, &e)) /* not a tree */
+				vt_cli_die(PROG, VT_EXIT_CHECK, "%s", e.msg);
 			rt[k].have_order = 1;
 		} else if (vt_lfts_read(&rt[k].t, f, o->rspec[k], &e)) {
 			die(e.msg);
@@ -558,7 +504,7 @@ static void make_work(const struct opts *o, uint32_t nranks, vt_simwork *w)
 	}
 }
 
-/* Runs routing k; returns 3 on a credit deadlock (a result, with its reason on stderr). */
+/* Runs routing k; VT_EXIT_CHECK on a credit deadlock (a result, with its reason on stderr). */
 static int run_one(const struct opts *o, const vt_fabric *f, const vt_order *ord,
 		   const vt_simwork *w, struct routing *r)
 {
@@ -567,10 +513,9 @@ static int run_one(const struct opts *o, const vt_fabric *f, const vt_order *ord
 
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ca);
-	if (vt_sim_run(f, &r->t, ord, w, &o->p, &r->r, &e)) {
-		fprintf(stderr, "vartree-sim: %s: %s\n", r->source, e.msg);
-		exit(1);
-	}
+	/* the parameters are checked: what fails now is the tables (no route, a loop) */
+	if (vt_sim_run(f, &r->t, ord, w, &o->p, &r->r, &e))
+		vt_cli_die(PROG, VT_EXIT_CHECK, "%s: %s", r->source, e.msg);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cb);
 	r->wall_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
@@ -589,7 +534,7 @@ static int run_one(const struct opts *o, const vt_fabric *f, const vt_order *ord
 		"messages done, nothing moves after %.3f us\n",
 		r->name, (unsigned long long)r->r.stuck_pkts, (unsigned long long)r->r.msgs_done,
 		(unsigned long long)r->r.msgs, (double)r->r.last_ps / 1e6);
-	return 3;
+	return VT_EXIT_CHECK;
 }
 
 int main(int argc, char **argv)
@@ -601,7 +546,7 @@ int main(int argc, char **argv)
 	vt_order ord = {0};
 	struct routing rt[MAX_ROUTINGS];
 	struct progress pr = {.on = 0};
-	int rc = 0;
+	int rc = VT_EXIT_OK;
 
 	parse(argc, argv, &o);
 	memset(rt, 0, sizeof(rt));
@@ -620,15 +565,15 @@ int main(int argc, char **argv)
 	o.p.progress_ctx = &pr;
 	for (unsigned k = 0; k < o.nr; k++)
 		if (run_one(&o, f, &ord, &w, &rt[k]))
-			rc = 3;
+			rc = VT_EXIT_CHECK;
 	if (o.json) {
 		if (simout_json(&o, f, &w, rt, o.nr, &e))
 			die(e.msg);
 	} else
 		simout_table(&o, f, &w, rt, o.nr);
 	if (o.plot && simout_plot(&o, f, rt, o.nr, &e)) {
-		fprintf(stderr, "vartree-sim: %s\n", e.msg);
-		rc = 1;
+		fprintf(stderr, PROG ": %s\n", e.msg);
+		rc = VT_EXIT_USAGE; /* an output that cannot be written */
 	}
 	for (unsigned k = 0; k < o.nr; k++) {
 		vt_sim_result_free(&rt[k].r);
@@ -639,7 +584,7 @@ int main(int argc, char **argv)
 	vt_order_free(&ord);
 	vt_simwork_free(&w);
 	vt_fabric_free(f);
-	if (fflush(stdout) || ferror(stdout))
-		die("stdout: write error");
+	if (vt_stdout_flush(&e))
+		die(e.msg);
 	return rc;
 }

@@ -69,6 +69,35 @@ expect 2 "vartree-analyze: $tmp/missing.topo: cannot open: No such file or direc
 	"$a" "$tmp/missing.topo" --route vartree
 [ "$("$a" --version)" = "vartree-analyze $ver" ] || { echo "FAIL: vartree-analyze --version"; nfail=$((nfail + 1)); }
 
+# vartree-sim
+s=$VT_BIN/vartree-sim
+expect 2 "vartree-sim: --seed: 'abc' is not an integer (0..2^64-1)" "$s" -q --gen "fat 2,2" --seed abc
+expect 2 "vartree-sim: --seed: '1e19' is not an integer (0..2^64-1)" "$s" -q --gen "fat 2,2" --seed 1e19
+expect 2 "vartree-sim: --load: '0' is not a number (1e-06..4)" "$s" -q --gen "fat 2,2" --open pair --load 0
+expect 2 "vartree-sim: unknown option '--bogus'$(try vartree-sim)" "$s" -q --gen "fat 2,2" --bogus
+expect 2 "vartree-sim: option '--flit' takes no value$(try vartree-sim)" "$s" -q --gen "fat 2,2" --flit=1
+expect 2 "vartree-sim: give a FABRIC file or --gen SPEC$(try vartree-sim)" "$s" -q
+expect 2 "vartree-sim: --load needs --open$(try vartree-sim)" "$s" -q --gen "fat 2,2" --load 0.5
+expect 2 "vartree-sim: --duration needs --open$(try vartree-sim)" "$s" -q --gen "fat 2,2" --duration 5
+expect 2 "vartree-sim: --reps applies to --pattern only, not to --causal$(try vartree-sim)" \
+	"$s" -q --gen "fat 2,2" --causal BU --reps 2
+expect 2 "vartree-sim: --mode does not apply to --open traffic$(try vartree-sim)" \
+	"$s" -q --gen "fat 2,2" --open pair --mode burst
+expect 2 "vartree-sim: $tmp/missing.topo: cannot open: No such file or directory" "$s" -q "$tmp/missing.topo"
+expect 2 "vartree-sim: $tmp/missing.lfts: cannot open: No such file or directory" \
+	"$s" -q "$tmp/good.topo" --lfts "$tmp/missing.lfts"
+[ "$("$s" --version)" = "vartree-sim $ver" ] || { echo "FAIL: vartree-sim --version"; nfail=$((nfail + 1)); }
+# seeds are whole 64-bit numbers: through a double, 2^63 and 2^63+1 were one seed
+run() { "$s" -q --gen "fat 2,3" --open uniform --load 0.8 --duration 20 --seed "$1"; }
+[ "$(run 9223372036854775808)" != "$(run 9223372036854775809)" ] ||
+	{ echo "FAIL: seeds 2^63 and 2^63+1 give the same run"; nfail=$((nfail + 1)); }
+[ "$(run 18446744073709551615)" = "$(run 18446744073709551615)" ] ||
+	{ echo "FAIL: seed 2^64-1 not deterministic"; nfail=$((nfail + 1)); }
+# no option is dropped past the 64th: the 70th decides (was silently ignored)
+many=()
+for i in $(seq 69); do many+=(--vls 2); done
+expect 2 "vartree-sim: --vls: '99' is not an integer (1..15)" "$s" -q --gen "fat 2,2" "${many[@]}" --vls 99
+
 # the scripts: the same pointer and statuses (vartree-harness and vartree-compare in
 # robust_scripts.sh, which also has the fabrics ibsim cannot load, exit 2)
 expect 2 "vartree-demo: takes no arguments$(try vartree-demo)" "$top/sim/vartree-demo" extra
