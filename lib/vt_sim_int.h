@@ -156,7 +156,7 @@ static inline uint64_t max64(uint64_t a, uint64_t b)
 
 static inline void push(sim *s, uint64_t t, uint8_t type, uint32_t a)
 {
-	if (!vt_simq_push(&s->q, t, type, a, 0))
+	if (vt_simq_push(&s->q, t, type, a))
 		vts_oom(s, "events");
 }
 

@@ -10,65 +10,67 @@ int vt_simq_init(vt_simq *q, unsigned width_log, unsigned nbucket_log, vt_err *e
 	q->width_log = width_log;
 	q->nbucket_log = nbucket_log;
 	q->bucket = calloc((size_t)1 << nbucket_log, sizeof(*q->bucket));
-	q->btail = calloc((size_t)1 << nbucket_log, sizeof(*q->btail));
-	q->cnt = malloc(256 * sizeof(*q->cnt));
-	q->cap = 1024;
-	q->ev = malloc(q->cap * sizeof(*q->ev));
-	if (!q->bucket || !q->btail || !q->cnt || !q->ev) {
-		vt_simq_free(q);
+	if (!q->bucket)
 		return vt_err_set(e, "out of memory for the event queue");
-	}
-	/* free list over 1 .. cap-1; index 0 means "none" */
-	for (uint32_t i = 1; i < q->cap; i++)
-		q->ev[i].next = i + 1 < q->cap ? i + 1 : 0;
-	q->free_head = 1;
 	q->over_min = UINT64_MAX;
 	return 0;
 }
 
 void vt_simq_free(vt_simq *q)
 {
-	free(q->ev);
+	if (q->bucket)
+		for (size_t b = 0; b < (size_t)1 << q->nbucket_log; b++)
+			free(q->bucket[b].ev);
 	free(q->bucket);
-	free(q->btail);
-	free(q->over);
-	free(q->cur);
-	free(q->tmp);
-	free(q->cnt);
+	free(q->over.ev);
+	free(q->cur.ev);
+	free(q->tmp.ev);
 	free(q->heap);
 	memset(q, 0, sizeof(*q));
 }
 
-static int grow_pool(vt_simq *q)
+/* Room for n events in v (its contents are kept). */
+static int reserve(struct vt_simq_vec *v, uint32_t n)
 {
-	uint32_t nc = q->cap * 2;
-	struct vt_simq_ev *n;
+	uint32_t nc = v->cap ? v->cap : 16;
+	struct vt_simq_ev *x;
 
-	if (nc <= q->cap)
+	if (n <= v->cap)
+		return 0;
+	while (nc < n) {
+		if (nc > UINT32_MAX / 2)
+			return -1;
+		nc *= 2;
+	}
+	x = realloc(v->ev, (size_t)nc * sizeof(*x));
+	if (!x)
 		return -1;
-	n = realloc(q->ev, (size_t)nc * sizeof(*n));
-	if (!n)
-		return -1;
-	q->ev = n;
-	for (uint32_t i = q->cap; i < nc; i++)
-		n[i].next = i + 1 < nc ? i + 1 : 0;
-	q->free_head = q->cap;
-	q->cap = nc;
+	v->ev = x;
+	v->cap = nc;
 	return 0;
 }
 
-static int before(const struct vt_simq_key *x, const struct vt_simq_key *y)
+static int append(struct vt_simq_vec *v, struct vt_simq_ev ev)
 {
-	return x->t < y->t || (x->t == y->t && x->seq < y->seq);
+	if (v->n == v->cap && reserve(v, v->n + 1))
+		return -1;
+	v->ev[v->n++] = ev;
+	return 0;
 }
 
-static int heap_push(vt_simq *q, struct vt_simq_key k)
+static int before(const struct vt_simq_hev *x, const struct vt_simq_hev *y)
 {
+	return x->ev.t < y->ev.t || (x->ev.t == y->ev.t && x->seq < y->seq);
+}
+
+static int heap_push(vt_simq *q, struct vt_simq_ev ev)
+{
+	struct vt_simq_hev k = {q->seq++, ev};
 	uint32_t j;
 
 	if (q->nheap == q->cap_heap) {
 		uint32_t nc = q->cap_heap ? q->cap_heap * 2 : 256;
-		struct vt_simq_key *n = realloc(q->heap, nc * sizeof(*n));
+		struct vt_simq_hev *n = realloc(q->heap, nc * sizeof(*n));
 
 		if (!n)
 			return -1;
@@ -84,10 +86,11 @@ static int heap_push(vt_simq *q, struct vt_simq_key k)
 	return 0;
 }
 
-static uint32_t heap_pop(vt_simq *q)
+static struct vt_simq_ev heap_pop(vt_simq *q)
 {
-	uint32_t top = q->heap[0].i, k = 0;
-	struct vt_simq_key last = q->heap[--q->nheap];
+	struct vt_simq_ev top = q->heap[0].ev;
+	struct vt_simq_hev last = q->heap[--q->nheap];
+	uint32_t k = 0;
 
 	for (;;) {
 		uint32_t c = 2 * k + 1;
@@ -106,18 +109,14 @@ static uint32_t heap_pop(vt_simq *q)
 	return top;
 }
 
-/* Appends, so a bucket's list stays in insertion order. */
-static void wheel_put(vt_simq *q, uint32_t i)
+static int wheel_put(vt_simq *q, struct vt_simq_ev ev)
 {
-	uint32_t b = (uint32_t)(q->ev[i].t >> q->width_log) & ((1u << q->nbucket_log) - 1);
+	uint32_t b = (uint32_t)(ev.t >> q->width_log) & ((1u << q->nbucket_log) - 1);
 
-	q->ev[i].next = 0;
-	if (q->btail[b])
-		q->ev[q->btail[b]].next = i;
-	else
-		q->bucket[b] = i;
-	q->btail[b] = i;
+	if (append(&q->bucket[b], ev))
+		return -1;
 	q->in_wheel++;
+	return 0;
 }
 
 static uint64_t horizon(const vt_simq *q)
@@ -125,44 +124,20 @@ static uint64_t horizon(const vt_simq *q)
 	return q->base + ((uint64_t)1 << (q->width_log + q->nbucket_log));
 }
 
-uint32_t vt_simq_push(vt_simq *q, uint64_t t, uint8_t type, uint32_t a, uint32_t b)
+int vt_simq_push(vt_simq *q, uint64_t t, uint8_t type, uint32_t a)
 {
-	uint32_t i;
+	struct vt_simq_ev ev = {t < q->base ? q->base : t, a, type};
+	int rc;
 
-	if (!q->free_head && grow_pool(q))
-		return 0;
-	i = q->free_head;
-	q->free_head = q->ev[i].next;
-	q->ev[i].t = t < q->base ? q->base : t;
-	q->ev[i].seq = q->seq++;
-	q->ev[i].type = type;
-	q->ev[i].a = a;
-	q->ev[i].b = b;
-	q->size++;
-	if (q->ev[i].t < q->base + ((uint64_t)1 << q->width_log)) {
-		/* the bucket being played */
-		if (heap_push(q, (struct vt_simq_key){q->ev[i].t, q->ev[i].seq, i}))
-			return 0;
-		q->in_wheel++;
-		return i;
-	}
-	if (q->ev[i].t < horizon(q)) {
-		wheel_put(q, i);
-		return i;
-	}
-	if (q->nover == q->cap_over) {
-		uint32_t nc = q->cap_over ? q->cap_over * 2 : 256;
-		uint32_t *n = realloc(q->over, nc * sizeof(*n));
-
-		if (!n)
-			return 0;
-		q->over = n;
-		q->cap_over = nc;
-	}
-	q->over[q->nover++] = i;
-	if (q->ev[i].t < q->over_min)
-		q->over_min = q->ev[i].t;
-	return i;
+	if (ev.t < q->base + ((uint64_t)1 << q->width_log))
+		rc = heap_push(q, ev); /* the bucket being played */
+	else if (ev.t < horizon(q))
+		rc = wheel_put(q, ev);
+	else if (!(rc = append(&q->over, ev)) && ev.t < q->over_min)
+		q->over_min = ev.t;
+	if (!rc)
+		q->size++;
+	return rc;
 }
 
 /*
@@ -170,118 +145,122 @@ uint32_t vt_simq_push(vt_simq *q, uint64_t t, uint8_t type, uint32_t a, uint32_t
  * insertion order; no event was pushed into those bucket laps yet, since
  * they were beyond the horizon until now.
  */
-static void migrate(vt_simq *q)
+static int migrate(vt_simq *q)
 {
 	uint64_t h = horizon(q), m = UINT64_MAX;
 	uint32_t k = 0;
 
-	for (uint32_t j = 0; j < q->nover; j++) {
-		uint32_t i = q->over[j];
+	for (uint32_t j = 0; j < q->over.n; j++) {
+		struct vt_simq_ev ev = q->over.ev[j];
 
-		if (q->ev[i].t < h) {
-			wheel_put(q, i);
+		if (ev.t < h) {
+			if (wheel_put(q, ev))
+				return -1;
 		} else {
-			q->over[k++] = i;
-			if (q->ev[i].t < m)
-				m = q->ev[i].t;
+			q->over.ev[k++] = ev;
+			if (ev.t < m)
+				m = ev.t;
 		}
 	}
-	q->nover = k;
+	q->over.n = k;
 	q->over_min = m;
+	return 0;
 }
 
-/* Stable LSD radix sort of cur[0..n) on t - base, 8 bits a pass. */
-static void radix_sort(vt_simq *q, uint32_t n)
+static void swap_vec(struct vt_simq_vec *x, struct vt_simq_vec *y)
 {
-	for (unsigned sh = 0; sh < q->width_log || sh == 0; sh += 8) {
-		struct vt_simq_key *a = q->cur, *b = q->tmp;
-		uint32_t sum = 0;
+	struct vt_simq_vec v = *x;
 
-		memset(q->cnt, 0, 256 * sizeof(*q->cnt));
-		for (uint32_t j = 0; j < n; j++)
-			q->cnt[((a[j].t - q->base) >> sh) & 255]++;
-		for (unsigned d = 0; d < 256; d++) {
-			uint32_t c = q->cnt[d];
-
-			q->cnt[d] = sum;
-			sum += c;
-		}
-		for (uint32_t j = 0; j < n; j++)
-			b[q->cnt[((a[j].t - q->base) >> sh) & 255]++] = a[j];
-		q->cur = b;
-		q->tmp = a;
-	}
+	*x = *y;
+	*y = v;
 }
 
-/* Moves the current bucket's events into cur[], sorted on (t, seq). */
+/* One stable counting-sort pass of src into dst on bits sh.. of t - base. */
+static void radix_pass(vt_simq *q, const struct vt_simq_vec *src, struct vt_simq_vec *dst,
+		       unsigned sh)
+{
+	uint32_t sum = 0;
+
+	memset(q->cnt, 0, sizeof(q->cnt));
+	for (uint32_t j = 0; j < src->n; j++)
+		q->cnt[((src->ev[j].t - q->base) >> sh) & 255]++;
+	for (unsigned d = 0; d < 256; d++) {
+		uint32_t c = q->cnt[d];
+
+		q->cnt[d] = sum;
+		sum += c;
+	}
+	for (uint32_t j = 0; j < src->n; j++)
+		dst->ev[q->cnt[((src->ev[j].t - q->base) >> sh) & 255]++] = src->ev[j];
+	dst->n = src->n;
+}
+
+/*
+ * Moves the current bucket's events into cur, sorted on time with ties in
+ * insertion order: 8 bits a pass of a stable LSD radix sort, or an insertion
+ * sort for a few events.
+ */
 static int load_bucket(vt_simq *q)
 {
-	uint32_t i = q->bucket[q->cur_b], n = 0;
+	struct vt_simq_vec *bk = &q->bucket[q->cur_b];
+	uint32_t n = bk->n;
 
-	q->bucket[q->cur_b] = q->btail[q->cur_b] = 0;
-	for (; i; i = q->ev[i].next) {
-		if (n == q->cap_cur) {
-			uint32_t nc = q->cap_cur ? q->cap_cur * 2 : 1024;
-			struct vt_simq_key *c = realloc(q->cur, nc * sizeof(*c));
-			struct vt_simq_key *t = c ? realloc(q->tmp, nc * sizeof(*t)) : NULL;
-
-			if (c)
-				q->cur = c;
-			if (!t)
-				return -1;
-			q->tmp = t;
-			q->cap_cur = nc;
-		}
-		q->cur[n++] = (struct vt_simq_key){q->ev[i].t, q->ev[i].seq, i};
-	}
-	if (n > 32) {
-		radix_sort(q, n);
-	} else {
-		/* insertion order is seq order: a stable sort on t suffices */
-		for (uint32_t j = 1; j < n; j++) {
-			struct vt_simq_key k = q->cur[j];
-			uint32_t m = j;
-
-			for (; m && q->cur[m - 1].t > k.t; m--)
-				q->cur[m] = q->cur[m - 1];
-			q->cur[m] = k;
-		}
-	}
-	q->ncur = n;
+	if (reserve(&q->cur, n) || reserve(&q->tmp, n))
+		return -1;
+	q->in_wheel -= n;
 	q->cur_at = 0;
+	if (n > 32) {
+		radix_pass(q, bk, &q->cur, 0);
+		for (unsigned sh = 8; sh < q->width_log; sh += 8) {
+			radix_pass(q, &q->cur, &q->tmp, sh);
+			swap_vec(&q->cur, &q->tmp);
+		}
+		bk->n = 0;
+		return 0;
+	}
+	if (n)
+		memcpy(q->cur.ev, bk->ev, n * sizeof(*bk->ev));
+	q->cur.n = n;
+	bk->n = 0;
+	for (uint32_t j = 1; j < n; j++) {
+		struct vt_simq_ev k = q->cur.ev[j];
+		uint32_t m = j;
+
+		for (; m && q->cur.ev[m - 1].t > k.t; m--)
+			q->cur.ev[m] = q->cur.ev[m - 1];
+		q->cur.ev[m] = k;
+	}
 	return 0;
 }
 
 int vt_simq_pop(vt_simq *q, struct vt_simq_ev *out)
 {
-	uint32_t mask = (1u << q->nbucket_log) - 1, best;
+	uint32_t mask = (1u << q->nbucket_log) - 1;
 	uint64_t width = (uint64_t)1 << q->width_log;
 
 	if (!q->size)
 		return 0;
-	while (q->cur_at == q->ncur && !q->nheap) {
+	while (q->cur_at == q->cur.n && !q->nheap) {
 		if (q->in_wheel) {
 			q->cur_b = (q->cur_b + 1) & mask;
 			q->base += width;
-			if (q->nover && q->over_min < horizon(q))
-				migrate(q);
+			if (q->over.n && q->over_min < horizon(q) && migrate(q))
+				return -1;
 		} else {
 			/* jump straight to the earliest far event */
 			q->base = q->over_min >> q->width_log << q->width_log;
 			q->cur_b = (uint32_t)(q->base >> q->width_log) & mask;
-			migrate(q);
+			if (migrate(q))
+				return -1;
 		}
 		if (load_bucket(q))
 			return -1;
 	}
-	if (q->cur_at < q->ncur && (!q->nheap || before(&q->cur[q->cur_at], &q->heap[0])))
-		best = q->cur[q->cur_at++].i;
+	/* the sorted bucket was pushed before anything in the heap: it wins ties */
+	if (q->cur_at < q->cur.n && (!q->nheap || q->cur.ev[q->cur_at].t <= q->heap[0].ev.t))
+		*out = q->cur.ev[q->cur_at++];
 	else
-		best = heap_pop(q);
-	*out = q->ev[best];
-	q->ev[best].next = q->free_head;
-	q->free_head = best;
-	q->in_wheel--;
+		*out = heap_pop(q);
 	q->size--;
 	return 1;
 }

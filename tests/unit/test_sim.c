@@ -106,11 +106,11 @@ START_TEST(queue_orders_by_time_then_insertion)
 
 	ck_assert_int_eq(vt_simq_init(&q, 2, 4, &e), 0); /* horizon 64 ps: most go to overflow */
 	for (uint32_t i = 0; i < 8; i++)
-		ck_assert_uint_ne(vt_simq_push(&q, ts[i], 1, i, 0), 0);
+		ck_assert_int_eq(vt_simq_push(&q, ts[i], 1, i), 0);
 	while (vt_simq_pop(&q, &ev) > 0) {
 		order[k++] = ev.a;
 		if (ev.a == 4) /* a push during the run lands between 77 and 500 */
-			vt_simq_push(&q, 100, 1, 8, 0);
+			vt_simq_push(&q, 100, 1, 8);
 		if (k > 9)
 			break;
 	}
