@@ -33,6 +33,7 @@
 
 static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
+	"       [-C|--Ca CA] [-P|--Port PORT]  (--live: the local CA and its port)\n"
 	"       [--order FILE | --order-random SEED] [--json] [--compare A B]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
@@ -50,6 +51,7 @@ struct opts {
 	const char *label[2]; /* --label: names of the routings, in order */
 	unsigned nlabel;
 	int live, json, quiet, have_seed, all_sources, timing;
+	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
@@ -148,6 +150,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 		vt_cli_usage(cli, "more --label options than routings");
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
+	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->plot_ext)
 		o->plot_ext = "png";
 	if (!o->npatterns)
@@ -208,7 +211,7 @@ static const struct option long_opts[] = {
 	{"order", required_argument, 0, 'o'},
 	{"order-random", required_argument, 0, 'R'},
 	{"json", no_argument, 0, 'j'},
-	{"plot", required_argument, 0, 'P'},
+	{"plot", required_argument, 0, 'D'},
 	{"plot-format", required_argument, 0, 'F'},
 	{"label", required_argument, 0, 'B'},
 	{"compare", required_argument, 0, 'c'},
@@ -223,6 +226,7 @@ static const struct option long_opts[] = {
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
 	{"timing", no_argument, 0, 'W'},
+	VT_CLI_LIVE_OPTIONS,
 	{0, 0, 0, 0},
 };
 
@@ -233,9 +237,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 
 	o->top = 5;
 	o->threads = 2;
-	vt_cli_init(&cli, PROG, usage, "qhp:", long_opts, argc, argv);
+	vt_cli_init(&cli, PROG, usage, "qhp:C:P:", long_opts, argc, argv);
 	while ((c = vt_cli_next(&cli)) != -1) {
-		if (analysis_opt(&cli, o, c))
+		if (analysis_opt(&cli, o, c) || vt_cli_live_opt(&cli, c, &o->local))
 			continue;
 		switch (c) {
 		case 'l':
@@ -260,7 +264,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'j':
 			o->json = 1;
 			break;
-		case 'P':
+		case 'D':
 			o->plot = optarg;
 			break;
 		case 'B':
@@ -684,7 +688,7 @@ static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, uns
 		    vt_err *e)
 {
 	if (o->live) {
-		if (vt_live_capture(NULL, 0, f, &rs[0].lfts, e))
+		if (vt_live_capture(o->local.ca, (int)o->local.port, f, &rs[0].lfts, e))
 			return -1;
 		rs[0].name = "live";
 		if (o->order ? vt_order_read(&rs[0].order, *f, o->order, e)

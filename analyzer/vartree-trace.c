@@ -38,6 +38,8 @@ static const char usage[] =
 	"opensm.fdbs\n"
 	"      --route vartree      route the fabric with vartree first\n"
 	"      --live               discover the subnet and read its tables (needs umad access)\n"
+	"  -C, --Ca CA              --live: the local CA (default: the first)\n"
+	"  -P, --Port PORT          --live: its port (default: the first active)\n"
 	"  -G, --guid               SRC and DST are node or port GUIDs\n"
 	"  -L, --lid                SRC and DST are LIDs\n"
 	"  -r, --rank               SRC and DST are ranks of the host order\n"
@@ -60,6 +62,7 @@ struct opts {
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
 	int live, json, quiet, have_seed;
+	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	enum vt_addr_kind kind;
 	uint64_t seed;
 };
@@ -90,6 +93,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o, int nkind)
 	if (o->port && nkind)
 		vt_cli_usage(cli, "-G, -L and --rank address SRC and DST, not --port");
 	vt_cli_needs(cli, !!o->npatterns, "--pattern", !!o->port, "--port NODE/PORT");
+	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->npatterns)
 		o->patterns[o->npatterns++] = "all2all";
 }
@@ -103,7 +107,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"guid", no_argument, 0, 'G'},
 		{"lid", no_argument, 0, 'L'},
 		{"rank", no_argument, 0, 'r'},
-		{"port", required_argument, 0, 'P'},
+		{"port", required_argument, 0, 'X'},
 		{"pattern", required_argument, 0, 'p'},
 		{"order", required_argument, 0, 'o'},
 		{"order-random", required_argument, 0, 'S'},
@@ -112,13 +116,16 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"node-name-map", required_argument, 0, 'N'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, VT_OPT_VERSION},
+		VT_CLI_LIVE_OPTIONS,
 		{0, 0, 0, 0},
 	};
 	struct vt_cli cli;
 	int c, nkind = 0;
 
-	vt_cli_init(&cli, PROG, usage, "l:GLrp:qh", lo, argc, argv);
+	vt_cli_init(&cli, PROG, usage, "l:GLrp:qhC:P:", lo, argc, argv);
 	while ((c = vt_cli_next(&cli)) != -1) {
+		if (vt_cli_live_opt(&cli, c, &o->local))
+			continue;
 		switch (c) {
 		case 'l':
 			o->lfts = optarg;
@@ -138,7 +145,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->kind = c == 'G' ? VT_ADDR_GUID : c == 'L' ? VT_ADDR_LID : VT_ADDR_RANK;
 			nkind++;
 			break;
-		case 'P':
+		case 'X':
 			o->port = optarg;
 			break;
 		case 'p':
@@ -174,7 +181,7 @@ static int load(const struct opts *o, vt_fabric **f, vt_lfts *t, vt_order *ord, 
 	int own_order = 0;
 
 	if (o->live) {
-		if (vt_live_capture(NULL, 0, f, t, e))
+		if (vt_live_capture(o->local.ca, (int)o->local.port, f, t, e))
 			return -1;
 		*name = "live";
 	} else {

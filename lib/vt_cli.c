@@ -314,3 +314,20 @@ int vt_cli_choice(const struct vt_cli *c, const char *opt, const char *s, const 
 				      words[i]);
 	vt_cli_die(c->prog, VT_EXIT_USAGE, "%s: '%s' is not one of %s", opt, s, list);
 }
+
+int vt_cli_live_opt(const struct vt_cli *c, int opt, struct vt_cli_live *l)
+{
+	if (opt == 'C')
+		l->ca = optarg;
+	else if (opt == 'P')
+		l->port = (unsigned)vt_cli_uint(c, "-P", optarg, 0, 254);
+	else
+		return 0;
+	l->given = 1;
+	return 1;
+}
+
+void vt_cli_live_check(const struct vt_cli *c, const struct vt_cli_live *l, int live)
+{
+	vt_cli_needs(c, l->given, "-C/-P", live, "--live");
+}

@@ -94,4 +94,25 @@ double vt_cli_double(const struct vt_cli *c, const char *opt, const char *s, dou
  */
 int vt_cli_choice(const struct vt_cli *c, const char *opt, const char *s, const char *const *words);
 
+/*
+ * --live's local port, named as infiniband-diags names it: -C/--Ca CA and
+ * -P/--Port PORT (0 .. 254; 0, the default, is the first active port, and a
+ * switch's management port). Put VT_CLI_LIVE_OPTIONS in the long options and
+ * "C:P:" in the short ones; the command's other options must not use 'C' or 'P'.
+ */
+struct vt_cli_live {
+	const char *ca; /* NULL: the first CA */
+	unsigned port;
+	int given; /* -C or -P seen */
+};
+#define VT_CLI_LIVE_OPTIONS                                                                        \
+	{"Ca", required_argument, 0, 'C'},                                                         \
+	{                                                                                          \
+		"Port", required_argument, 0, 'P'                                                  \
+	}
+/* Takes option c when it is -C or -P (returns 1), else returns 0. */
+int vt_cli_live_opt(const struct vt_cli *c, int opt, struct vt_cli_live *l);
+/* Refuses -C or -P without --live (usage error). */
+void vt_cli_live_check(const struct vt_cli *c, const struct vt_cli_live *l, int live);
+
 #endif

@@ -15,9 +15,16 @@ run_opensm "$tmp/osm" -R minhop
 # clients in a scratch directory: libumad2sim writes ./sys-PID
 mkdir -p "$tmp/cwd"
 cd "$tmp/cwd" || exit 1
-LD_PRELOAD=$umad2sim "$A" --live -p shift -p butterfly --json -q >"$tmp/live.json" 2>"$tmp/live.err"
+# the local port named as infiniband-diags names it: umad2sim's CA is ibsim0, attached to a
+# switch, so its port 0
+LD_PRELOAD=$umad2sim "$A" --live -C ibsim0 -P 0 -p shift -p butterfly --json -q >"$tmp/live.json" 2>"$tmp/live.err"
 rc=$?
 [ $rc = 0 ] || { cat "$tmp/live.err"; echo "vartree-analyze --live exited $rc"; exit 1; }
+# a CA the simulator does not have: refused by discovery, named in the one line
+LD_PRELOAD=$umad2sim "$A" --live -C mlx5_9 -P 1 -q >/dev/null 2>"$tmp/bad.err"
+rc=$?
+[ $rc = 2 ] && [ "$(tail -1 "$tmp/bad.err")" = "vartree-analyze: live:mlx5_9/1: fabric discovery failed" ] ||
+	{ cat "$tmp/bad.err"; echo "--live -C mlx5_9: exit $rc"; exit 1; }
 LD_PRELOAD=$umad2sim ibnetdiscover >"$tmp/fabric.topo" 2>/dev/null ||
 	{ echo "ibnetdiscover failed"; exit 1; }
 "$A" "$tmp/fabric.topo" --lfts "$tmp/osm/opensm-lfts.dump" -p shift -p butterfly --json -q \
