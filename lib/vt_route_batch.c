@@ -44,17 +44,15 @@ void vt_route_batch_start(struct router *r, uint32_t lid)
 void vt_route_batch_flush(struct router *r)
 {
 	struct route_batch *b = &r->batch;
-	const uint32_t nsw = r->lfts->nsw;
+	const uint32_t nsw = r->lfts->nsw, n = b->n, *lid = b->lid;
 
 	for (uint32_t s = 0; s < nsw; s++) {
 		uint8_t *row = vt_lft_row(r->lfts, s);
+		const uint8_t *p = b->cols + s; /* s's entry in each column */
 
-		for (uint32_t k = 0; k < b->n; k++) {
-			uint8_t p = b->cols[(size_t)k * nsw + s];
-
-			if (p != VT_LFT_NONE)
-				row[b->lid[k]] = p;
-		}
+		for (uint32_t k = 0; k < n; k++, p += nsw)
+			if (*p != VT_LFT_NONE)
+				row[lid[k]] = *p;
 	}
 	memset(b->cols, VT_LFT_NONE, (size_t)b->n * nsw);
 	b->n = 0;
