@@ -254,45 +254,48 @@ int vt_cli_parse_double(const char *opt, const char *s, double lo, double hi, do
 	return vt_err_set(e, "%s: '%s' is not a number (%g..%g)", opt, s, lo, hi);
 }
 
+/* A parser's refusal ends the command: its message, status 2. */
+static void or_exit(const struct vt_cli *c, int rc, const vt_err *e)
+{
+	if (rc)
+		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e->msg);
+}
+
 uint64_t vt_cli_uint(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
 		     uint64_t hi)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	vt_err e;
 
-	if (vt_cli_parse_uint(opt, s, lo, hi, &v, &e))
-		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	or_exit(c, vt_cli_parse_uint(opt, s, lo, hi, &v, &e), &e);
 	return v;
 }
 
 int64_t vt_cli_int(const struct vt_cli *c, const char *opt, const char *s, int64_t lo, int64_t hi)
 {
-	int64_t v;
+	int64_t v = 0;
 	vt_err e;
 
-	if (vt_cli_parse_int(opt, s, lo, hi, &v, &e))
-		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	or_exit(c, vt_cli_parse_int(opt, s, lo, hi, &v, &e), &e);
 	return v;
 }
 
 uint64_t vt_cli_size(const struct vt_cli *c, const char *opt, const char *s, uint64_t lo,
 		     uint64_t hi)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	vt_err e;
 
-	if (vt_cli_parse_size(opt, s, lo, hi, &v, &e))
-		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	or_exit(c, vt_cli_parse_size(opt, s, lo, hi, &v, &e), &e);
 	return v;
 }
 
 double vt_cli_double(const struct vt_cli *c, const char *opt, const char *s, double lo, double hi)
 {
-	double v;
+	double v = 0;
 	vt_err e;
 
-	if (vt_cli_parse_double(opt, s, lo, hi, &v, &e))
-		vt_cli_die(c->prog, VT_EXIT_USAGE, "%s", e.msg);
+	or_exit(c, vt_cli_parse_double(opt, s, lo, hi, &v, &e), &e);
 	return v;
 }
 
