@@ -182,6 +182,7 @@ struct opts {
 	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
 	const char *previous; /* --previous: tables to repair instead of replace */
 	enum vt_repair_policy policy;
+	int repair_set; /* --repair given: refused without --previous */
 };
 
 /* --previous and --repair, apart from the other options. */
@@ -194,6 +195,7 @@ static void parse_repair_opt(struct vt_cli *cli, int c, struct opts *o)
 	else
 		o->policy = vt_cli_choice(cli, "--repair", optarg, policies) ? VT_REPAIR_FEWEST
 									     : VT_REPAIR_MINIMAL;
+	o->repair_set |= c != 'P';
 }
 
 static void parse_args(int argc, char **argv, struct opts *o)
@@ -266,6 +268,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	vt_cli_needs(&cli, have_fmt, "--order-format", !!o->x.order, "--order-out FILE");
+	vt_cli_needs(&cli, o->repair_set, "--repair", !!o->previous, "--previous LFTS");
 	if (optind >= argc)
 		vt_cli_usage(&cli, "no TOPOLOGY given");
 	if (optind < argc - 1)

@@ -17,6 +17,8 @@ expect 2 "vartree-route: unknown option '--bogus'$(try vartree-route)" "$r" "$tm
 expect 2 "vartree-route: no TOPOLOGY given$(try vartree-route)" "$r"
 expect 2 "vartree-route: --order-format needs --order-out FILE$(try vartree-route)" \
 	"$r" "$tmp/good.topo" --order-format hostfile
+expect 2 "vartree-route: --repair needs --previous LFTS$(try vartree-route)" \
+	"$r" "$tmp/good.topo" --repair fewest
 expect 2 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo"
 expect 0 "" "$r" --version
 [ "$("$r" --version)" = "vartree-route $ver" ] || { echo "FAIL: vartree-route --version"; nfail=$((nfail + 1)); }
