@@ -27,7 +27,21 @@ expect 2 "vartree-harness: $tmp/empty.topo:1: no node records (Switch, Ca, Hca o
 expect 2 "vartree-harness: -l '9': expected a whole number in 0..7" "$h" -l 9 "$tmp/good.topo"
 expect 2 "vartree-harness: -T 'x': expected a whole number in 1..86400" "$h" -T x "$tmp/good.topo"
 expect 2 "vartree-harness: -N '0': expected a whole number in 1..1000000" "$h" -N 0 "$tmp/good.topo"
-expect 2 "vartree-compare: -e 'a b': expected engine names separated by commas" "$c" -e 'a b' "$tmp/good.topo"
+expect 2 "vartree-compare: -e 'a b': expected engine names separated by commas. Try 'vartree-compare --help'." \
+	"$c" -e 'a b' "$tmp/good.topo"
+# an engine OpenSM does not have is refused before anything runs (OpenSM would fall back to
+# minhop and the run would look like a fallback), by both scripts; torus-2QoS is a name
+for s in "$h" "$c"; do
+	n=$(basename "$s")
+	expect 2 "$n: -e: unknown routing engine 'foo' (known: minhop updn dnup file ftree lash dor torus-2QoS nue dfsssp sssp vartree$([ "$n" = vartree-harness ] && echo " no_fallback")). Try '$n --help'." \
+		"$s" -e vartree,foo "$tmp/good.topo"
+	"$s" --help | grep -q -- '--json' || { echo "FAIL: $n --help lacks --json"; nfail=$((nfail + 1)); }
+done
+expect 2 "vartree-harness: -e 'vartree,': expected engine names separated by commas. Try 'vartree-harness --help'." \
+	"$h" -e vartree, "$tmp/good.topo"
+# VT_UMAD2SIM and VT_OPENSM name the simulator's client library and OpenSM; a wrong one is refused
+VT_UMAD2SIM=$tmp/none.so expect 2 "vartree-harness: $tmp/none.so not found (Debian package libumad2sim0, from ibsim-utils; or set VT_UMAD2SIM)" \
+	"$h" "$tmp/good.topo"
 
 # multi-PF adapters (node GUID = port GUID, consecutive across PFs): ibsim would
 # give PF0's port the node GUID of PF1; refused before ibsim starts, exit 2

@@ -9,7 +9,7 @@
 # node GUID + port, which they break (vartree-gen(1)).
 set -u
 gen=$VT_BIN/vartree-gen
-umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+. "$VT_TOP/tests/integration/umad2sim.bash"
 command -v ibsim >/dev/null || { echo "ibsim not installed"; exit 77; }
 command -v ibnetdiscover >/dev/null || { echo "ibnetdiscover not installed"; exit 77; }
 [ -f "$umad2sim" ] || { echo "libumad2sim not installed"; exit 77; }

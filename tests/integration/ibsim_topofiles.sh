@@ -4,7 +4,7 @@
 # through libumad2sim finds exactly the file's nodes with the file's GUIDs.
 set -u
 top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+. "$VT_TOP/tests/integration/umad2sim.bash"
 command -v ibsim >/dev/null || { echo "ibsim not installed"; exit 77; }
 command -v ibnetdiscover >/dev/null || { echo "ibnetdiscover not installed"; exit 77; }
 [ -f "$umad2sim" ] || { echo "libumad2sim not installed"; exit 77; }

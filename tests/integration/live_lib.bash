@@ -1,6 +1,6 @@
 # Sourced by tests/integration/live_*.sh: one ibsim on its own socket, OpenSM
 # run once over it, and the live_capture driver (build/tests/live_capture).
-umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+. "$VT_TOP/tests/integration/umad2sim.bash"
 cap=$VT_TOP/build/tests/live_capture
 skip() {
 	echo "$1"
@@ -9,7 +9,7 @@ skip() {
 for x in ibsim opensm dump_fts; do
 	command -v $x >/dev/null || skip "$x is not installed"
 done
-[ -r $umad2sim ] || skip "libumad2sim.so is not installed"
+[ -r "$umad2sim" ] || skip "libumad2sim.so is not installed"
 [ -x "$cap" ] || skip "build/tests/live_capture is not built (make unit)"
 
 tmp=$(mktemp -d /tmp/vt-live.XXXXXX)

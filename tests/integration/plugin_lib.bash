@@ -13,7 +13,8 @@ fail() {
 for x in ibsim /usr/sbin/opensm ibnetdiscover; do
 	command -v $x >/dev/null || skip "$x is not installed"
 done
-[ -r /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so ] || skip "libumad2sim.so is not installed"
+. "$VT_TOP/tests/integration/umad2sim.bash"
+[ -r "$umad2sim" ] || skip "libumad2sim.so is not installed"
 [ -f "$VT_TOP/build/lib/libvartree.so" ] || skip "build/lib/libvartree.so is not built (make)"
 [ -x "$gen" ] || skip "vartree-gen is not built (make)"
 
