@@ -350,7 +350,7 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 	fprintf(stderr,
 		PROG ": against %s: %s: %" PRIu64 " entries in %" PRIu64
 		     " blocks changed (fresh route: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64
-		     ": link lost or LID gone)\n",
+		     ": link lost)\n",
 		o->previous, mode[st.mode], st.changed, st.blocks, st.fresh_changed,
 		st.fresh_blocks, st.minimum);
 	if (st.mode != VT_REPAIR_DONE)

@@ -100,10 +100,10 @@ enum vt_repair_policy {
 
 struct vt_repair_stats {
 	enum vt_repair_mode mode;
-	uint64_t changed, blocks;	      /* entries (and 64-LID blocks) differing from prev */
+	/* entries (and 64-LID blocks) differing from prev, for LIDs still in the fabric */
+	uint64_t changed, blocks;
 	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
-	uint64_t minimum; /* entries that had to change: prev's port lost its link, or the LID left
-			   */
+	uint64_t minimum;     /* entries that had to change: prev's port lost its link */
 	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
 };
 

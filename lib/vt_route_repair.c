@@ -226,9 +226,12 @@ static void rebalance(struct repair *r, uint32_t s)
 	}
 }
 
-/* Entries and 64-LID blocks of t that differ from prev. */
-static void count_changes(const vt_lfts *prev, const vt_lfts *t, uint64_t *changed,
-			  uint64_t *blocks)
+/*
+ * Entries and 64-LID blocks of t that differ from prev, for the LIDs still in
+ * the fabric (those that left change alike under any routing).
+ */
+static void count_changes(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t,
+			  uint64_t *changed, uint64_t *blocks)
 {
 	*changed = *blocks = 0;
 	for (uint32_t s = 0; s < t->nsw; s++) {
@@ -238,14 +241,14 @@ static void count_changes(const vt_lfts *prev, const vt_lfts *t, uint64_t *chang
 			uint32_t n = 0;
 
 			for (uint32_t lid = b0; lid < t->nlid && lid < b0 + BLOCK; lid++)
-				n += a[lid] != b[lid];
+				n += a[lid] != b[lid] && f->lid_port[lid] != VT_NONE;
 			*changed += n;
 			*blocks += n > 0;
 		}
 	}
 }
 
-/* Entries that must change: prev's port lost its link, or the LID is no longer in the fabric. */
+/* Entries that must change: prev's port lost its link (LIDs still in the fabric). */
 static uint64_t forced(const vt_fabric *f, const vt_lfts *prev)
 {
 	uint64_t n = 0;
@@ -254,7 +257,7 @@ static uint64_t forced(const vt_fabric *f, const vt_lfts *prev)
 		for (uint32_t lid = 1; lid < prev->nlid; lid++) {
 			uint8_t p = vt_lft_get(prev, s, lid);
 
-			if (p != VT_LFT_NONE && (f->lid_port[lid] == VT_NONE || !port_up(f, s, p)))
+			if (p != VT_LFT_NONE && f->lid_port[lid] != VT_NONE && !port_up(f, s, p))
 				n++;
 		}
 	return n;
@@ -391,7 +394,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 	memset(st, 0, sizeof(*st));
 	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
 		return vt_err_set(e, "previous tables do not fit the fabric");
-	count_changes(prev, lfts, &st->fresh_changed, &st->fresh_blocks);
+	count_changes(f, prev, lfts, &st->fresh_changed, &st->fresh_blocks);
 	st->minimum = forced(f, prev);
 	st->changed = st->fresh_changed;
 	st->blocks = st->fresh_blocks;
@@ -414,7 +417,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 	}
 	free(lfts->port);
 	lfts->port = t.port;
-	count_changes(prev, lfts, &st->changed, &st->blocks);
+	count_changes(f, prev, lfts, &st->changed, &st->blocks);
 	st->mode = VT_REPAIR_DONE;
 	return 0;
 }

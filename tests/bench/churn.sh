@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Fault churn: how many LFT entries and 64-entry blocks (what OpenSM sends) change
+# when one link or one switch fails, on fat 8,3, pruned 36,6 and a real-shaped
+# pruned 36,6 (aggregation nodes, dual-homed spine CAs, a host-less leaf).
+# Faults, by the generators' GUIDs (level in the 9th-10th hex digits): the last
+# leaf's first up-link, the last level-1 switch's first up-link, the last leaf,
+# the last level-1 switch, the first level-1 switch (above vartree's turn leaf,
+# so every-source switch-to-switch routes must turn elsewhere) and the last top.
+#   offline (vartree-route, tests/data/topo_fault.py for the degraded fabric):
+#     min      entries whose port lost its link
+#   (all counts for the LIDs still in the fabric: the entries of LIDs that left
+#   change alike under any routing)
+#     repair   vartree-route --previous (vartree.repair=minimal): entries/blocks
+#     x min    repair entries / min
+#     fresh    vartree-route of the degraded fabric alone
+#     fewest   --repair fewest (vartree.repair=fewest): longer routes kept too
+#     shift    worst/avg shift congestion, fresh and repaired (vartree-analyze)
+#     heal     the healthy fabric with --previous the repaired tables gives the
+#              original tables byte for byte
+#   harness (real OpenSM 3.3.23 on ibsim, -F down then -F up per fault): entries/
+#     blocks between the sweep before and after the fault, per engine; "=" after
+#     an engine's figure: the sweep after the heal equals the first sweep.
+# VT_CHURN_FABRICS (fat83 pruned366 real366) and VT_CHURN_ENGINES (vartree ftree
+# updn minhop dfsssp; empty: offline only) choose.
+set -u
+top=${VT_TOP:?}
+bin=$top/build/bin
+h=$top/sim/vartree-harness
+tmp=$(mktemp -d /tmp/vt-bench-churn.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+engines=${VT_CHURN_ENGINES-vartree ftree updn minhop dfsssp}
+
+gen() { # NAME FILE
+	case $1 in
+	fat83) "$bin/vartree-gen" fat 8,3 -o "$2" ;;
+	pruned366) "$bin/vartree-gen" pruned 36,6 -o "$2" ;;
+	real366) "$bin/vartree-gen" pruned 36,6 --aggregation-nodes --spine-cas 2:dual --hostless-leaves 1 -o "$2" ;;
+	esac
+}
+
+# "LABEL FAULT" lines for a topology written by vartree-gen
+faults() {
+	awk 'function lvl(id) { return substr(id, 11, 2) }
+	/^Switch/ { match($0, /"S-[0-9a-f]+"/); cur = substr($0, RSTART + 1, RLENGTH - 2); l = lvl(cur)
+		if (l == "00") { leaf_seen = cur } else if (l == "01") { l1 = cur; if (!first1) first1 = cur } else if (l == "02") tp = cur
+		up[cur] = ""; next }
+	/^\[[0-9]+\]/ && cur != "" { match($0, /"[SH]-[0-9a-f]+"/); peer = substr($0, RSTART + 1, RLENGTH - 2)
+		p = $1; gsub(/[^0-9]/, "", p)
+		if (peer ~ /^H-/ && lvl(cur) == "00") { hosts[cur] = 1; leaf = cur }
+		if (peer ~ /^S-/ && lvl(peer) == sprintf("%02d", lvl(cur) + 1) && up[cur] == "") up[cur] = p
+		next }
+	/^$/ { cur = "" }
+	END { printf "leaf-uplink down:%s:%s\n", leaf, up[leaf]
+		printf "L1-uplink down:%s:%s\n", l1, up[l1]
+		printf "leaf down:%s\n", leaf
+		printf "L1 down:%s\n", l1
+		printf "L1-turn down:%s\n", first1
+		printf "top down:%s\n", tp }' "$1"
+}
+
+norm() { # opensm-lfts.dump -> sorted "guid lid port"
+	awk '/^Unicast lids/ { g = $0; sub(/.*guid 0x/, "", g); sub(/[^0-9a-fA-F].*/, "", g); g = tolower(g); next }
+	     /^0x[0-9a-fA-F]+ +[0-9]+/ { printf "%s %s %d\n", g, tolower($1), $2 + 0 }' "$1" | sort
+}
+
+# entries and 64-LID blocks that differ between two normalised dumps, for the
+# switches and LIDs the second holds (the entries of a failed switch or of LIDs
+# that left change alike under any routing)
+ndiff() {
+	awk 'function hex(h,   i, v) { h = tolower(h); sub(/^0x/, "", h); v = 0
+			for (i = 1; i <= length(h); i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			return v }
+		FNR == NR { a[$1 " " $2] = $3; sa[$1] = 1; next }
+		$1 in sa { k = $1 " " $2; if (!(k in a) || a[k] != $3) { n++; b[$1 " " int(hex($2) / 64)] = 1 } }
+		END { for (k in b) nb++; printf "%d/%d", n, nb }' "$1" "$2"
+}
+
+shift_q() { # TOPO LFTS -> worst/avg
+	"$bin/vartree-analyze" "$1" --lfts "$2" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
+}
+
+printf '%-9s %-11s | %6s %12s %5s %12s %12s %9s %9s %9s %4s |' fabric fault min repair "x min" fresh fewest \
+	"shift fr" "shift rep" "shift few" heal
+for e in $engines; do printf ' %13s' "$e"; done
+echo
+for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
+	t=$tmp/$fab.topo
+	gen $fab "$t" || exit 1
+	"$bin/vartree-route" -q "$t" -o "$tmp/$fab.a" || exit 1
+	mapfile -t fl < <(faults "$t")
+	hargs=()
+	for l in "${fl[@]}"; do hargs+=(-F "${l#* }" -F "up:${l#* down:}"); done
+	for e in $engines; do
+		"$h" -q -T 1800 -e "$e" -o "$tmp/$fab-$e" "${hargs[@]}" "$t" >/dev/null ||
+			echo "$fab: harness with $e did not reach SUBNET UP every sweep" >&2
+	done
+	i=0
+	for l in "${fl[@]}"; do
+		label=${l%% *} fault=${l#* }
+		python3 "$top/tests/data/topo_fault.py" "$t" "$fault" >"$tmp/d.topo" || exit 1
+		"$bin/vartree-route" -q "$tmp/d.topo" -o "$tmp/fresh" || exit 1
+		"$bin/vartree-route" "$tmp/d.topo" --previous "$tmp/$fab.a" -o "$tmp/rep" 2>"$tmp/err" || exit 1
+		min=$(sed -n 's/.*; minimum \([0-9]*\): link lost)$/\1/p' "$tmp/err")
+		norm "$tmp/$fab.a" >"$tmp/na"
+		rep=$(ndiff "$tmp/na" <(norm "$tmp/rep"))
+		freshc=$(ndiff "$tmp/na" <(norm "$tmp/fresh"))
+		"$bin/vartree-route" -q "$tmp/d.topo" --previous "$tmp/$fab.a" --repair fewest -o "$tmp/few" || exit 1
+		"$bin/vartree-route" -q "$t" --previous "$tmp/rep" -o "$tmp/heal" || exit 1
+		heal=no
+		cmp -s "$tmp/heal" "$tmp/$fab.a" && heal=yes
+		printf '%-9s %-11s | %6s %12s %5s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" "$min" "$rep" \
+			"$(awk -v a="${rep%/*}" -v b="$min" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')" \
+			"$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" "$(shift_q "$tmp/d.topo" "$tmp/fresh")" \
+			"$(shift_q "$tmp/d.topo" "$tmp/rep")" "$(shift_q "$tmp/d.topo" "$tmp/few")" "$heal"
+		for e in $engines; do
+			d=$tmp/$fab-$e
+			if [ -s "$d/sweep-$((2 * i + 1))/opensm-lfts.dump" ] && [ -s "$d/sweep-$((2 * i + 2))/opensm-lfts.dump" ]; then
+				norm "$d/sweep-$((2 * i))/opensm-lfts.dump" >"$tmp/n0"
+				norm "$d/sweep-$((2 * i + 1))/opensm-lfts.dump" >"$tmp/n1"
+				norm "$d/sweep-$((2 * i + 2))/opensm-lfts.dump" >"$tmp/n2"
+				norm "$d/sweep-0/opensm-lfts.dump" >"$tmp/n00"
+				c=$(ndiff "$tmp/n0" "$tmp/n1")
+				cmp -s "$tmp/n00" "$tmp/n2" && c="$c="
+				printf ' %13s' "$c"
+			else
+				printf ' %13s' -
+			fi
+		done
+		echo
+		i=$((i + 1))
+	done
+	for e in $engines; do
+		[ -f "$tmp/$fab-$e/summary.txt" ] || continue
+		grep -q "fallbacks [^n]" "$tmp/$fab-$e/summary.txt" &&
+			echo "$fab: $e fell back in some sweeps: $(grep -o 'engine [a-z0-9]*, fallbacks [^,]*' "$tmp/$fab-$e/summary.txt" | sort | uniq -c | tr -s ' \n' ' ')"
+	done
+done
+exit 0
