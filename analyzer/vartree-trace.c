@@ -93,6 +93,8 @@ static void check_args(const struct vt_cli *cli, struct opts *o, int nkind)
 	if (o->port && nkind)
 		vt_cli_usage(cli, "-G, -L and --rank address SRC and DST, not --port");
 	vt_cli_needs(cli, !!o->npatterns, "--pattern", !!o->port, "--port NODE/PORT");
+	vt_cli_needs(cli, o->quiet, "-q", !!o->port,
+		     "--port NODE/PORT"); /* a path prints its hops */
 	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->npatterns)
 		o->patterns[o->npatterns++] = "all2all";

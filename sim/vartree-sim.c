@@ -346,6 +346,7 @@ static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const 
 		break;
 	case 21:
 		o->p.ar_select = select_of[vt_cli_choice(cli, "--ar-select", v, selects)];
+		o->ar_select_set = 1;
 		break;
 	default:
 		return 0;
@@ -406,6 +407,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			apply_number(&cli, o, later[i].id, later[i].v);
 	free(later);
 	check_opts(&cli, o);
+	/* after the preset, which may turn adaptive routing on (navaridas) */
+	vt_cli_needs(&cli, o->ar_select_set, "--ar-select", o->p.ar != VT_AR_STATIC,
+		     "--ar packet or flow");
 	vt_err e;
 	if (vt_sim_check_params(&o->p, &e)) /* a combination, as a buffer too small for the MTU */
 		die(e.msg);

@@ -48,6 +48,8 @@ expect 2 "vartree-trace: --pattern needs --port NODE/PORT$(try vartree-trace)" \
 	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" -p shift H-0000 H-0001
 expect 2 "vartree-trace: --order and --order-random exclude each other$(try vartree-trace)" \
 	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" --order o --order-random 1 H-0000 H-0001
+expect 2 "vartree-trace: -q needs --port NODE/PORT$(try vartree-trace)" \
+	"$x" "$tmp/good.topo" --lfts "$tmp/good.lfts" -q H-0000 H-0001
 expect 2 "vartree-trace: $tmp/missing.topo: cannot open: No such file or directory" \
 	"$x" "$tmp/missing.topo" --route vartree H-0000 H-0001
 expect 2 "vartree-trace: $tmp/missing.lfts: cannot open: No such file or directory" \
@@ -85,6 +87,8 @@ expect 2 "vartree-sim: --reps applies to --pattern only, not to --causal$(try va
 	"$s" -q --gen "fat 2,2" --causal BU --reps 2
 expect 2 "vartree-sim: --mode does not apply to --open traffic$(try vartree-sim)" \
 	"$s" -q --gen "fat 2,2" --open pair --mode burst
+expect 2 "vartree-sim: --ar-select needs --ar packet or flow$(try vartree-sim)" \
+	"$s" -q --gen "fat 2,2" --ar-select queue
 expect 2 "vartree-sim: $tmp/missing.topo: cannot open: No such file or directory" "$s" -q "$tmp/missing.topo"
 expect 2 "vartree-sim: $tmp/missing.lfts: cannot open: No such file or directory" \
 	"$s" -q "$tmp/good.topo" --lfts "$tmp/missing.lfts"
