@@ -31,6 +31,8 @@
 
 enum vt_sim_arb { VT_ARB_RR = 0, VT_ARB_RANDOM = 1 };
 enum vt_sim_rail { VT_RAIL_FIXED = 0, VT_RAIL_RANDOM = 1, VT_RAIL_LEAST = 2 };
+/* the rail policy chooses for a whole message, or for each of its packets (Wolfe et al.) */
+enum vt_sim_rail_choice { VT_RAIL_PER_MESSAGE = 0, VT_RAIL_PER_PACKET = 1 };
 /*
  * Adaptive routing (see vt_simar.c): static follows the LFT; packet chooses
  * per packet among the up-ports of the switch when the LFT port is an
@@ -59,6 +61,7 @@ struct vt_sim_params {
 	unsigned inj_pkts; /* injection queue per rail, packets (least-occupied rail choice) */
 	enum vt_sim_arb arb;
 	enum vt_sim_rail rail;
+	enum vt_sim_rail_choice rail_choice;
 	enum vt_sim_ar ar;
 	enum vt_sim_ar_select ar_select;
 	int flit; /* flit-exact mode */

@@ -45,9 +45,17 @@ struct pkt {
 
 struct msgrt {
 	uint64_t t_post;
-	uint32_t next, tx_left, rx_left;
-	uint8_t rail;
+	uint32_t tx_left, rx_left;
 	uint8_t ar[VTS_AR_HOPS]; /* flow AR: port chosen at switch hop k + 1, 0 if not yet */
+};
+
+/*
+ * Packets of a message queued on one rail of its source: a whole message
+ * when the rail is chosen per message, a run of its packets when per packet.
+ */
+struct chunk {
+	uint32_t msg, npk, next;
+	uint32_t rail; /* the source's rail k; the packets go to the destination's rail k */
 };
 
 /*
@@ -78,7 +86,7 @@ struct oport {
 	uint64_t busy_until, ppb_fx, wake_t;   /* wake_t: earliest pending EV_WAKE, NO_T if none */
 	uint32_t nwait;			       /* waiting inputs over all VLs */
 	uint32_t qcr;			       /* credits of packets here routed to this output */
-	uint32_t rail_head, rail_tail, queued; /* CA ports: message FIFO and packets in it */
+	uint32_t rail_head, rail_tail, queued; /* CA ports: chunk FIFO (0: none), packets in it */
 	uint64_t gen_t;
 	uint8_t vl_rr;
 };
@@ -123,6 +131,8 @@ typedef struct sim {
 	uint32_t npk, cap_pk, free_pk;
 	struct cred *cq;
 	uint32_t ncq, cap_cq, free_cq;
+	struct chunk *ch;
+	uint32_t nch, cap_ch, free_ch;
 	/* messages */
 	uint64_t nmsg, cap_msg;
 	uint32_t *src, *dst, *stg;

@@ -12,7 +12,8 @@
  * look at the others while it is idle, nothing queues for it and it has the
  * credits for the packet: a switch deviates where its static route is congested, so a
  * well-routed pattern stays as it was routed. Flow mode chooses for a message's
- * first packet only, so its packets stay in order.
+ * first packet only, so its packets stay in order (on one rail: with the rail
+ * chosen per packet, a plane whose switch lacks that up-port chooses afresh).
  *
  * A parent is a candidate for a LID only if its own table routes the LID and
  * not back down the same link (a degraded fabric may have parents that do
@@ -182,5 +183,8 @@ uint32_t vts_ar_route(sim *s, const struct hport *h, struct pkt *p, uint32_t out
 	memo = &s->m[p->msg].ar[p->hops - 1];
 	if (!*memo)
 		*memo = (uint8_t)(choose(s, h, p, out) - h->first_port);
+	/* per-packet rails: a port chosen in another plane need not be an up-port here */
+	if (*memo > h->nports || !s->hp[h->first_port + *memo].up)
+		return choose(s, h, p, out);
 	return h->first_port + *memo;
 }

@@ -13,17 +13,51 @@ static void msg_sent(sim *s, uint32_t mi)
 		vts_post_stage_of(s, r);
 }
 
-/* An HCA output: next packet of the rail's head message, if credits and generator allow. */
+/* A free chunk; 0 when out of memory. */
+static uint32_t chunk_new(sim *s)
+{
+	uint32_t c = s->free_ch;
+
+	if (c) {
+		s->free_ch = s->ch[c].next;
+		return c;
+	}
+	if (s->nch == s->cap_ch) {
+		struct chunk *n = realloc(s->ch, (size_t)s->cap_ch * 2 * sizeof(*n));
+
+		if (!n)
+			return 0;
+		s->ch = n;
+		s->cap_ch *= 2;
+	}
+	return s->nch++;
+}
+
+/* Takes the rail FIFO's head chunk away. */
+static void chunk_pop(sim *s, struct oport *o)
+{
+	uint32_t c = o->rail_head;
+
+	o->rail_head = s->ch[c].next;
+	if (!o->rail_head)
+		o->rail_tail = 0;
+	s->ch[c].next = s->free_ch;
+	s->free_ch = c;
+}
+
+/* An HCA output: next packet of the rail's head chunk, if credits and generator allow. */
 void vts_hca_kick(sim *s, uint32_t port)
 {
 	struct oport *o = &s->op[port];
-	uint32_t mi = o->rail_head, pi;
+	uint32_t c = o->rail_head, mi, pi, rail;
 	struct msgrt *m;
 	uint64_t avail;
 	uint32_t payload, done, vl;
 
-	if (mi == UINT32_MAX)
+	if (!c)
 		return;
+	mi = s->ch[c].msg;
+	rail = s->ch[c].rail;
 	if (o->busy_until > s->now) {
 		wake_at(s, port, o->busy_until);
 		return;
@@ -64,19 +98,17 @@ void vts_hca_kick(sim *s, uint32_t port)
 	p->cr = (uint8_t)cr;
 	p->vl = (uint8_t)vl;
 	p->hops = 0;
-	p->lid = s->f->ports[s->rail_port[s->rail_off[drank] + m->rail % nr]].lid;
+	p->lid = s->f->ports[s->rail_port[s->rail_off[drank] + rail % nr]].lid;
 	s->r->pkts_injected++;
 	s->r->bytes_injected += payload;
 	s->in_flight++;
 	o->queued--;
 	vts_transmit(s, port, pi, s->now);
-	if (!--m->tx_left) {
-		o->rail_head = m->next;
-		if (o->rail_head == UINT32_MAX)
-			o->rail_tail = UINT32_MAX;
+	if (!--s->ch[c].npk)
+		chunk_pop(s, o);
+	if (!--m->tx_left)
 		msg_sent(s, mi);
-	}
-	if (o->rail_head != UINT32_MAX)
+	if (o->rail_head)
 		wake_at(s, port, o->busy_until);
 }
 
@@ -164,11 +196,10 @@ void vts_sink(sim *s, uint32_t pi)
 	deliver(s, pi, end);
 }
 
-static void post(sim *s, uint32_t mi)
+/* The rail of rank r the policy takes now: random, the fewest packets queued, or the first. */
+static uint32_t pick_rail(sim *s, uint32_t r)
 {
-	uint32_t r = s->src[mi], nr = s->rail_off[r + 1] - s->rail_off[r], rail = 0;
-	struct msgrt *m = &s->m[mi];
-	uint32_t npk = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu);
+	uint32_t nr = s->rail_off[r + 1] - s->rail_off[r], rail = 0;
 
 	if (nr > 1 && s->p.rail == VT_RAIL_RANDOM) {
 		rail = (uint32_t)vt_rand_below(&s->rng, nr);
@@ -178,21 +209,55 @@ static void post(sim *s, uint32_t mi)
 			    s->op[s->rail_port[s->rail_off[r] + rail]].queued)
 				rail = k;
 	}
-	uint32_t port = s->rail_port[s->rail_off[r] + rail];
+	return rail;
+}
+
+/* Queues npk packets of message mi on its source's rail `rail`; 0 when out of memory. */
+static int enqueue(sim *s, uint32_t mi, uint32_t rail, uint32_t npk)
+{
+	uint32_t port = s->rail_port[s->rail_off[s->src[mi]] + rail], c;
 	struct oport *o = &s->op[port];
+
+	o->queued += npk;
+	if (o->rail_tail && s->ch[o->rail_tail].msg == mi) {
+		s->ch[o->rail_tail].npk += npk; /* the message's previous packet went here too */
+		return 1;
+	}
+	c = chunk_new(s);
+	if (!c) {
+		vts_oom(s, "messages");
+		return 0;
+	}
+	s->ch[c] = (struct chunk){.msg = mi, .npk = npk, .next = 0, .rail = rail};
+	if (o->rail_tail)
+		s->ch[o->rail_tail].next = c;
+	else
+		o->rail_head = c;
+	o->rail_tail = c;
+	return 1;
+}
+
+static void post(sim *s, uint32_t mi)
+{
+	uint32_t r = s->src[mi], nr = s->rail_off[r + 1] - s->rail_off[r];
+	struct msgrt *m = &s->m[mi];
+	uint32_t npk = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu);
 
 	m->t_post = s->now;
 	m->tx_left = m->rx_left = npk;
-	m->rail = (uint8_t)rail;
 	memset(m->ar, 0, sizeof(m->ar));
-	m->next = UINT32_MAX;
-	if (o->rail_tail == UINT32_MAX)
-		o->rail_head = mi;
-	else
-		s->m[o->rail_tail].next = mi;
-	o->rail_tail = mi;
-	o->queued += npk;
-	vts_hca_kick(s, port);
+	if (s->p.rail_choice == VT_RAIL_PER_MESSAGE || nr < 2) {
+		uint32_t rail = pick_rail(s, r);
+
+		if (enqueue(s, mi, rail, npk))
+			vts_hca_kick(s, s->rail_port[s->rail_off[r] + rail]);
+		return;
+	}
+	for (uint32_t k = 0; k < npk; k++)
+		if (!enqueue(s, mi, pick_rail(s, r), 1))
+			return;
+	for (uint32_t k = 0; k < nr; k++)
+		vts_hca_kick(s, s->rail_port[s->rail_off[r] + k]);
 }
 
 /* Posts what the workload's rule lets rank r send now. */

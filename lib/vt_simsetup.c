@@ -44,7 +44,6 @@ static uint64_t setup_ports(sim *s)
 			.nports = nd->nports,
 			.num = f->ports[i].num,
 		};
-		s->op[i].rail_head = s->op[i].rail_tail = UINT32_MAX;
 		s->st[i].blocked_since = NO_T;
 		s->op[i].wake_t = NO_T;
 		s->op[i].ppb_fx = vts_ppb_of_mbps(port_mbps(s, i));
@@ -138,7 +137,10 @@ int vts_setup(sim *s, const vt_order *order)
 	s->cap_cq = 1024;
 	s->ncq = 1;
 	s->cq = malloc(s->cap_cq * sizeof(*s->cq));
-	if (!s->pk || !s->cq)
+	s->cap_ch = 1024;
+	s->nch = 1;
+	s->ch = malloc(s->cap_ch * sizeof(*s->ch));
+	if (!s->pk || !s->cq || !s->ch)
 		return vt_err_set(s->e, "out of memory");
 	vt_rand_seed(&s->rng, s->p.seed);
 	return 0;
@@ -326,6 +328,7 @@ void vts_cleanup(sim *s)
 	free(s->st);
 	free(s->hp);
 	free(s->cq);
+	free(s->ch);
 	free(s->sink_free);
 	free(s->pk);
 	free(s->rail_off);

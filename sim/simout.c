@@ -77,6 +77,8 @@ static json_t *json_model(const struct opts *o)
 	vt_json_set(m, "sink_gbps", vt_json_real((double)p->sink_mbps / 1000, 3));
 	vt_json_set(m, "arbitration", json_string(arb[p->arb & 1]));
 	vt_json_set(m, "rail", json_string(rail[p->rail % 3]));
+	vt_json_set(m, "rail_choice",
+		    json_string(p->rail_choice == VT_RAIL_PER_PACKET ? "packet" : "message"));
 	vt_json_set(m, "adaptive", json_string(ar[p->ar % 3]));
 	vt_json_set(m, "adaptive_select", json_string(sel[p->ar_select & 1]));
 	vt_json_set(m, "flit", json_boolean(p->flit));

@@ -48,6 +48,7 @@ static const char usage[] =
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
 	"  --arb rr|random    output arbitration\n"
 	"  --rail fixed|random|least  rail of a multi-rail host's message\n"
+	"  --rail-choice message|packet  rail chosen per message or per packet\n"
 	"  --ar static|packet|flow  adaptive routing among up-ports (default static: LFT)\n"
 	"  --ar-select credits|queue  AR port choice: most credits or least queued\n"
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
@@ -134,6 +135,7 @@ static const struct option long_opts[] = {
 	{"ar", 1, 0, 20},
 	{"ar-select", 1, 0, 21},
 	{"label", 1, 0, 22},
+	{"rail-choice", 1, 0, 23},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -323,6 +325,9 @@ static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const 
 	static const enum vt_sim_arb arb_of[] = {VT_ARB_RR, VT_ARB_RANDOM};
 	static const char *const rails[] = {"fixed", "random", "least", NULL};
 	static const enum vt_sim_rail rail_of[] = {VT_RAIL_FIXED, VT_RAIL_RANDOM, VT_RAIL_LEAST};
+	static const char *const choices[] = {"message", "packet", NULL};
+	static const enum vt_sim_rail_choice choice_of[] = {VT_RAIL_PER_MESSAGE,
+							    VT_RAIL_PER_PACKET};
 	static const char *const ars[] = {"static", "packet", "flow", NULL};
 	static const enum vt_sim_ar ar_of[] = {VT_AR_STATIC, VT_AR_PACKET, VT_AR_FLOW};
 	static const char *const selects[] = {"credits", "queue", NULL};
@@ -340,6 +345,9 @@ static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const 
 			o->p.sl_spread = 1;
 		else
 			o->p.sl = (unsigned)vt_cli_uint(cli, "--sl", v, 0, 15);
+		break;
+	case 23:
+		o->p.rail_choice = choice_of[vt_cli_choice(cli, "--rail-choice", v, choices)];
 		break;
 	case 20:
 		o->p.ar = ar_of[vt_cli_choice(cli, "--ar", v, ars)];
