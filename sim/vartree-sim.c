@@ -47,7 +47,7 @@ static const char usage[] =
 	"                     or spread: SL = (source rank + destination rank) mod --vls\n"
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
 	"  --arb rr|random    output arbitration\n"
-	"  --rail fixed|random|least  rail of a multi-rail host's message\n"
+	"  --rail fixed|random|least  rail of a multi-rail host's message or packet\n"
 	"  --rail-choice message|packet  rail chosen per message or per packet\n"
 	"  --ar static|packet|flow  adaptive routing among up-ports (default static: LFT)\n"
 	"  --ar-select credits|queue  AR port choice: most credits or least queued\n"
