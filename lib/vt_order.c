@@ -237,6 +237,7 @@ static int push(vt_order *o, uint32_t *cap, uint32_t port)
 }
 
 /* Hosts of an MPI hostfile: CA nodes by the first word of their description. */
+#define VT_ORDER_MAX_SLOTS 1000000u
 struct host_pair {
 	const char *desc;
 	size_t wlen; /* length of the first word */
@@ -302,7 +303,7 @@ static int host_slots(const char *tok, unsigned long *slots)
 		if (end == num || end != tok + tl || *num == '-' || *num == '+')
 			return -1;
 		if (is_slots) {
-			if (v < 1 || v > VT_MAX_PORTS)
+			if (v < 1 || v > VT_ORDER_MAX_SLOTS)
 				return -1;
 			*slots = v;
 		}
@@ -312,10 +313,12 @@ static int host_slots(const char *tok, unsigned long *slots)
 }
 
 /*
- * A hostfile line "HOST [slots=N] [max_slots=M]": N ranks (default 1) on the
- * host's next CA ports not placed yet, its CAs in natural order of description,
- * each CA's ports in port order. So a host listed once per rank (vartree-route
- * --order-format hostfile) or once with slots= places each of its HCAs once.
+ * A hostfile line "HOST [slots=N] [max_slots=M]": up to N ranks (default 1) on
+ * the host's next CA ports not placed yet, its CAs in natural order of
+ * description, each CA's ports in port order. vartree places one rank per CA
+ * port, so slots beyond the free ports (MPI's ranks per core, "slots=64") add
+ * none: the line keeps the host's place in the order. A host listed once per
+ * rank (vartree-route --order-format hostfile) places each of its HCAs once.
  */
 static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 {
@@ -341,7 +344,7 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 	if (host_slots(t + wl, &slots))
 		return vt_err_at(e, in->path, line,
 				 "\"%s\": expected a node, or a host name and slots=N (1 .. %u)", t,
-				 VT_MAX_PORTS);
+				 VT_ORDER_MAX_SLOTS);
 	for (uint32_t i = lo; i < in->nh && !host_cmp_word(&in->hosts[i], &key); i++) {
 		uint32_t nd = in->hosts[i].node;
 		for (unsigned p = 1; p <= f->nodes[nd].nports; p++) {
@@ -356,11 +359,10 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 			}
 		}
 	}
-	if (placed < slots)
+	if (!placed)
 		return vt_err_at(e, in->path, line,
-				 "host \"%.*s\" has %u CA ports, %u free: slots=%lu do not fit "
-				 "(one rank per CA port)",
-				 (int)wl, t, ports, placed, slots);
+				 "host \"%.*s\" listed again, but its %u CA port%s already placed",
+				 (int)wl, t, ports, ports == 1 ? " is" : "s are");
 	return 0;
 }
 

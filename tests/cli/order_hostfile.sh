@@ -36,6 +36,14 @@ for r in 0 1 2 3 4 5 6 7; do
 done
 "$VT_BIN/vartree-trace" "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h1" --rank 0 8 2>"$T/err"
 [ $? = 2 ] && grep -qx "vartree-trace: '8': expected a rank 0 .. 7" "$T/err" || fail "8 ranks: $(cat "$T/err")"
+# MPI's slots count cores: ranks beyond a host's CA ports are not placed, the host keeps its
+# place (a Slurm-style "slots=64" file gives one rank per HCA, hosts in the file's order)
+printf 'gpu001 slots=64\ngpu000 mlx5_1\ngpu000 slots=64\n' >"$T/h2"
+want=('gpu001 mlx5_0' 'gpu001 mlx5_1' 'gpu001 mlx5_2' 'gpu001 mlx5_3' 'gpu000 mlx5_1' 'gpu000 mlx5_0' 'gpu000 mlx5_2' 'gpu000 mlx5_3')
+for r in 0 1 2 3 4 5 6 7; do
+	got=$("$VT_BIN/vartree-trace" "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h2" --rank "$r" 0 | head -1)
+	[[ $got == *"\"${want[$r]}\"" ]] || fail "slots=64 rank $r: $got, want ${want[$r]}"
+done
 # the simulator takes it as well: 8 ranks, a shift of 7 stages
 "$VT_BIN/vartree-sim" -q "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h1" --json >"$T/s.json" || fail sim
 grep -q '"ranks": 8, "message_bytes": 4096, "stages": 7, "flows": 56' "$T/s.json" || fail "sim: $(head -c 400 "$T/s.json")"
@@ -47,11 +55,11 @@ refuse() { # content message
 	[ $? = 2 ] || fail "exit for '$1'"
 	[ "$(cat "$T/err")" = "vartree-analyze: $T/bad:$2" ] || fail "'$1': $(cat "$T/err")"
 }
-refuse 'gpu001 slots=5\n' '1: host "gpu001" has 4 CA ports, 4 free: slots=5 do not fit (one rank per CA port)'
-refuse 'gpu000 mlx5_1\ngpu000 slots=4\n' '2: host "gpu000" has 4 CA ports, 3 free: slots=4 do not fit (one rank per CA port)'
-refuse 'gpu001 slot=5\n' '1: "gpu001 slot=5": expected a node, or a host name and slots=N (1 .. 254)'
-refuse 'gpu001 slots=0\n' '1: "gpu001 slots=0": expected a node, or a host name and slots=N (1 .. 254)'
-refuse 'gpu001 slots=-1\n' '1: "gpu001 slots=-1": expected a node, or a host name and slots=N (1 .. 254)'
+refuse 'gpu000 slots=4\ngpu000\n' '2: host "gpu000" listed again, but its 4 CA ports are already placed'
+refuse 'gpu001 slots=1000001\n' '1: "gpu001 slots=1000001": expected a node, or a host name and slots=N (1 .. 1000000)'
+refuse 'gpu001 slot=5\n' '1: "gpu001 slot=5": expected a node, or a host name and slots=N (1 .. 1000000)'
+refuse 'gpu001 slots=0\n' '1: "gpu001 slots=0": expected a node, or a host name and slots=N (1 .. 1000000)'
+refuse 'gpu001 slots=-1\n' '1: "gpu001 slots=-1": expected a node, or a host name and slots=N (1 .. 1000000)'
 refuse 'gpu002\nnosuch slots=2\n' '2: unknown node "nosuch slots=2"'
 refuse 'gpu002 mlx5_0\ngpu002 mlx5_0\n' '2: "H-0002c91000000020" listed twice'
 echo ok
