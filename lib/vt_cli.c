@@ -334,3 +334,14 @@ void vt_cli_live_check(const struct vt_cli *c, const struct vt_cli_live *l, int 
 {
 	vt_cli_needs(c, l->given, "-C/-P", live, "--live");
 }
+
+enum vt_speed vt_cli_speed(const struct vt_cli *c, const char *opt, const char *s)
+{
+	enum vt_speed sp = vt_speed_parse(s, (unsigned)strlen(s));
+
+	if (sp == VT_SPEED_UNKNOWN)
+		vt_cli_die(c->prog, VT_EXIT_USAGE,
+			   "%s: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR", opt,
+			   s);
+	return sp;
+}

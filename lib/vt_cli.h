@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "vt_err.h"
+#include "vt_fabric.h"	/* enum vt_speed */
 #include "vt_version.h" /* VT_VERSION, and VT_OPT_VERSION: getopt_long's value of --version */
 
 /* Exit status of every command and script. */
@@ -93,6 +94,9 @@ double vt_cli_double(const struct vt_cli *c, const char *opt, const char *s, dou
  * "OPT: 'S' is not one of A, B or C".
  */
 int vt_cli_choice(const struct vt_cli *c, const char *opt, const char *s, const char *const *words);
+
+/* An InfiniBand link speed (SDR .. NDR), or "OPT: 'S' is not one of SDR, DDR, ..." (exit 2). */
+enum vt_speed vt_cli_speed(const struct vt_cli *c, const char *opt, const char *s);
 
 /*
  * --live's local port, named as infiniband-diags names it: -C/--Ca CA and

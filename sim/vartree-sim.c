@@ -86,17 +86,6 @@ static uint64_t rate(const struct vt_cli *cli, const char *opt, const char *s)
 	return (uint64_t)(g * 1000);
 }
 
-static enum vt_speed speed_arg(const char *s)
-{
-	enum vt_speed sp = vt_speed_parse(s, (unsigned)strlen(s));
-
-	if (sp == VT_SPEED_UNKNOWN)
-		vt_cli_die(PROG, VT_EXIT_USAGE,
-			   "--speed: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR",
-			   s);
-	return sp;
-}
-
 static const struct option long_opts[] = {
 	{"gen", 1, 0, 'g'},
 	{"lfts", 1, 0, 'l'},
@@ -276,7 +265,7 @@ static void apply_number(const struct vt_cli *cli, struct opts *o, int id, const
 
 	switch (id) {
 	case 1:
-		p->speed = speed_arg(v);
+		p->speed = vt_cli_speed(cli, "--speed", v);
 		break;
 	case 2:
 		p->link_mbps = (uint64_t)(vt_cli_double(cli, "--rate-gbps", v, 0.001, 1e4) * 1000);

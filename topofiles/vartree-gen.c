@@ -99,8 +99,11 @@ static void check_value(const struct vt_cli *cli, const char *name, const char *
 
 		snprintf(opt, sizeof(opt), "--%s", name);
 		vt_cli_uint(cli, opt, v, 0, 1000000);
-	} else if (!strcmp(name, "width"))
+	} else if (!strcmp(name, "width")) {
 		vt_cli_choice(cli, "--width", v, widths);
+	} else if (!strcmp(name, "speed")) {
+		vt_cli_speed(cli, "--speed", v);
+	}
 }
 
 /* A fabric option kept as "NAME=VALUE" (or "NAME" for a flag), as vt_gen_option takes it. */
