@@ -75,6 +75,18 @@ sort -o "$T/x2" "$T/x2"; sort -o "$T/r2" "$T/r2"
 [ "$(wc -l <"$T/x1")" = 6 ] || fail "xmit list: $(cat "$T/x1")"
 diff "$T/x1" "$T/x2" || fail "xmit pairs differ from the traced paths"
 diff "$T/r1" "$T/r2" || fail "rcv pairs differ from the traced paths"
+# the port as every link list prints it, copied back into --port: the same answer; the header
+# names both ends by description, GUID and LID
+head -1 "$T/c" >"$T/h"
+grep -qx 'port "L0-S0000" (0x0002c95000000000, lid 1)/3 -> "L1-S0000" (0x0002c95001000000, lid 5)/1 (8 ranks)' "$T/h" ||
+	fail "port header: $(cat "$T/h")"
+printed=$(sed -E 's/^port (.*) -> .*/\1/' "$T/h")
+"$X" "$T/f.topo" --lfts "$T/f.lfts" --port "$printed" >"$T/c2" || fail "--port as printed: $printed"
+cmp -s "$T/c" "$T/c2" || fail "--port as printed differs: $(head -2 "$T/c2")"
+# a printed name whose GUID is not the fabric's is refused like any unknown GUID
+"$X" "$T/f.topo" --lfts "$T/f.lfts" --port '"L0-S0000" (0x00000000000000ff, lid 1)/3' 2>"$T/err"
+[ $? = 2 ] && grep -qx "vartree-trace: no node or port GUID 0x00000000000000ff in $T/f.topo" "$T/err" ||
+	fail "printed name, wrong GUID: $(cat "$T/err")"
 # a shift: per stage the same figures as the analyzer's walk would give, summed
 "$X" "$T/f.topo" --lfts "$T/f.lfts" --port L0-S0000/3 -p shift -p shift:4 -q >"$T/c" || fail "shift"
 grep -qx 'shift: 7 stages: 6 flows leave through the port (xmit), 6 enter through it (rcv)' "$T/c" ||

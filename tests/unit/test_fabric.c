@@ -2,6 +2,7 @@
 #include "vt_fabric.h"
 #include "vt_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* two switches, two hosts: h0 - s0 = s1 - h1, with a double link between the switches */
@@ -150,6 +151,36 @@ START_TEST(node_names)
 }
 END_TEST
 
+START_TEST(port_names)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+	char buf[VT_PORT_NAME_MAX], tiny[36];
+
+	/* before LIDs are known: no ", lid" */
+	ck_assert_str_eq(vt_port_name(f, vt_port_index(f, 1, 3), buf, sizeof(buf)),
+			 "\"Switch one\" (0x0000000000000200)/3");
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	/* a switch port carries the switch's LID (port 0's), a CA port its own */
+	ck_assert_str_eq(vt_port_name(f, vt_port_index(f, 1, 3), buf, sizeof(buf)),
+			 "\"Switch one\" (0x0000000000000200, lid 2)/3");
+	ck_assert_str_eq(vt_port_name(f, vt_port_index(f, 3, 2), buf, sizeof(buf)),
+			 "\"h1\" (0x0000000000000400, lid 4)/2");
+	ck_assert_uint_eq(vt_port_lid(f, vt_port_index(f, 3, 1)), 0); /* unconnected */
+	/* too long: the description is cut, GUID, LID and port kept (the split stays at the last
+	 * '/') */
+	ck_assert_str_eq(vt_port_name(f, vt_port_index(f, 1, 3), tiny, sizeof(tiny)),
+			 "\"Swi\" (0x0000000000000200, lid 2)/3");
+	/* a description with slashes: the port is after the last one */
+	free(f->nodes[1].desc);
+	f->nodes[1].desc = strdup("MF0;leaf15:MQM8700/U1");
+	ck_assert_str_eq(vt_port_name(f, vt_port_index(f, 1, 4), buf, sizeof(buf)),
+			 "\"MF0;leaf15:MQM8700/U1\" (0x0000000000000200, lid 2)/4");
+	ck_assert_str_eq(vt_port_name(f, f->nports, buf, sizeof(buf)), "(no port 23)");
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(speeds)
 {
 	ck_assert_int_eq(vt_speed_parse("EDR", 3), VT_EDR);
@@ -171,6 +202,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, errors);
 	tcase_add_test(tc, speeds);
 	tcase_add_test(tc, node_names);
+	tcase_add_test(tc, port_names);
 	tcase_add_test(tc, multi_pf_guids);
 	suite_add_tcase(s, tc);
 	return s;
