@@ -114,6 +114,15 @@ struct vt_gen_stats {
 	uint32_t bisection; /* min cut (links) between the first and second half of the hosts */
 	double cost;	    /* Navaridas: $150 per link + 5625/16^2 * radix^2 per switch */
 	double cost_per_host;
+	/*
+	 * Navaridas et al. Table 2b/3b "U": the resources a job on used_hosts
+	 * central hosts (leaf order, (hosts - used_hosts) / 2 left out before
+	 * them) actually uses: its hosts' links, every switch with one of them
+	 * below it (reached going down only), the links between used elements,
+	 * and their cost. All 0 unless vt_gen_stats_used filled them.
+	 */
+	uint32_t used_hosts, used_switches, used_links;
+	double used_cost, used_cost_per_host;
 };
 
 /* Parses a spec (with options); fills every field, defaults included. */
@@ -128,6 +137,8 @@ int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e);
  * generated fabrics; the bisection is a max-flow over unit-capacity links.
  */
 int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st);
+/* The used_* figures for k central hosts (1 <= k <= hosts); -1 with e set otherwise. */
+int vt_gen_stats_used(const vt_fabric *f, uint32_t k, struct vt_gen_stats *st, vt_err *e);
 
 /* ---- real-fabric features (vt_gen_real.c) */
 

@@ -199,6 +199,12 @@ static uint32_t levels(const vt_fabric *f, uint32_t *dist)
 	return top;
 }
 
+/* Navaridas et al. 5.1: a 16-port switch costs $5625, growing with ports^2 */
+static double switch_cost(unsigned nports)
+{
+	return 5625.0 / 256.0 * nports * nports;
+}
+
 int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 {
 	uint32_t *tmp = malloc((f->nnodes + 1) * sizeof(*tmp));
@@ -225,8 +231,7 @@ int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 			st->radix = nd->nports;
 		if (used > st->radix_used)
 			st->radix_used = used;
-		/* Navaridas et al. 5.1: a 16-port switch costs $5625, growing with ports^2 */
-		swcost += 5625.0 / 256.0 * nd->nports * nd->nports;
+		swcost += switch_cost(nd->nports);
 	}
 	st->levels = levels(f, tmp);
 	st->bisection = bisection(f, tmp);
@@ -234,4 +239,85 @@ int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 	st->cost_per_host = st->hosts ? st->cost / st->hosts : 0;
 	free(tmp);
 	return 0;
+}
+
+/*
+ * Marks the switches above the used hosts: each host's own switches, then
+ * upwards level by level, so a switch is used when a used host lies below it.
+ */
+static void mark_up(const vt_fabric *f, const uint32_t *dist, uint8_t *used, uint32_t *q)
+{
+	uint32_t qh = 0, qt = 0;
+
+	for (uint32_t h = 0; h < f->nnodes; h++) {
+		if (!used[h] || f->nodes[h].type == VT_SWITCH)
+			continue;
+		for (unsigned p = 1; p <= f->nodes[h].nports; p++) {
+			uint32_t sw = vt_peer_node(f, vt_port_index(f, h, p));
+
+			if (sw != VT_NONE && f->nodes[sw].type == VT_SWITCH && !used[sw]) {
+				used[sw] = 1;
+				q[qt++] = sw;
+			}
+		}
+	}
+	while (qh < qt) {
+		uint32_t u = q[qh++];
+
+		for (unsigned p = 1; p <= f->nodes[u].nports; p++) {
+			uint32_t v = vt_peer_node(f, vt_port_index(f, u, p));
+
+			if (v != VT_NONE && f->nodes[v].type == VT_SWITCH && !used[v] &&
+			    dist[v] != VT_NONE && dist[v] == dist[u] + 1) {
+				used[v] = 1;
+				q[qt++] = v;
+			}
+		}
+	}
+}
+
+int vt_gen_stats_used(const vt_fabric *f, uint32_t k, struct vt_gen_stats *st, vt_err *e)
+{
+	uint32_t *rank = malloc((f->nnodes + 1) * sizeof(*rank));
+	uint32_t *dist = malloc((f->nnodes + 1) * sizeof(*dist));
+	uint8_t *used = calloc(f->nnodes + 1, 1);
+	uint32_t nh, first;
+	int rc = -1;
+
+	if (!rank || !dist || !used) {
+		vt_err_set(e, "out of memory");
+		goto out;
+	}
+	nh = host_rank(f, rank);
+	if (k < 1 || k > nh) {
+		vt_err_set(e, "--used %u: the fabric has %u hosts", k, nh);
+		goto out;
+	}
+	levels(f, dist);
+	first = (nh - k) / 2;
+	for (uint32_t n = 0; n < f->nnodes; n++)
+		used[n] = rank[n] != VT_NONE && rank[n] >= first && rank[n] < first + k;
+	mark_up(f, dist, used, rank); /* rank is free now: the queue */
+	st->used_hosts = k;
+	st->used_switches = st->used_links = 0;
+	st->used_cost = 0;
+	for (uint32_t n = 0; n < f->nnodes; n++)
+		if (used[n] && f->nodes[n].type == VT_SWITCH) {
+			st->used_switches++;
+			st->used_cost += switch_cost(f->nodes[n].nports);
+		}
+	for (uint32_t i = 0; i < f->nports; i++) {
+		uint32_t q = f->ports[i].peer;
+
+		if (q != VT_NONE && i < q && used[f->ports[i].node] && used[f->ports[q].node])
+			st->used_links++;
+	}
+	st->used_cost += 150.0 * st->used_links;
+	st->used_cost_per_host = st->used_cost / k;
+	rc = 0;
+out:
+	free(rank);
+	free(dist);
+	free(used);
+	return rc;
 }

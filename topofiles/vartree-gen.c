@@ -34,6 +34,8 @@ static const char usage[] =
 	"  -o, --output FILE       write the fabric to FILE (default: stdout)\n"
 	"  --stats                 print hosts, switches, links, radix, levels, bisection and\n"
 	"                          cost per host instead of the fabric (both with -o)\n"
+	"  --used K                with --stats: also the switches, links and cost a job on\n"
+	"                          the K central hosts uses (Navaridas et al. Table 2b U)\n"
 	"  --hosts-per-leaf H      populate only the first H host ports of every leaf\n"
 	"  --drop-hosts N          remove N hosts chosen by the seed\n"
 	"  --drop-links N[@LEVEL]  remove N switch links (between LEVEL and LEVEL+1)\n"
@@ -71,6 +73,13 @@ static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_g
 	fprintf(fp, "bisection      %u\n", st->bisection);
 	fprintf(fp, "cost           %.2f\n", st->cost);
 	fprintf(fp, "cost per host  %.2f\n", st->cost_per_host);
+	if (!st->used_hosts)
+		return;
+	fprintf(fp, "used hosts     %u\n", st->used_hosts);
+	fprintf(fp, "used switches  %u\n", st->used_switches);
+	fprintf(fp, "used links     %u\n", st->used_links);
+	fprintf(fp, "used cost      %.2f\n", st->used_cost);
+	fprintf(fp, "used cost per host %.2f\n", st->used_cost_per_host);
 }
 
 #define PROG "vartree-gen"
@@ -80,6 +89,7 @@ struct opts {
 	char spec[256];
 	const char *outpath, *name_map;
 	int stats, nolids;
+	uint32_t used; /* --used K, 0: not given */
 	char **gen_opts;
 	int ngen;
 };
@@ -128,6 +138,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option lo[] = {
 		{"output", required_argument, 0, 'o'},
 		{"stats", no_argument, 0, 's'},
+		{"used", required_argument, 0, 'u'},
 		{"no-lids", no_argument, 0, 'n'},
 		{"node-name-map", required_argument, 0, 'N'},
 		{"help", no_argument, 0, 'h'},
@@ -162,6 +173,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->stats = 1;
 		else if (c == 'n')
 			o->nolids = 1;
+		else if (c == 'u')
+			o->used = (uint32_t)vt_cli_uint(&cli, "--used", optarg, 1, 100000000);
 		else if (c == 'N')
 			o->name_map = optarg;
 		else if (c == 'g')
@@ -178,6 +191,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->spec[0])
 		vt_cli_usage(&cli, "no SPEC given");
+	vt_cli_needs(&cli, o->used > 0, "--used", o->stats, "--stats");
 }
 
 /* The fabric of the spec and options; the options stay in its source text, so the file says how it
@@ -232,6 +246,8 @@ int main(int argc, char **argv)
 			vt_err_set(&e, "out of memory");
 			goto out;
 		}
+		if (o.used && vt_gen_stats_used(f, o.used, &st, &e))
+			goto out;
 		print_stats(stdout, &s, &st);
 		if (vt_stdout_flush(&e))
 			goto out;
