@@ -105,9 +105,11 @@ typedef struct vt_sim_result {
 	uint64_t events, hops;		    /* all events; packet hops (arrivals) */
 	uint64_t lat_hist[VT_SIM_LAT_HIST]; /* message latency, post to last byte consumed */
 	uint64_t lat_min_ps, lat_max_ps, lat_sum_ps;
+	uint64_t lat_msgs; /* messages in the latency figures (open loop: posted after warm-up) */
 	struct vt_sim_link *links; /* every connected output port with traffic or not */
 	uint32_t nlinks;
-	/* open loop: bytes offered and accepted within the window, per host per second */
+	/* open loop: bytes offered and accepted within the measurement window, per host per second
+	 */
 	double offered_frac, accepted_frac; /* fractions of the injection link rate */
 	int deadlock;			    /* no progress while packets were pending */
 	uint64_t last_ps;		    /* time of the last event */

@@ -143,6 +143,21 @@ void vts_msg_done(sim *s, uint32_t mi)
 	}
 }
 
+/* A message's latency into the figures (messages posted during a warm-up stay out). */
+static void lat_count(vt_sim_result *r, uint64_t lat)
+{
+	double ns = (double)lat / 1000.0;
+	int b = ns > 1 ? (int)(16.0 * log2(ns)) : 0;
+
+	r->lat_hist[b < (int)VT_SIM_LAT_HIST ? b : (int)VT_SIM_LAT_HIST - 1]++;
+	r->lat_sum_ps += lat;
+	r->lat_msgs++;
+	if (lat < r->lat_min_ps)
+		r->lat_min_ps = lat;
+	if (lat > r->lat_max_ps)
+		r->lat_max_ps = lat;
+}
+
 /*
  * Packet pi is consumed by the sink at t (>= now). Only what the workload
  * does next needs an event; the counts are taken now.
@@ -155,22 +170,14 @@ static void deliver(sim *s, uint32_t pi, uint64_t t)
 
 	s->r->pkts_delivered++;
 	s->r->bytes_delivered += p->payload;
-	if (s->w->mode == VT_WORK_OPEN && t <= s->w->duration_ps)
+	if (s->w->mode == VT_WORK_OPEN && t <= s->w->duration_ps && t >= s->w->warmup_ps)
 		s->open_acc_bytes += p->payload;
 	s->in_flight--;
 	vts_pkt_free(s, pi);
 	if (--m->rx_left)
 		return;
-	uint64_t lat = t - m->t_post;
-	double ns = (double)lat / 1000.0;
-	int b = ns > 1 ? (int)(16.0 * log2(ns)) : 0;
-
-	s->r->lat_hist[b < (int)VT_SIM_LAT_HIST ? b : (int)VT_SIM_LAT_HIST - 1]++;
-	s->r->lat_sum_ps += lat;
-	if (lat < s->r->lat_min_ps)
-		s->r->lat_min_ps = lat;
-	if (lat > s->r->lat_max_ps)
-		s->r->lat_max_ps = lat;
+	if (m->t_post >= s->w->warmup_ps)
+		lat_count(s->r, t - m->t_post);
 	s->r->msgs_done++;
 	s->r->end_ps = max64(s->r->end_ps, t);
 	uint32_t st = s->stg ? s->stg[mi] : 0;
@@ -332,7 +339,8 @@ static int open_msg(sim *s, uint32_t r)
 	s->dst[s->nmsg] = d;
 	s->stage_left[0]++;
 	s->r->msgs++;
-	s->open_bytes += s->w->msg_bytes;
+	if (s->now >= s->w->warmup_ps)
+		s->open_bytes += s->w->msg_bytes;
 	post(s, (uint32_t)s->nmsg++);
 	return 0;
 }

@@ -306,16 +306,17 @@ void vts_finish(sim *s)
 		r->deadlock = 1;
 		r->stuck_pkts = s->in_flight;
 	}
-	if (s->w->mode == VT_WORK_OPEN && s->w->duration_ps && s->nhosts_open) {
+	if (s->w->mode == VT_WORK_OPEN && s->w->duration_ps > s->w->warmup_ps && s->nhosts_open) {
 		/* fractions of the first rail's rate of the first host (uniform fabrics) */
 		uint32_t port = s->rail_port[0];
-		double cap = (double)s->nhosts_open * (double)s->w->duration_ps /
+		double cap = (double)s->nhosts_open *
+			     (double)(s->w->duration_ps - s->w->warmup_ps) /
 			     ((double)s->op[port].ppb_fx / (1 << FX));
 
 		r->offered_frac = (double)s->open_bytes / cap;
 		r->accepted_frac = (double)s->open_acc_bytes / cap;
 	}
-	if (!r->msgs_done)
+	if (!r->lat_msgs)
 		r->lat_min_ps = 0;
 }
 

@@ -41,6 +41,12 @@ typedef struct vt_simwork {
 	/* open loop */
 	double load;	      /* offered load, fraction of the injection link rate */
 	uint64_t duration_ps; /* generation window */
+	/*
+	 * warm-up: offered and accepted load and latency count only what is
+	 * posted (offered, latency) or consumed (accepted) in [warmup_ps,
+	 * duration_ps], the measurement window; 0: from the start
+	 */
+	uint64_t warmup_ps;
 	int perm; /* 1: fixed random permutation, 2: bisection pairing (host k and k + n/2), 0:
 		     uniform random */
 	uint64_t seed;

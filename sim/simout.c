@@ -102,6 +102,8 @@ static json_t *json_workload(const struct opts *o, const vt_simwork *w)
 			    json_string(w->perm == 2 ? "pair"
 					: w->perm    ? "perm"
 						     : "uniform"));
+		if (w->warmup_ps)
+			vt_json_set(j, "warmup_us", vt_json_real((double)w->warmup_ps / 1e6, 6));
 	} else {
 		vt_json_set(j, "stages", json_integer(w->nstages));
 		vt_json_set(j, "flows", vt_json_u64(w->nmsg));
@@ -156,7 +158,7 @@ static json_t *json_run(const struct opts *o, const vt_fabric *f, const struct r
 	vt_json_set(j, "hops", vt_json_u64(r->hops));
 	vt_json_set(lat, "min", json_us((double)r->lat_min_ps));
 	vt_json_set(lat, "mean",
-		    json_us(r->msgs_done ? (double)r->lat_sum_ps / (double)r->msgs_done : 0));
+		    json_us(r->lat_msgs ? (double)r->lat_sum_ps / (double)r->lat_msgs : 0));
 	vt_json_set(lat, "p50", json_us((double)vt_sim_lat_quantile(r, 0.5)));
 	vt_json_set(lat, "p99", json_us((double)vt_sim_lat_quantile(r, 0.99)));
 	vt_json_set(lat, "max", json_us((double)r->lat_max_ps));
@@ -171,6 +173,8 @@ static json_t *json_run(const struct opts *o, const vt_fabric *f, const struct r
 	vt_json_set(j, "stage_end_us", stages);
 	if (o->links)
 		vt_json_set(j, "links", json_links(f, r));
+	if (rt->seed_total)
+		vt_json_set(j, "over_seeds", simseeds_json(o, rt));
 	return j;
 }
 
@@ -226,6 +230,8 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 			printf(", deadlock with %llu packets stuck",
 			       (unsigned long long)r->stuck_pkts);
 		printf("\n");
+		if (rt[k].seed_total)
+			simseeds_table(o, &rt[k]);
 	}
 	if (o->links) {
 		char buf[2 * VT_PORT_NAME_MAX + 8];

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "vt_fabric.h"
 #include "vt_lft.h"
 #include "vt_order.h"
@@ -12,6 +14,12 @@
 #include "vt_simwork.h"
 
 #define MAX_ROUTINGS 4
+#define MAX_SEEDS    256
+
+/* One figure of a routing over the seeds of --seeds (simseeds.c). */
+struct seedfig {
+	double v[MAX_SEEDS];
+};
 
 struct routing {
 	const char *name;   /* --label, else source */
@@ -21,6 +29,8 @@ struct routing {
 	int have_order;
 	vt_sim_result r;
 	double wall_s;
+	/* --seeds: per seed (the first is r's) total time, accepted load, mean latency */
+	struct seedfig *seed_total, *seed_acc, *seed_lat;
 };
 
 struct opts {
@@ -35,7 +45,9 @@ struct opts {
 	int load_set, duration_set, reps_set, ar_select_set; /* refused where they mean nothing */
 	uint32_t size;
 	unsigned reps;
-	double load, duration_us;
+	double load, duration_us, warmup_us;
+	uint64_t seeds[MAX_SEEDS]; /* --seeds: the seeds of every run, first = --seed */
+	unsigned nseeds;	   /* 0: --seeds not given */
 	struct vt_sim_params p;
 	int fig6, navaridas;
 };
@@ -45,6 +57,18 @@ int simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, s
 		unsigned nr, vt_err *e);
 void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
 		  unsigned nr);
+/*
+ * --seeds: runs routing r again under every seed but the first (r->r holds
+ * the first's result) and keeps each run's figures; 1 if a run ended in a
+ * credit deadlock (said on stderr), else 0. A run that fails exits the command.
+ */
+int simseeds_run(const struct opts *o, const vt_fabric *f, const vt_order *ord, const vt_simwork *w,
+		 struct routing *r);
+void simseeds_free(struct routing *r);
+/* The mean and 95 % interval over the seeds: JSON member / table lines. */
+json_t *simseeds_json(const struct opts *o, const struct routing *r);
+void simseeds_table(const struct opts *o, const struct routing *r);
+
 /* --plot DIR: stage times of every routing, link utilisation of the first (PNG and SVG) */
 int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
 		vt_err *e);

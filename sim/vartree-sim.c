@@ -53,6 +53,9 @@ static const char usage[] =
 	"  --ar-select credits|queue  AR port choice: most credits or least queued\n"
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
 	"  --seed S           seed (arbitration, rails, open loop)\n"
+	"  --seeds N|S1,S2,.. run every routing under N seeds from --seed on, or under the\n"
+	"                     seeds listed: mean and 95 % interval (Student's t) printed\n"
+	"  --warmup US        open loop: offered, accepted and latency count from US on\n"
 	"  -j, --json         machine-readable output\n"
 	"  --links            with --json or the table: every link\n"
 	"  --label NAME       name of the next routing in the table, JSON and plots;\n"
@@ -125,6 +128,8 @@ static const struct option long_opts[] = {
 	{"ar-select", 1, 0, 21},
 	{"label", 1, 0, 22},
 	{"rail-choice", 1, 0, 23},
+	{"warmup", 1, 0, 40},
+	{"seeds", 1, 0, 41},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -178,6 +183,9 @@ static int workload_opt(const struct vt_cli *cli, struct opts *o, int c)
 	case 'D':
 		o->duration_us = vt_cli_double(cli, "--duration", optarg, 1e-3, 1e7);
 		o->duration_set = 1;
+		break;
+	case 40:
+		o->warmup_us = vt_cli_double(cli, "--warmup", optarg, 0, 1e7);
 		break;
 	case 'm':
 		/* VT_WORK_B2B .. VT_WORK_BURST in the order of the names */
@@ -351,6 +359,31 @@ static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const 
 	return 1;
 }
 
+/* --seeds N (N seeds from --seed on) or a comma-separated list, once --seed is known. */
+static void seeds_arg(const struct vt_cli *cli, struct opts *o, const char *v)
+{
+	char buf[32];
+
+	if (!strchr(v, ',')) {
+		o->nseeds = (unsigned)vt_cli_uint(cli, "--seeds", v, 1, MAX_SEEDS);
+		for (unsigned i = 0; i < o->nseeds; i++)
+			o->seeds[i] = o->p.seed + i;
+		return;
+	}
+	for (const char *s = v; *s;) {
+		size_t n = strcspn(s, ",");
+
+		if (o->nseeds == MAX_SEEDS || n == 0 || n >= sizeof(buf))
+			vt_cli_usage(cli, "--seeds: at most %d seeds, separated by single commas",
+				     MAX_SEEDS);
+		memcpy(buf, s, n);
+		buf[n] = 0;
+		o->seeds[o->nseeds++] = vt_cli_uint(cli, "--seeds", buf, 0, UINT64_MAX);
+		s += n + (s[n] == ',');
+	}
+	o->p.seed = o->seeds[0];
+}
+
 /* What the options must agree on, once all are read; options that would do nothing are refused. */
 static void check_opts(const struct vt_cli *cli, struct opts *o)
 {
@@ -373,6 +406,9 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 		o->rspec[o->nr++] = NULL;
 	if (o->nlabel > o->nr)
 		vt_cli_usage(cli, "more --label than routings");
+	vt_cli_needs(cli, o->warmup_us > 0, "--warmup", !!o->open, "--open");
+	if (o->open && o->warmup_us >= o->duration_us)
+		vt_cli_usage(cli, "--warmup must end before --duration");
 }
 
 static void parse(int argc, char **argv, struct opts *o)
@@ -402,6 +438,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	for (int i = 0; i < nl; i++)
 		if (!apply_choice(&cli, o, later[i].id, later[i].v))
 			apply_number(&cli, o, later[i].id, later[i].v);
+	for (int i = 0; i < nl; i++)
+		if (later[i].id == 41)
+			seeds_arg(&cli, o, later[i].v);
 	free(later);
 	check_opts(&cli, o);
 	/* after the preset, which may turn adaptive routing on (navaridas) */
@@ -499,6 +538,7 @@ static void make_work(const struct opts *o, uint32_t nranks, vt_simwork *w)
 				    !strcmp(o->open, "pair") ? 2 : !strcmp(o->open, "perm"),
 				    o->p.seed, &e))
 			die(e.msg);
+		w->warmup_ps = (uint64_t)(o->warmup_us * 1e6);
 	} else {
 		vt_pattern pat;
 
@@ -570,9 +610,12 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &pr.last);
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
-	for (unsigned k = 0; k < o.nr; k++)
+	for (unsigned k = 0; k < o.nr; k++) {
 		if (run_one(&o, f, &ord, &w, &rt[k]))
 			rc = VT_EXIT_CHECK;
+		if (o.nseeds > 1 && simseeds_run(&o, f, &ord, &w, &rt[k]))
+			rc = VT_EXIT_CHECK;
+	}
 	if (o.json) {
 		if (simout_json(&o, f, &w, rt, o.nr, &e))
 			die(e.msg);
@@ -584,6 +627,7 @@ int main(int argc, char **argv)
 	}
 	for (unsigned k = 0; k < o.nr; k++) {
 		vt_sim_result_free(&rt[k].r);
+		simseeds_free(&rt[k]);
 		vt_lfts_free(&rt[k].t);
 		if (rt[k].have_order)
 			vt_order_free(&rt[k].o);
