@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: compute-node order files (ca-order dumps and name lists) against fat 4,2. */
+/* libFuzzer target: compute-node order files (ca-order dumps, name lists, MPI hostfiles) against
+ * fat 4,2. */
 #include "fuzz_common.h"
 #include "vt_order.h"
 
