@@ -2,8 +2,9 @@
 # vartree-sim speed beside the reference OMNeT++ model of Zahavi et al. Fig. 6
 # (fixtures/fig6/README.md: 6-25 s of wall time per Fig. 6 run, about 1.4 M
 # events/s on one core of this class of machine). Targets: the 1944-host full
-# shift under 60 s wall, >= 8 M packet-hop events/s, static and adaptive routing. Runs go as independent
-# processes on both cores (Fig. 6: minhop and ftree of a case side by side).
+# shift under 60 s wall, >= 8 M packet-hop events/s with adaptive routing.
+# Fig. 6 runs go as independent processes on both cores (minhop and ftree
+# of a case side by side).
 # Each figure is from one run; wall times suffer from whatever else runs, so
 # CPU (user) seconds are printed beside them.
 set -u
@@ -31,22 +32,36 @@ while read -r sp sz t; do
 		"$sp" "$sz" "$t" "$wall" "$sec" "$cpu" "$ev" "$hops" "$(ratio 6 "$wall")" "$(ratio 25 "$wall")"
 done <"$tmp/cases"
 
-# 1944-host pruned 36-port tree (Wolfe et al.), EDR, full shift all-to-all of 8 KB, with
-# static routing and with per-packet adaptive routing (issue 14: >= 8 M packet-hop events/s)
+# Packet-hop event rates, each adaptive run (--ar packet) beside the static run
+# of the same fabric and pattern from this same invocation as the reference:
+# 1944-host pruned 36-port tree (Wolfe et al.), EDR, full shift all-to-all of
+# 8 KB (issue 14: >= 8 M packet-hop events/s with --ar packet), and the
+# 11664-host pruned 36,36 tree on shift:1-32.
 echo "load average (1 5 15 min) on $(nproc) cores: $(cut -d' ' -f1-3 /proc/loadavg)"
-for ar in static packet; do
-	/usr/bin/time -f "%e %U" -o "$tmp/full.time" "$s" --gen "pruned 36,6" --speed EDR --size 8K \
-		--ar $ar >"$tmp/full" 2>"$tmp/full.err" || { cat "$tmp/full.err"; exit 1; }
+declare -A evc
+speed_run() { # hosts gen pattern ar: sets evc[hosts.ar] to M events per cpu second
+	/usr/bin/time -f "%e %U" -o "$tmp/full.time" "$s" --gen "$2" --speed EDR --size 8K \
+		${3:+--pattern "$3"} --ar "$4" >"$tmp/full" 2>"$tmp/full.err" || { cat "$tmp/full.err"; exit 1; }
 	read -r wall user <"$tmp/full.time"
 	read -r ev hops sec cpu <<<"$(rate "$tmp/full.err")"
 	simus=$(awk '$1 == "vartree" {print $2}' "$tmp/full")
-	evs=$(awk -v e="$ev" -v s="$sec" 'BEGIN { printf "%.2f", e / s / 1e6 }')
-	hps=$(awk -v e="$hops" -v s="$sec" 'BEGIN { printf "%.2f", e / s / 1e6 }')
-	hpc=$(awk -v e="$hops" -v s="$cpu" 'BEGIN { printf "%.2f", e / s / 1e6 }')
-	echo "1944 hosts, full shift, 8 KB, EDR, --ar $ar: ${simus} us simulated, $ev events, $hops packet hops"
-	echo "  wall ${wall} s (cpu ${user} s) for the whole command; target under 60 s: $(awk -v w="$wall" 'BEGIN { print (w < 60 ? "met" : "MISSED") }')"
-	echo "  simulation loop ${sec} s wall, ${cpu} s cpu ($hpc M packet-hop events per cpu second): $evs M events/s ($(awk -v e="$evs" 'BEGIN { printf "%.1f", e / 1.4 }')x the reference's 1.4 M)," \
-		"$hps M packet-hop events/s (target 8 per wall second: $(awk -v h="$hps" 'BEGIN { print (h >= 8 ? "met" : "MISSED") }');" \
-		"per cpu second: $(awk -v h="$hpc" 'BEGIN { print (h >= 8 ? "met" : "MISSED") }'))," \
-		"$(awk -v e="$ev" -v h="$hops" 'BEGIN { printf "%.2f", e / h }') events per hop"
-done
+	evc[$1.$4]=$(awk -v e="$ev" -v s="$cpu" 'BEGIN { printf "%.2f", e / s / 1e6 }')
+	echo "$1 hosts, ${3:-full shift}, --ar $4: ${simus} us simulated, $ev events, $hops packet hops" \
+		"($(awk -v e="$ev" -v h="$hops" 'BEGIN { printf "%.2f", e / h }') events per hop)"
+	echo "  whole command ${wall} s wall, ${user} s cpu; loop ${sec} s wall, ${cpu} s cpu:" \
+		"${evc[$1.$4]} M events, $(awk -v e="$hops" -v s="$cpu" 'BEGIN { printf "%.2f", e / s / 1e6 }')" \
+		"M packet hops per cpu second ($(awk -v e="$hops" -v s="$sec" 'BEGIN { printf "%.2f", e / s / 1e6 }')" \
+		"M hops per wall second)"
+}
+beside() { # hosts: --ar packet's rate beside static's from this run
+	echo "  $1 hosts --ar packet: ${evc[$1.packet]} M events per cpu second beside static's" \
+		"${evc[$1.static]} M in this run: ratio" \
+		"$(awk -v a="${evc[$1.packet]}" -v b="${evc[$1.static]}" 'BEGIN { printf "%.2f", a / b }')"
+}
+for ar in static packet; do speed_run 1944 "pruned 36,6" "" $ar; done
+beside 1944
+echo "  target 8 M events per second with --ar packet:" \
+	"$(awk -v h="${evc[1944.packet]}" 'BEGIN { print (h >= 8 ? "met" : "MISSED") }') per cpu second;" \
+	"$(awk -v e="${evc[1944.packet]}" 'BEGIN { printf "%.1f", e / 1.4 }')x the reference model's 1.4 M"
+for ar in static packet; do speed_run 11664 "pruned 36,36" "shift:1-32" $ar; done
+beside 11664
