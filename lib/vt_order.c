@@ -313,20 +313,18 @@ static int host_slots(const char *tok, unsigned long *slots)
 }
 
 /*
- * A hostfile line "HOST [slots=N] [max_slots=M]": up to N ranks (default 1) on
+ * A hostfile line "HOST [slots=N] [max_slots=M]" or "HOST:N": up to N ranks (default 1) on
  * the host's next CA ports not placed yet, its CAs in natural order of
  * description, each CA's ports in port order. vartree places one rank per CA
  * port, so slots beyond the free ports (MPI's ranks per core, "slots=64") add
  * none: the line keeps the host's place in the order. A host listed once per
  * rank (vartree-route --order-format hostfile) places each of its HCAs once.
  */
-static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
+/* Index of the first host_pair of the host named by t's first wl bytes, VT_NONE if none. */
+static uint32_t host_first(const struct order_in *in, const char *t, size_t wl)
 {
-	const vt_fabric *f = in->f;
-	size_t wl = first_word_len(t);
 	struct host_pair key = {t, wl, 0};
-	uint32_t lo = 0, hi = in->nh, placed = 0, ports = 0;
-	unsigned long slots;
+	uint32_t lo = 0, hi = in->nh;
 
 	while (lo < hi) { /* the host's first pair: the smallest in host_cmp's order */
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -339,12 +337,42 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 		else
 			hi = mid;
 	}
-	if (lo == in->nh || host_cmp_word(&in->hosts[lo], &key))
+	return lo < in->nh && !host_cmp_word(&in->hosts[lo], &key) ? lo : VT_NONE;
+}
+
+/* MPICH's and Intel MPI's "HOST:N": the host name's length, N in *slots; 0 when t is not so. */
+static size_t colon_slots(const char *t, size_t wl, unsigned long *slots)
+{
+	const char *c = t + wl;
+	char *end;
+
+	while (c > t && c[-1] != ':')
+		c--;
+	if (c <= t + 1 || c == t + wl || strspn(c, "0123456789") != (size_t)(t + wl - c))
+		return 0;
+	*slots = strtoul(c, &end, 10);
+	return *slots >= 1 && *slots <= VT_ORDER_MAX_SLOTS ? (size_t)(c - 1 - t) : 0;
+}
+
+static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
+{
+	const vt_fabric *f = in->f;
+	size_t wl = first_word_len(t), hl = wl;
+	uint32_t lo = host_first(in, t, wl), placed = 0, ports = 0;
+	unsigned long slots, colon = 0;
+
+	if (lo == VT_NONE && (hl = colon_slots(t, wl, &colon)))
+		lo = host_first(in, t, hl);
+	if (lo == VT_NONE)
 		return vt_err_at(e, in->path, line, "unknown node \"%s\"", t);
-	if (host_slots(t + wl, &slots))
+	if (host_slots(t + wl, &slots) || (colon && t[wl]))
 		return vt_err_at(e, in->path, line,
-				 "\"%s\": expected a node, or a host name and slots=N (1 .. %u)", t,
-				 VT_ORDER_MAX_SLOTS);
+				 "\"%s\": expected a node, or a host name and slots=N or :N "
+				 "(1 .. %u)",
+				 t, VT_ORDER_MAX_SLOTS);
+	if (colon)
+		slots = colon;
+	struct host_pair key = {t, hl, 0};
 	for (uint32_t i = lo; i < in->nh && !host_cmp_word(&in->hosts[i], &key); i++) {
 		uint32_t nd = in->hosts[i].node;
 		for (unsigned p = 1; p <= f->nodes[nd].nports; p++) {
@@ -362,7 +390,7 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 	if (!placed)
 		return vt_err_at(e, in->path, line,
 				 "host \"%.*s\" listed again, but its %u CA port%s already placed",
-				 (int)wl, t, ports, ports == 1 ? " is" : "s are");
+				 (int)hl, t, ports, ports == 1 ? " is" : "s are");
 	return 0;
 }
 

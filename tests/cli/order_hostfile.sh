@@ -44,6 +44,13 @@ for r in 0 1 2 3 4 5 6 7; do
 	got=$("$VT_BIN/vartree-trace" "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h2" --rank "$r" 0 | head -1)
 	[[ $got == *"\"${want[$r]}\"" ]] || fail "slots=64 rank $r: $got, want ${want[$r]}"
 done
+# MPICH's and Intel MPI's form, host:N
+printf 'gpu002:2\ngpu001\n' >"$T/h3"
+want=('gpu002 mlx5_0' 'gpu002 mlx5_1' 'gpu001 mlx5_0')
+for r in 0 1 2; do
+	got=$("$VT_BIN/vartree-trace" "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h3" --rank "$r" 0 | head -1)
+	[[ $got == *"\"${want[$r]}\"" ]] || fail "host:N rank $r: $got, want ${want[$r]}"
+done
 # the simulator takes it as well: 8 ranks, a shift of 7 stages
 "$VT_BIN/vartree-sim" -q "$T/g.topo" --lfts "$T/g.lfts" --order "$T/h1" --json >"$T/s.json" || fail sim
 grep -q '"ranks": 8, "message_bytes": 4096, "stages": 7, "flows": 56' "$T/s.json" || fail "sim: $(head -c 400 "$T/s.json")"
@@ -56,10 +63,12 @@ refuse() { # content message
 	[ "$(cat "$T/err")" = "vartree-analyze: $T/bad:$2" ] || fail "'$1': $(cat "$T/err")"
 }
 refuse 'gpu000 slots=4\ngpu000\n' '2: host "gpu000" listed again, but its 4 CA ports are already placed'
-refuse 'gpu001 slots=1000001\n' '1: "gpu001 slots=1000001": expected a node, or a host name and slots=N (1 .. 1000000)'
-refuse 'gpu001 slot=5\n' '1: "gpu001 slot=5": expected a node, or a host name and slots=N (1 .. 1000000)'
-refuse 'gpu001 slots=0\n' '1: "gpu001 slots=0": expected a node, or a host name and slots=N (1 .. 1000000)'
-refuse 'gpu001 slots=-1\n' '1: "gpu001 slots=-1": expected a node, or a host name and slots=N (1 .. 1000000)'
+refuse 'gpu001 slots=1000001\n' '1: "gpu001 slots=1000001": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
+refuse 'gpu001 slot=5\n' '1: "gpu001 slot=5": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
+refuse 'gpu001 slots=0\n' '1: "gpu001 slots=0": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
+refuse 'gpu001 slots=-1\n' '1: "gpu001 slots=-1": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
 refuse 'gpu002\nnosuch slots=2\n' '2: unknown node "nosuch slots=2"'
+refuse 'gpu002:0\n' '1: unknown node "gpu002:0"'
+refuse 'gpu002:2 slots=3\n' '1: "gpu002:2 slots=3": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
 refuse 'gpu002 mlx5_0\ngpu002 mlx5_0\n' '2: "H-0002c91000000020" listed twice'
 echo ok
