@@ -68,6 +68,13 @@ $(A)/bin/$(notdir $(1)): $(A)/obj/$(1).o $(call side_objs,$(A),$(patsubst %/,%,$
 endef
 $(foreach m,$(MAIN_SRC),$(eval $(call bin_rules,$(patsubst %.c,%,$(m)))))
 
+# vartree-sweep is an MPI program (Open MPI from Debian, scripts/install-deps); it runs
+# without mpirun too. Its flags come from Open MPI's pkg-config file.
+MPI_CFLAGS := $(shell pkg-config --cflags ompi-c 2>/dev/null)
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null)
+$(B)/obj/sim/vartree-sweep.o $(A)/obj/sim/vartree-sweep.o: EXTINC += $(MPI_CFLAGS)
+$(B)/bin/vartree-sweep $(A)/bin/vartree-sweep: EXTLIBS += $(MPI_LIBS)
+
 # ---- the OpenSM plugin: PIC objects of the core linked in, so it needs nothing but OpenSM
 # OpenSM's headers include each other as <opensm/...>, <complib/...>, <iba/...>
 $(B)/obj/plugin/%.o: EXTINC += -isystem /usr/include/infiniband

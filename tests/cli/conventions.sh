@@ -11,7 +11,7 @@ top=$VT_TOP
 ver=$(sed -n 's/^#define VT_VERSION "\(.*\)"$/\1/p' "$top/lib/vt_version.h")
 [ -n "$ver" ] || fail "no VT_VERSION"
 bin() { if [ -x "$VT_BIN/$1" ]; then echo "$VT_BIN/$1"; else echo "$top/sim/$1"; fi; }
-for c in vartree-analyze vartree-route vartree-trace vartree-gen vartree-sim vartree-harness vartree-compare vartree-demo; do
+for c in vartree-analyze vartree-route vartree-trace vartree-gen vartree-sim vartree-sweep vartree-harness vartree-compare vartree-demo; do
 	out=$("$(bin $c)" --version 2>&1); rc=$?
 	[ $rc = 0 ] && [ "$out" = "$c $ver" ] || fail "$c --version: rc $rc, '$out'"
 	[ -f "$top/man/$c.1" ] || fail "$c has no man page"

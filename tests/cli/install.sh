@@ -13,10 +13,10 @@ make -s -C "$top" install PREFIX=/usr DESTDIR="$d" >"$tmp/make.out" 2>&1 || { ca
 
 ma=$(cc -print-multiarch)
 [ -n "$ma" ] || fail "no multiarch triplet"
-for b in vartree-gen vartree-route vartree-analyze vartree-trace vartree-sim vartree-harness vartree-compare vartree-demo; do
+for b in vartree-gen vartree-route vartree-analyze vartree-trace vartree-sim vartree-sweep vartree-harness vartree-compare vartree-demo; do
 	[ -x "$d/usr/bin/$b" ] || fail "$b not installed"
 done
-for m in man1/vartree-gen.1 man1/vartree-route.1 man1/vartree-analyze.1 man1/vartree-trace.1 man1/vartree-sim.1 \
+for m in man1/vartree-gen.1 man1/vartree-route.1 man1/vartree-analyze.1 man1/vartree-trace.1 man1/vartree-sim.1 man1/vartree-sweep.1 \
 	man1/vartree-harness.1 man1/vartree-compare.1 man1/vartree-demo.1 man7/vartree.7 man8/vartree-plugin.8; do
 	[ -f "$d/usr/share/man/$m" ] || fail "$m not installed"
 done
@@ -28,7 +28,7 @@ nm -D --defined-only "$so" | grep -q ' osm_event_plugin$' || fail "plugin lacks 
 	fail "/usr/lib/$ma is not a system search path of ld.so"
 # exactly what was listed, nothing else (no build tree, no stray files)
 n=$(cd "$d" && find . -type f | wc -l)
-[ "$n" = 19 ] || fail "$n files installed: $(cd "$d" && find . -type f | sort | tr '\n' ' ')"
+[ "$n" = 21 ] || fail "$n files installed: $(cd "$d" && find . -type f | sort | tr '\n' ' ')"
 # make uninstall takes back every file, and the same again is harmless
 cp -a "$d" "$tmp/installed"
 make -s -C "$top" uninstall PREFIX=/usr DESTDIR="$d" >"$tmp/make.out" 2>&1 || { cat "$tmp/make.out"; fail "make uninstall"; }
