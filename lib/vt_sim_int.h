@@ -62,8 +62,11 @@ struct chunk {
  * A credit return on its way to an output: the credits can be used from time
  * t on. Each (output, VL) keeps a FIFO of them (times never decrease, since
  * the peer's buffer releases in order) and takes in the due ones when it
- * looks, instead of an event per update.
+ * looks, instead of an event per update. The oldest VTS_RET of the FIFO sit
+ * in the slot itself (a link rarely has more on their way), the rest in a
+ * list of these.
  */
+#define VTS_RET 4
 struct cred {
 	uint64_t t;
 	uint32_t cr, next;
@@ -71,13 +74,17 @@ struct cred {
 
 /* one slot per (port, VL): the input buffer of the port, and the credits of its output */
 struct slot {
-	uint32_t head, tail; /* input FIFO of arrived packets */
-	uint64_t rel_t;	     /* input: the last granted packet has left the buffer by then */
-	int32_t fifo_cr;     /* input: credits of the packets in the FIFO */
-	int32_t last_cr;     /* input: credits of the last granted packet */
-	int32_t credits;     /* output: credits held for the peer's buffer, due returns taken */
-	uint32_t need;	     /* output: credits a blocked packet waits for, 0 if none */
-	uint32_t cq_head, cq_tail; /* output: credit returns still on their way */
+	uint32_t head, tail;	 /* input FIFO of arrived packets */
+	uint64_t rel_t;		 /* input: the last granted packet has left the buffer by then */
+	int32_t fifo_cr;	 /* input: credits of the packets in the FIFO */
+	int32_t last_cr;	 /* input: credits of the last granted packet */
+	int32_t credits;	 /* output: credits held for the peer's buffer, due returns taken */
+	uint32_t need;		 /* output: credits a blocked packet waits for, 0 if none */
+	uint64_t ret_t[VTS_RET]; /* output: the first returns on their way, from ret_at */
+	uint32_t ret_cr[VTS_RET];
+	uint8_t ret_at, ret_n;
+	uint32_t cq_head, cq_tail; /* output: the later returns (only when ret_t[] is full) */
+	uint64_t cq_tail_t;	   /* the time of cq_tail's return */
 	uint64_t wait[4];	   /* output: input port numbers whose head packet wants it */
 	uint8_t rr;		   /* output: last input port granted */
 };

@@ -81,19 +81,30 @@ static uint64_t credit_time(const sim *s, uint64_t t)
 	return t + s->p.cable_ps;
 }
 
+/* Moves the first return of the list into the slot's inline FIFO, which has room. */
+static void refill(sim *s, struct slot *os)
+{
+	uint32_t c = os->cq_head, k = (os->ret_at + os->ret_n++) % VTS_RET;
+
+	os->ret_t[k] = s->cq[c].t;
+	os->ret_cr[k] = s->cq[c].cr;
+	os->cq_head = s->cq[c].next;
+	if (!os->cq_head)
+		os->cq_tail = 0;
+	s->cq[c].next = s->free_cq;
+	s->free_cq = c;
+}
+
 /* Takes in the credit returns of output slot os that are due. */
 void vts_absorb(sim *s, struct slot *os)
 {
-	while (os->cq_head && s->cq[os->cq_head].t <= s->now) {
-		uint32_t c = os->cq_head;
-
-		os->credits += (int32_t)s->cq[c].cr;
-		os->cq_head = s->cq[c].next;
-		s->cq[c].next = s->free_cq;
-		s->free_cq = c;
+	while (os->ret_n && os->ret_t[os->ret_at] <= s->now) {
+		os->credits += (int32_t)os->ret_cr[os->ret_at];
+		os->ret_at = (uint8_t)((os->ret_at + 1) % VTS_RET);
+		os->ret_n--;
+		if (os->cq_head)
+			refill(s, os);
 	}
-	if (!os->cq_head)
-		os->cq_tail = 0;
 	check_credits(s, os);
 }
 
@@ -102,6 +113,11 @@ static uint64_t credit_eta(const sim *s, const struct slot *os, uint32_t need)
 {
 	int64_t c = os->credits;
 
+	for (unsigned k = 0; k < os->ret_n; k++) {
+		c += os->ret_cr[(os->ret_at + k) % VTS_RET];
+		if (c >= (int64_t)need)
+			return os->ret_t[(os->ret_at + k) % VTS_RET];
+	}
 	for (uint32_t i = os->cq_head; i; i = s->cq[i].next) {
 		c += s->cq[i].cr;
 		if (c >= (int64_t)need)
@@ -110,38 +126,54 @@ static uint64_t credit_eta(const sim *s, const struct slot *os, uint32_t need)
 	return NO_T;
 }
 
+/* Appends a return to the list of output slot os; 0 when out of memory. */
+static int spill(sim *s, struct slot *os, uint32_t n, uint64_t t)
+{
+	uint32_t c = s->free_cq;
+
+	if (c) {
+		s->free_cq = s->cq[c].next;
+	} else {
+		if (s->ncq == s->cap_cq) {
+			struct cred *q = realloc(s->cq, (size_t)s->cap_cq * 2 * sizeof(*q));
+
+			if (!q) {
+				vts_oom(s, "credits");
+				return 0;
+			}
+			s->cq = q;
+			s->cap_cq *= 2;
+		}
+		c = s->ncq++;
+	}
+	s->cq[c] = (struct cred){.t = t, .cr = n, .next = 0};
+	if (os->cq_tail)
+		s->cq[os->cq_tail].next = c;
+	else
+		os->cq_head = c;
+	os->cq_tail = c;
+	os->cq_tail_t = t;
+	return 1;
+}
+
 /* n credits of input slot `in` reach the upstream output at t. */
 static void credit_back(sim *s, uint32_t in, uint32_t n, uint64_t t)
 {
-	uint32_t os_i = s->hp[in / s->nvl].peer * s->nvl + in % s->nvl, c;
+	uint32_t os_i = s->hp[in / s->nvl].peer * s->nvl + in % s->nvl;
 	struct slot *os = &s->slot[os_i];
+	unsigned last = (os->ret_at + os->ret_n + VTS_RET - 1) % VTS_RET;
 
-	if (os->cq_tail && s->cq[os->cq_tail].t == t) {
-		s->cq[os->cq_tail].cr += n; /* one update carries all credits of a period */
-	} else {
-		if (s->free_cq) {
-			c = s->free_cq;
-			s->free_cq = s->cq[c].next;
-		} else {
-			if (s->ncq == s->cap_cq) {
-				uint32_t nc = s->cap_cq * 2;
-				struct cred *q = realloc(s->cq, (size_t)nc * sizeof(*q));
-
-				if (!q) {
-					vts_oom(s, "credits");
-					return;
-				}
-				s->cq = q;
-				s->cap_cq = nc;
-			}
-			c = s->ncq++;
-		}
-		s->cq[c] = (struct cred){.t = t, .cr = n, .next = 0};
-		if (os->cq_tail)
-			s->cq[os->cq_tail].next = c;
-		else
-			os->cq_head = c;
-		os->cq_tail = c;
+	/* one update carries all credits of a period: a return at the tail's time joins it */
+	if (os->cq_tail && os->cq_tail_t == t) {
+		s->cq[os->cq_tail].cr += n;
+	} else if (!os->cq_tail && os->ret_n && os->ret_t[last] == t) {
+		os->ret_cr[last] += n;
+	} else if (!os->cq_tail && os->ret_n < VTS_RET) {
+		last = (os->ret_at + os->ret_n++) % VTS_RET;
+		os->ret_t[last] = t;
+		os->ret_cr[last] = n;
+	} else if (!spill(s, os, n, t)) {
+		return;
 	}
 	if (os->need) {
 		uint64_t eta = credit_eta(s, os, os->need);
