@@ -70,6 +70,8 @@ static void router_free(struct router *r)
 	free(r->deg.nasc);
 	free(r->deg.inz);
 	free(r->deg.hz);
+	free(r->deg.zfirst);
+	free(r->deg.zpos);
 }
 
 /* Tables sized by the fabric, for every plane. */
@@ -108,6 +110,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->deg.nasc = calloc(nsw, sizeof(uint32_t)));
 	ok &= !!(r->deg.inz = calloc(nsw, 1));
 	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
 	if (!ok)
 		return vt_err_set(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)

@@ -116,12 +116,12 @@ static void detour_cands(struct router *r, uint32_t s)
 	const uint8_t *dn = &t->dn_port[t->dn_start[s]];
 
 	if (k->dn) {
-		add_fill(r, s, &t->up_port[t->up_start[s]], k->doff, k->dn);
+		add_fill(r, s, &t->up_port[t->up_start[s]], &fl->cpos[k->doff], k->dn);
 		return;
 	}
 	k = detour_down(r, r->cls.dcls[s], d);
 	if (k->kmin > rk || k->kmax <= rk) { /* all allowed, or none */
-		add_fill(r, s, dn, k->doff, k->dn);
+		add_fill(r, s, dn, &fl->cpos[k->doff], k->dn);
 		return;
 	}
 	off = fl->npos;
@@ -131,7 +131,7 @@ static void detour_cands(struct router *r, uint32_t s)
 		if (turn_key(r, t->dn_peer[t->dn_start[s] + j]) > rk)
 			fl->cpos[fl->npos++] = j;
 	}
-	add_fill(r, s, dn, off, fl->npos - off);
+	add_fill(r, s, dn, &fl->cpos[off], fl->npos - off);
 }
 
 /* Is some peer[a .. b) at distance d? */

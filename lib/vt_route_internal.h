@@ -79,11 +79,10 @@ struct route_plan {
 };
 
 /*
- * Fill route i: switch fsw takes port fbase[i][cpos[fpos + k]], k = 0 .. n - 1
+ * Fill route i: switch fsw[i] takes port fbase[i][fcand[i][k]], k = 0 .. n - 1
  * in turn (n: the run's rn): fbase is the switch's own up_port[] or dn_port[]
- * run and cpos the candidates' positions in it, so switches of one class
- * share one candidate list. Kept as the switch (fsw) and the list's address
- * (fcand) for vt_route_write_fill.
+ * run and fcand the candidates' positions in it (in cpos, or the plane's
+ * deg.zpos), so switches of one class share one candidate list.
  */
 struct route_fill {
 	uint32_t *fsw;
@@ -149,6 +148,14 @@ struct route_degraded {
 	uint8_t *inz;
 	uint32_t *hz;
 	/*
+	 * The way towards z, which does not depend on the destination: per
+	 * switch, zpos[zfirst[s] .. zfirst[s + 1]) are the positions in its
+	 * dn_port[] run of its children in inz (s in inz), else in its
+	 * up_port[] run of its parents one hop closer to z.
+	 */
+	uint32_t *zfirst;
+	uint8_t *zpos;
+	/*
 	 * Set when that argument does not cover the plane: a plan fell back to
 	 * the turn order's detours, or z reaches some ancestor by two up-paths.
 	 * vt_route then checks the finished tables.
@@ -203,7 +210,7 @@ static inline void set_entry(struct router *r, uint32_t s, unsigned p)
 		r->batch.col[s] = (uint8_t)p;
 }
 
-static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, uint32_t off,
+static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, const uint8_t *cand,
 			    uint32_t n)
 {
 	struct route_fill *fl = &r->fill;
@@ -215,7 +222,7 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, u
 	}
 	fl->fsw[fl->n] = s;
 	fl->fbase[fl->n] = base;
-	fl->fcand[fl->n++] = &fl->cpos[off];
+	fl->fcand[fl->n++] = cand;
 }
 
 /* vt_route_mainloop.c */

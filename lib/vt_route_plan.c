@@ -109,7 +109,8 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 				if (s == x)
 					continue;
 				k = down_class(r, r->cls.dcls[s]);
-				add_fill(r, s, &t->dn_port[t->dn_start[s]], k->off, k->n);
+				add_fill(r, s, &t->dn_port[t->dn_start[s]], &r->fill.cpos[k->off],
+					 k->n);
 				continue;
 			}
 			k = up_class(r, r->cls.ucls[s]);
@@ -120,7 +121,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 				continue;
 			}
 			pl->nreach0 += !l;
-			add_fill(r, s, &t->up_port[t->up_start[s]], k->off, k->n);
+			add_fill(r, s, &t->up_port[t->up_start[s]], &r->fill.cpos[k->off], k->n);
 		}
 	return nd;
 }

@@ -50,6 +50,35 @@ static uint32_t turn_leaf(const vt_tree *t)
 	return best;
 }
 
+/* deg.zfirst and zpos from inz and hz (see struct route_degraded). */
+static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
+{
+	uint32_t n = 0;
+
+	free(d->zpos);
+	d->zpos = malloc((size_t)t->up_start[t->nsw] + t->dn_start[t->nsw] + 1);
+	if (!d->zpos)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t a = t->up_start[s], m = t->up_start[s + 1] - a;
+
+		d->zfirst[s] = n;
+		if (d->inz[s]) {
+			a = t->dn_start[s];
+			m = t->dn_start[s + 1] - a;
+			for (uint32_t j = 0; j < m; j++)
+				if (d->inz[t->dn_peer[a + j]])
+					d->zpos[n++] = (uint8_t)j;
+		} else if (d->hz[s] != VT_NONE) {
+			for (uint32_t j = 0; j < m; j++)
+				if (d->hz[t->up_peer[a + j]] + 1 == d->hz[s])
+					d->zpos[n++] = (uint8_t)j;
+		}
+	}
+	d->zfirst[t->nsw] = n;
+	return 0;
+}
+
 int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 {
 	struct route_degraded *d = &r->deg;
@@ -60,7 +89,7 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 	for (uint32_t s = 0; s < t->nsw; s++)
 		d->hz[s] = VT_NONE;
 	if (d->z == VT_NONE)
-		return 0;
+		return turn_ways(d, t, e);
 	/* ancestors of Z: hz counts the hops down to it; one met again is a diamond */
 	d->inz[d->z] = 1;
 	d->hz[d->z] = 0;
@@ -92,43 +121,34 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 					d->hz[s] = hp + 1;
 			}
 		}
-	(void)e;
-	return 0;
+	return turn_ways(d, t, e);
 }
 
 /*
- * The candidates of detour switch s, positions in its own port run: an
- * ancestor of Z goes down to the children on the way to Z, those without a
- * route first; any other switch up to its parents one hop closer to Z.
- * Returns how many; 0 when s cannot reach Z at all.
+ * Detour switch s's fill route, positions in its own port run: an ancestor
+ * of Z goes down to the children on the way to Z, those without a route
+ * first; any other switch up to its parents one hop closer to Z (its way,
+ * deg.zpos, as it is).
  */
-static uint32_t turn_cands(struct router *r, uint32_t s, const uint8_t **base)
+static void turn_fill(struct router *r, uint32_t s)
 {
 	const vt_tree *t = r->t;
 	const struct route_degraded *d = &r->deg;
 	struct route_fill *fl = &r->fill;
-	uint32_t off = fl->npos, n = 0;
+	const uint8_t *way = &d->zpos[d->zfirst[s]];
+	uint32_t m = d->zfirst[s + 1] - d->zfirst[s], a = t->dn_start[s], off = fl->npos;
 
-	if (d->inz[s]) {
-		uint32_t a = t->dn_start[s], m = t->dn_start[s + 1] - a;
-
-		*base = &t->dn_port[a];
-		for (int any = 0; any < 2 && !n; any++)
-			for (uint32_t j = 0; j < m; j++) {
-				uint32_t c = t->dn_peer[a + j];
-
-				if (d->inz[c] && (any || r->plan.h[c] == VT_NONE))
-					fl->cpos[off + n++] = (uint8_t)j;
-			}
-	} else if (d->hz[s] != VT_NONE) {
-		uint32_t a = t->up_start[s], m = t->up_start[s + 1] - a;
-
-		*base = &t->up_port[a];
-		for (uint32_t j = 0; j < m; j++)
-			if (d->hz[t->up_peer[a + j]] + 1 == d->hz[s])
-				fl->cpos[off + n++] = (uint8_t)j;
+	if (!d->inz[s]) {
+		add_fill(r, s, &t->up_port[t->up_start[s]], way, m);
+		return;
 	}
-	return n;
+	for (uint32_t i = 0; i < m; i++)
+		if (r->plan.h[t->dn_peer[a + way[i]]] == VT_NONE)
+			fl->cpos[fl->npos++] = way[i];
+	if (fl->npos > off)
+		add_fill(r, s, &t->dn_port[a], &fl->cpos[off], fl->npos - off);
+	else
+		add_fill(r, s, &t->dn_port[a], way, m);
 }
 
 int vt_route_turn_detours(struct router *r, uint32_t nd)
@@ -145,12 +165,7 @@ int vt_route_turn_detours(struct router *r, uint32_t nd)
 			r->deg.unsure = 1;
 			return -1;
 		}
-	for (uint32_t i = 0; i < nd; i++) {
-		const uint8_t *base = NULL;
-		uint32_t off = r->fill.npos, n = turn_cands(r, q[i], &base);
-
-		r->fill.npos += n;
-		add_fill(r, q[i], base, off, n);
-	}
+	for (uint32_t i = 0; i < nd; i++)
+		turn_fill(r, q[i]);
 	return 0;
 }
