@@ -257,6 +257,10 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	struct vt_plot_series ser[MAX_ROUTINGS];
 	double *y;
 	int rc;
+	/* without --plot-format both PNG and SVG, as before there was a choice */
+	const char *const both[] = {"png", "svg"}, *const *fmts =
+							   o->plot_format ? &o->plot_format : both;
+	unsigned nfmt = o->plot_format ? 1 : 2;
 
 	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
 		return vt_err_set(e, "%s: cannot create directory", o->plot);
@@ -288,8 +292,8 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 		.step = 1,
 	};
 	rc = 0;
-	for (int k = 0; k < 2 && !rc; k++) {
-		snprintf(path, sizeof(path), "%s/stage-times.%s", o->plot, k ? "svg" : "png");
+	for (unsigned k = 0; k < nfmt && !rc; k++) {
+		snprintf(path, sizeof(path), "%s/stage-times.%s", o->plot, fmts[k]);
 		rc = vt_plot_lines(&pl, path, e);
 	}
 	free(y);
@@ -312,8 +316,8 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	hm.plot.title = "link utilisation";
 	hm.plot.unit = "busy fraction";
 	hm.plot.vmax = 1;
-	for (int k = 0; k < 2 && hm.plot.nrows && !rc; k++) {
-		snprintf(path, sizeof(path), "%s/link-util.%s", o->plot, k ? "svg" : "png");
+	for (unsigned k = 0; k < nfmt && hm.plot.nrows && !rc; k++) {
+		snprintf(path, sizeof(path), "%s/link-util.%s", o->plot, fmts[k]);
 		rc = vt_plot_heatmap(&hm.plot, path, e);
 	}
 	vt_heat_free(&hm);

@@ -35,7 +35,8 @@ struct routing {
 
 struct opts {
 	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
-	const char *name_map; /* --node-name-map */
+	const char *plot_format; /* --plot-format: png, svg or pdf; NULL: png and svg */
+	const char *name_map;	 /* --node-name-map */
 	const char *rspec[MAX_ROUTINGS];
 	const char *label[MAX_ROUTINGS]; /* --label, in routing order */
 	unsigned nr, nlabel;

@@ -61,6 +61,7 @@ static const char usage[] =
 	"  --label NAME       name of the next routing in the table, JSON and plots;\n"
 	"                     repeatable, in the order of --lfts/--route\n"
 	"  --plot DIR         stage-times and link-util, .png and .svg, into DIR\n"
+	"  --plot-format png|svg|pdf  only this format for --plot\n"
 	"  -q, --quiet        no speed line on stderr (progress only on a terminal)\n"
 	"  --node-name-map F  names for nodes by GUID (infiniband-diags' format; default\n"
 	"                     /etc/rdma/ib-node-name-map when present)\n"
@@ -130,6 +131,7 @@ static const struct option long_opts[] = {
 	{"rail-choice", 1, 0, 23},
 	{"warmup", 1, 0, 40},
 	{"seeds", 1, 0, 41},
+	{"plot-format", 1, 0, 42},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -229,6 +231,12 @@ static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
 	case 17:
 		o->plot = optarg;
 		break;
+	case 42: {
+		static const char *const formats[] = {"png", "svg", "pdf", NULL};
+
+		o->plot_format = formats[vt_cli_choice(cli, "--plot-format", optarg, formats)];
+		break;
+	}
 	case 22:
 		if (o->nlabel == MAX_ROUTINGS)
 			vt_cli_usage(cli, "at most %d labels", MAX_ROUTINGS);
@@ -406,6 +414,7 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 		o->rspec[o->nr++] = NULL;
 	if (o->nlabel > o->nr)
 		vt_cli_usage(cli, "more --label than routings");
+	vt_cli_needs(cli, !!o->plot_format, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->warmup_us > 0, "--warmup", !!o->open, "--open");
 	if (o->open && o->warmup_us >= o->duration_us)
 		vt_cli_usage(cli, "--warmup must end before --duration");
