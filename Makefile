@@ -90,6 +90,10 @@ $(A)/tests/%: $(A)/obj/tests/unit/%.o $(patsubst %.c,$(A)/obj/%.o,$(UNIT_HELP)) 
 	@mkdir -p $(dir $@)
 	$(CC) $(SANFLAGS) -g -o $@ $(filter %.o,$^) $(A)/lib/libvtcore.a $(EXTLIBS) $(CHECKLIBS)
 
+# test_plugin: the plugin's parts that need no OpenSM (plugin/vtp_opts.h)
+$(A)/obj/tests/unit/test_plugin.o: EXTINC += -Iplugin
+$(A)/tests/test_plugin: $(A)/obj/plugin/vtp_opts.o $(A)/obj/plugin/vtp_err.o
+
 # helper programs of the ibsim integration tests (tests/integration/*.c), normal build
 ITEST_BINS := $(patsubst tests/integration/%.c,$(B)/tests/%,$(wildcard tests/integration/*.c))
 $(B)/tests/%: $(B)/obj/tests/integration/%.o $(B)/lib/libvtcore.a

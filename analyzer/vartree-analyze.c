@@ -738,7 +738,7 @@ int main(int argc, char **argv)
 {
 	struct opts o = {0};
 	vt_fabric *f = NULL;
-	vt_err e = {{0}};
+	vt_err e = {0};
 	struct routing *rs = calloc(2, sizeof(*rs));
 	vt_tree tree;
 	int have_tree = 0, rc = VT_EXIT_USAGE;
@@ -760,7 +760,7 @@ int main(int argc, char **argv)
 		goto fail;
 	}
 	/* subtrees of the extracted tree make the best cuts; leaf switches when it has none */
-	if (!vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &(vt_err){{0}}))
+	if (!vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &(vt_err){0}))
 		have_tree = 1;
 	for (unsigned k = 0; k < nr; k++)
 		if (analyze(&o, f, have_tree ? &tree : NULL, &rs[k], &e))

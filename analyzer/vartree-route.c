@@ -47,10 +47,11 @@ static const char usage[] =
 	"      --version            the release\n"
 	"See vartree-route(1).\n";
 
-static void log_stderr(void *ctx, enum vt_log_level level, const char *msg)
+static void log_stderr(void *ctx, enum vt_log_level level, const char *func, const char *msg)
 {
 	(void)ctx;
 	(void)level;
+	(void)func;
 	fprintf(stderr, PROG ": %s\n", msg);
 }
 

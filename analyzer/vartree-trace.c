@@ -508,7 +508,7 @@ int main(int argc, char **argv)
 	vt_fabric *f = NULL;
 	vt_lfts t = {0};
 	vt_order ord = {0};
-	vt_err e = {{0}};
+	vt_err e = {0};
 	const char *tables = NULL;
 	int rc;
 

@@ -526,7 +526,7 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 		bad |= !c->out || !c->state || !c->seen || !c->stack || !c->blk || !c->edges;
 	}
 	if (bad) {
-		rc = vt_err_set(e, "out of memory auditing %u switches", s.nsw);
+		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
 		goto out;
 	}
 	run_workers(w, n, distances_worker);
@@ -545,7 +545,7 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 	}
 	credit_loops(&w[0], w[0].edges, a);
 	if (w[0].fail)
-		rc = vt_err_set(e, "out of memory auditing %u switches", s.nsw);
+		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
 out:
 	for (unsigned i = 0; i < n; i++) {
 		free(w[i].out);

@@ -22,7 +22,7 @@ static int cuts_alloc(vt_cuts *c, uint32_t n, uint32_t nlevels, uint32_t ncuts, 
 	c->links = calloc((size_t)ncuts + 1, sizeof(*c->links));
 	if (!c->member || !c->links) {
 		vt_cuts_free(c);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	memset(c->member, 0xff, ((size_t)n * nlevels) * sizeof(*c->member));
 	return 0;
@@ -213,7 +213,7 @@ int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_
 	int rc = 0;
 
 	if (!act || !arun || !list || !crun || !off || !shape || !dd || !g || !h) {
-		rc = vt_err_set(e, "out of memory for the shift bound");
+		rc = vt_err_nomem(e, "out of memory for the shift bound");
 		goto out;
 	}
 	for (uint32_t a = 0; a < n; a++)

@@ -224,7 +224,7 @@ int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_cong
 	summarise(r, res, stage_ebb);
 	goto done;
 oom:
-	rc = vt_err_set(e, "out of memory counting pattern '%s'", p->name);
+	rc = vt_err_nomem(e, "out of memory counting pattern '%s'", p->name);
 done:
 	if (accs)
 		for (unsigned i = 0; i < o.threads; i++)

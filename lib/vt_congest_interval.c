@@ -558,7 +558,7 @@ int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt
 		rc = -1;
 	goto done;
 oom:
-	rc = vt_err_set(e, "out of memory counting pattern '%s'", p->name);
+	rc = vt_err_nomem(e, "out of memory counting pattern '%s'", p->name);
 done:
 	ijob_free(&j, o->threads);
 	free(pre);

@@ -6,8 +6,22 @@
 
 int vt_err_vset(vt_err *e, const char *fmt, va_list ap)
 {
-	if (e)
+	if (e) {
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		e->kind = VT_ERR_INPUT;
+	}
+	return -1;
+}
+
+int vt_err_nomem(vt_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vt_err_vset(e, fmt, ap);
+	va_end(ap);
+	if (e)
+		e->kind = VT_ERR_NOMEM;
 	return -1;
 }
 

@@ -77,7 +77,7 @@ int vt_fabric_add_node(vt_fabric *f, enum vt_node_type type, unsigned nports, ui
 				  VT_MAX_PORTS);
 	if (grow((void **)&f->nodes, &f->cap_nodes, f->nnodes + 1, sizeof(*f->nodes)) ||
 	    grow((void **)&f->ports, &f->cap_ports, f->nports + nports + 1, sizeof(*f->ports)))
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	n = &f->nodes[f->nnodes];
 	memset(n, 0, sizeof(*n));
 	n->id = dupstr(id);
@@ -86,7 +86,7 @@ int vt_fabric_add_node(vt_fabric *f, enum vt_node_type type, unsigned nports, ui
 		if (n->desc != n->id)
 			free(n->desc);
 		free(n->id);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	n->guid = guid;
 	n->sysguid = guid;
@@ -168,7 +168,7 @@ static int build_guid_map(vt_fabric *f, vt_err *e)
 {
 	vt_map64_free(&f->guids);
 	if (vt_map64_init(&f->guids, f->nnodes + vt_fabric_count_cas(f) * 2 + 1))
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t i = 0; i < f->nnodes; i++) {
 		const struct vt_node *n = &f->nodes[i];
 		uint32_t old;
@@ -201,7 +201,7 @@ static int build_id_map(vt_fabric *f, vt_err *e)
 {
 	vt_hidx_free(&f->ids);
 	if (vt_hidx_init(&f->ids, f->nnodes + 1))
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t n = 0; n < f->nnodes; n++) {
 		uint32_t *slot = f->ids.slot,
 			 i = vt_hidx_start(&f->ids, vt_hash_str(f->nodes[n].id));
@@ -274,7 +274,7 @@ static int build_lid_map(vt_fabric *f, vt_err *e)
 	f->max_lid = max;
 	f->lid_port = malloc((size_t)(max + 1) * sizeof(*f->lid_port));
 	if (!f->lid_port)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	memset(f->lid_port, 0xff, (size_t)(max + 1) * sizeof(*f->lid_port));
 	for (uint32_t i = 0; i < f->nports; i++) {
 		const struct vt_port *pt = &f->ports[i];
@@ -309,7 +309,7 @@ int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e)
 	free(f->switches);
 	f->switches = malloc((size_t)f->nnodes * sizeof(*f->switches));
 	if (!f->switches)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	f->nswitches = 0;
 	for (uint32_t n = 0; n < f->nnodes; n++) {
 		f->nodes[n].sw = VT_NONE;

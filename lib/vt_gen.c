@@ -43,7 +43,7 @@ static int add_link(struct plan *p, uint32_t a, unsigned pa, uint32_t b, unsigne
 		void *n = c > MAX_LINKS ? NULL : realloc(p->links, c * sizeof(*p->links));
 
 		if (!n)
-			return vt_err_set(e, "out of memory");
+			return vt_err_nomem(e, "out of memory");
 		p->links = n;
 		p->cap = c;
 	}
@@ -177,7 +177,7 @@ static int plan_pruned(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 	 * so every top switch gets about P*g/cg links */
 	fill = calloc(count[2], sizeof(*fill));
 	if (!fill)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (unsigned pod = 0; pod < P; pod++)
 		for (unsigned j = 0; j < g; j++) {
 			unsigned port = g + 1;
@@ -244,7 +244,7 @@ static int plan_oversub(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 		return -1;
 	fill = calloc(s->spines, sizeof(*fill));
 	if (!fill)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t l = 0; l < s->leaves; l++)
 		for (unsigned u = 0; u < s->upl; u++) {
 			uint32_t sp = bundle ? u / (s->upl / s->spines)
@@ -368,7 +368,7 @@ static int choose_drops(const struct plan *p, const struct vt_gen_spec *s, struc
 	d->host = calloc(nhost + 1, 1);
 	cand = malloc(((size_t)p->nsw + p->nlinks) * R * sizeof(*cand) + nhost * sizeof(*cand) + 4);
 	if (!d->sw || !d->link || !d->host || !cand) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	vt_rand_seed(&r, s->seed);
@@ -506,7 +506,7 @@ static int with_features(vt_fabric **f, const struct plan *p, const struct vt_ge
 	int rc = -1;
 
 	if (!host || !level || !plane) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	memset(host, 0xff, (nn + 1) * sizeof(*host));
@@ -545,7 +545,7 @@ int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e)
 	hostnode = malloc(((size_t)p.count[0] * p.hpl + 1) * sizeof(*hostnode));
 	f = vt_fabric_new(s->text);
 	if (!swnode || !hostnode || !f) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	if (build_nodes(f, &p, s, &d, swnode, hostnode, e) ||

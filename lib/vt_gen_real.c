@@ -204,7 +204,7 @@ static int choose_hostless(struct real *r, vt_err *e)
 	vt_rand rnd;
 
 	if (!cand)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t n = 0; n < b->nnodes; n++) {
 		int hosts = 0;
 
@@ -262,7 +262,7 @@ static int place_storage(struct real *r, vt_err *e)
 	uint32_t *top = malloc((b->nnodes + 1) * sizeof(*top)), first[9] = {0};
 
 	if (!top)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (unsigned pl = 0, nt = 0; pl < R; pl++) {
 		first[pl] = nt;
 		for (uint32_t n = 0; n < b->nnodes; n++)
@@ -303,7 +303,7 @@ static int place_loopbacks(struct real *r, vt_err *e)
 
 	r->loops = malloc((b->nports / 2 + 1) * sizeof(*r->loops));
 	if (!r->loops)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t n = 0; n < b->nnodes; n++) {
 		unsigned held = 0;
 
@@ -325,7 +325,7 @@ static int place_loopbacks(struct real *r, vt_err *e)
 				  r->s->text, r->s->loopbacks, nc);
 	idx = malloc((nc + 1) * sizeof(*idx));
 	if (!idx)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t i = 0; i < nc; i++)
 		idx[i] = i;
 	vt_rand_seed(&rnd, r->s->seed ^ SALT_LOOPS);
@@ -369,7 +369,7 @@ static int find_chassis(struct real *r, vt_err *e)
 	r->line = lv;
 	up = malloc((b->nnodes + 1) * sizeof(*up));
 	if (!up)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t n = 0; n < b->nnodes; n++)
 		up[n] = n;
 	for (uint32_t pi = 0; pi < b->nports; pi++) {
@@ -382,7 +382,7 @@ static int find_chassis(struct real *r, vt_err *e)
 	cnt = calloc((size_t)b->nnodes * 2 + 2, sizeof(*cnt));
 	if (!cnt) {
 		free(up);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	/* chassis numbered by their first switch; ASICs by node order, line and spine apart */
 	for (uint32_t n = 0; n < b->nnodes; n++) {
@@ -642,7 +642,7 @@ int vt_gen_real_apply(const struct vt_gen_spec *s, const vt_fabric *base,
 
 	*out = NULL;
 	if (!r.cut || !r.taken || !r.extra || !r.chassis || !r.asic || !r.map || !r.att || !f) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto done;
 	}
 	memset(r.chassis, 0xff, nn * sizeof(uint32_t));

@@ -285,7 +285,7 @@ int vt_gen_stats_used(const vt_fabric *f, uint32_t k, struct vt_gen_stats *st, v
 	int rc = -1;
 
 	if (!rank || !dist || !used) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	nh = host_rank(f, rank);

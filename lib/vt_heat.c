@@ -135,7 +135,7 @@ int vt_heat_build(vt_heat *h, const vt_fabric *f, const double *out_value, vt_er
 	free(rows);
 	if (rc) {
 		vt_heat_free(h);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	return 0;
 }

@@ -116,7 +116,7 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e)
 			return vt_err_set(e, "%s: is a directory", path);
 		o->path = malloc(n + 1); /* for messages */
 		if (!o->path)
-			return vt_err_set(e, "out of memory");
+			return vt_err_nomem(e, "out of memory");
 		memcpy(o->path, path, n + 1);
 		o->fp = fopen(path, "w");
 		if (!o->fp) {
@@ -131,7 +131,7 @@ int vt_out_open(vt_out *o, const char *path, vt_err *e)
 	o->tmp = malloc(n + 16);
 	if (!o->path || !o->tmp) {
 		vt_out_abort(o);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	memcpy(o->path, path, n + 1);
 	snprintf(o->tmp, n + 16, "%s.tmpXXXXXX", path);
@@ -352,7 +352,7 @@ int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e
 			goto fail;
 		}
 		if (push_guid(guids, n, &cap, g)) {
-			vt_err_set(e, "out of memory");
+			vt_err_nomem(e, "out of memory");
 			goto fail;
 		}
 	}

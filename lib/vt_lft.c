@@ -13,7 +13,7 @@ int vt_lfts_init(vt_lfts *t, const vt_fabric *f, vt_err *e)
 	n = (size_t)t->nsw * t->nlid;
 	t->port = malloc(n ? n : 1);
 	if (!t->port)
-		return vt_err_set(e, "out of memory for %u forwarding tables", t->nsw);
+		return vt_err_nomem(e, "out of memory for %u forwarding tables", t->nsw);
 	memset(t->port, VT_LFT_NONE, n);
 	return 0;
 }

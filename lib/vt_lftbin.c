@@ -57,7 +57,7 @@ int vt_lfts_write_bin(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e)
 				  t->nsw, f->nswitches);
 	ord = malloc(((size_t)t->nsw + 1) * sizeof(*ord));
 	if (!ord)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	/* GUID order, as in opensm-lfts.dump, so equal tables give equal files */
 	for (uint32_t i = 0; i < t->nsw; i++)
 		ord[i] = (struct sw_ord){f->nodes[f->switches[i]].guid, i};
@@ -153,7 +153,7 @@ int vt_lfts_read_bin_mem_opt(vt_lfts *t, const vt_fabric *f, const char *buf, si
 	seen = calloc((size_t)f->nswitches + 1, 1);
 	if (!seen) {
 		vt_lfts_free(t);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	for (uint32_t i = 0; i < nsw && !rc; i++) {
 		size_t off = HEADER + (size_t)i * (8u + nlid);

@@ -199,7 +199,7 @@ int vt_lfts_write(const vt_lfts *t, const vt_fabric *f, FILE *fp, vt_err *e)
 	ord = malloc(((size_t)t->nsw + 1) * sizeof(*ord));
 	w.buf = malloc(OUT_BUF);
 	if (!ord || !w.buf || build_templates(&w, f, t->nlid)) {
-		rc = vt_err_set(e, "out of memory");
+		rc = vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	/* OpenSM dumps its GUID-keyed switch map in GUID order */
@@ -462,7 +462,7 @@ static int read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
 	s.seen = calloc((size_t)f->nswitches + 1, 1);
 	if (!s.seen) {
 		vt_lfts_free(t);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	while (p < end && !rc) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));

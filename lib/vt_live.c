@@ -58,7 +58,7 @@ int vt_live_capture(const char *ca, int port, vt_fabric **f, vt_lfts *t, vt_err 
 	*f = NULL;
 	memset(t, 0, sizeof(*t));
 	if (ca && !caname)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	snprintf(source, sizeof(source), "live:%s/%d", ca ? ca : "(default CA)", port);
 	memset(&cfg, 0, sizeof(cfg));
 	/* discovery first: umad2sim (ibsim) fails when a second port is open meanwhile */

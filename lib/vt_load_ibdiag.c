@@ -646,7 +646,7 @@ static int load_with(int (*parse)(struct ld *, const char *, size_t), const char
 		buf += 3, len -= 3;
 	l.f = vt_fabric_new(l.name);
 	if (!l.f)
-		return vt_err_set(e, "%s: out of memory", l.name);
+		return vt_err_nomem(e, "%s: out of memory", l.name);
 	if (parse(&l, buf, len))
 		goto out;
 	if (!l.f->nnodes) {

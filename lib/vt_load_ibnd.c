@@ -173,7 +173,7 @@ int vt_load_ibnd(const struct ibnd_fabric *fab, const char *source, vt_fabric **
 
 	*out = NULL;
 	if (!map || !f) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	if (add_nodes(f, fab->switches, map, &n, e) || add_nodes(f, fab->ch_adapters, map, &n, e) ||

@@ -707,7 +707,7 @@ int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **
 	ps.def_s = SBIT(VT_SDR);
 	ps.f = vt_fabric_new(name);
 	if (!ps.f)
-		return vt_err_set(e, "%s: out of memory", name);
+		return vt_err_nomem(e, "%s: out of memory", name);
 	if (parse_lines(&ps))
 		goto out;
 	if (!ps.f->nnodes) {

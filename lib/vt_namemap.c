@@ -59,7 +59,7 @@ static int map_line(vt_fabric *f, char *s, const char *path, unsigned ln, vt_err
 	if (n == VT_NONE)
 		return 0;
 	if (rename_node(&f->nodes[n], name, len))
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	return 1;
 }
 

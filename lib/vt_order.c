@@ -72,7 +72,7 @@ int vt_order_sort_nodes(const vt_fabric *f, uint32_t *nodes, uint32_t n, vt_err 
 	struct nat_key *k = malloc((n ? n : 1) * sizeof(*k));
 
 	if (!k)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t i = 0; i < n; i++)
 		k[i] = (struct nat_key){f, nodes[i]};
 	qsort(k, n, sizeof(*k), node_natcmp);
@@ -96,7 +96,7 @@ int vt_order_leaf(vt_order *o, const vt_fabric *f, vt_err *e)
 	o->n = 0;
 	o->port = NULL;
 	if (!leaves)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++) {
 		uint32_t node = f->switches[s], c = 0;
 
@@ -114,7 +114,7 @@ int vt_order_leaf(vt_order *o, const vt_fabric *f, vt_err *e)
 	o->port = malloc((n ? n : 1) * sizeof(*o->port));
 	if (!o->port) {
 		free(leaves);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	for (uint32_t i = 0; i < nl; i++)
 		for (unsigned p = 1; p <= f->nodes[leaves[i]].nports; p++) {
@@ -382,7 +382,7 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 			ports++;
 			if (placed < slots && !in->seen[q]) {
 				if (take(in, q))
-					return vt_err_set(e, "out of memory");
+					return vt_err_nomem(e, "out of memory");
 				placed++;
 			}
 		}
@@ -410,7 +410,8 @@ static int node_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 		if (end != tab)
 			return vt_err_at(e, in->path, line, "bad LID \"%.*s\"", (int)(tab - t), t);
 		if (lid == 0xFFFF)
-			return push(in->o, &in->cap, VT_NONE) ? vt_err_set(e, "out of memory") : 0;
+			return push(in->o, &in->cap, VT_NONE) ? vt_err_nomem(e, "out of memory")
+							      : 0;
 		port = vt_fabric_port_by_lid(f, (uint32_t)lid);
 		if (port == VT_NONE || f->nodes[f->ports[port].node].type == VT_SWITCH)
 			return vt_err_at(e, in->path, line, "no CA has LID 0x%04lx", lid);
@@ -424,7 +425,7 @@ static int node_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 	if (in->seen[port])
 		return vt_err_at(e, in->path, line, "\"%s\" listed twice",
 				 f->nodes[f->ports[port].node].id);
-	return take(in, port) ? vt_err_set(e, "out of memory") : 0;
+	return take(in, port) ? vt_err_nomem(e, "out of memory") : 0;
 }
 
 static int read_lines(struct order_in *in, char *buf, vt_err *e)
@@ -469,7 +470,7 @@ int vt_order_read(vt_order *o, const vt_fabric *f, const char *path, vt_err *e)
 	o->port = NULL;
 	in.seen = calloc(f->nports + 1, 1);
 	if (!descs || !hosts || !in.seen)
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 	else if (!vt_read_text(path, &buf, &len, e)) {
 		for (uint32_t i = 0; i < f->nnodes; i++)
 			if (f->nodes[i].type != VT_SWITCH) {

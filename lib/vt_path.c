@@ -53,7 +53,7 @@ int vt_path_walk(const vt_fabric *f, const vt_lfts *t, uint32_t src, uint32_t dl
 	memset(p, 0, sizeof(*p));
 	p->hop = malloc((size_t)max * sizeof(*p->hop));
 	if (!p->hop)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	if (f->nodes[f->ports[src].node].type == VT_SWITCH &&
 	    switch_step(f, t, f->ports[src].node, dlid, p, &cur)) {
 		p->hop[0] = src;
@@ -121,7 +121,7 @@ int vt_path_via(const vt_routes *r, uint32_t chan, uint8_t **via, vt_err *e)
 	if (!v || !stack) {
 		free(v);
 		free(stack);
-		return vt_err_set(e, "out of memory for %u ranks x %u switches", r->n, r->nsw);
+		return vt_err_nomem(e, "out of memory for %u ranks x %u switches", r->n, r->nsw);
 	}
 	for (uint32_t d = 0; d < r->n; d++) {
 		uint8_t *st = v + (uint64_t)d * r->nsw;

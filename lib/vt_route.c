@@ -21,17 +21,20 @@ struct log_ctx {
 	uint32_t plane, nplanes;
 };
 
-static void log_line(void *ctx, const char *s)
+/* A line of this function's own, with its name (__func__), for o->log. */
+#define ROUTE_LOG(o, level, msg) (o)->log((o)->log_ctx, (level), __func__, (msg))
+
+static void log_line(void *ctx, const char *func, const char *s)
 {
 	const struct log_ctx *c = ctx;
 	char buf[400];
 
 	if (c->nplanes < 2) {
-		c->o->log(c->o->log_ctx, VT_LOG_INFO, s);
+		c->o->log(c->o->log_ctx, VT_LOG_INFO, func, s);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "plane %u: %s", c->plane, s);
-	c->o->log(c->o->log_ctx, VT_LOG_INFO, buf);
+	c->o->log(c->o->log_ctx, VT_LOG_INFO, func, buf);
 }
 
 static void router_free(struct router *r)
@@ -112,7 +115,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
 	if (!ok)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)
 		r->links.swfirst[s] = vt_port_index(f, f->switches[s], 0);
 	return 0;
@@ -141,7 +144,7 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	/* each class's hop list once; detours: per switch a class list and a filtered one */
 	r->fill.cpos = malloc(3 * (size_t)nlinks + 1);
 	if (!lk->dn_rport || !lk->dn_ridx || !r->fill.cpos)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < t->nsw; s++)
 		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
 			lk->dn_ridx[k] = f->ports[swport(r, s, t->dn_port[k])].peer;
@@ -195,7 +198,7 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	plane = malloc((f->nswitches + 1) * sizeof(*plane));
 	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
 		free(plane);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	if (np > 1)
 		to.plane_of = plane;
@@ -227,7 +230,7 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
 			if (!order->port) {
 				vt_tree_free(&t);
-				vt_err_set(e, "out of memory");
+				vt_err_nomem(e, "out of memory");
 				goto fail;
 			}
 			memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
@@ -246,9 +249,10 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		if (check_deadlock_free(f, lfts, e))
 			goto fail;
 		if (o && o->log && o->log_level >= VT_LOG_INFO)
-			o->log(o->log_ctx, VT_LOG_INFO,
-			       "detours do not all turn at the turn leaf: every route audited, no "
-			       "credit loop");
+			ROUTE_LOG(
+				o, VT_LOG_INFO,
+				"detours do not all turn at the turn leaf: every route audited, no "
+				"credit loop");
 	}
 	router_free(&r);
 	free(plane);

@@ -22,8 +22,11 @@
 
 enum vt_log_level { VT_LOG_ERROR = 0, VT_LOG_INFO = 1, VT_LOG_VERBOSE = 2, VT_LOG_DEBUG = 3 };
 
-/* Where the core reports what it found; the plugin maps it onto OSM_LOG. */
-typedef void (*vt_log_fn)(void *ctx, enum vt_log_level level, const char *msg);
+/*
+ * Where the core reports what it found; the plugin maps it onto OpenSM's log,
+ * which names func, the core function the line comes from.
+ */
+typedef void (*vt_log_fn)(void *ctx, enum vt_log_level level, const char *func, const char *msg);
 
 struct vt_route_opts {
 	const uint64_t *root_guids; /* node GUIDs of the top switches (root_guid_file), or NULL */

@@ -19,7 +19,7 @@ int vt_route_batch_init(struct router *r, vt_err *e)
 
 	r->batch.cols = malloc(n + 1);
 	if (!r->batch.cols)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	memset(r->batch.cols, VT_LFT_NONE, n);
 	r->batch.n = 0;
 	r->batch.col = NULL;

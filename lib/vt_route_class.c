@@ -60,6 +60,6 @@ int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e)
 
 	if (classify(t, t->up_start, t->up_peer, c->ucls, c->ucl) == VT_NONE ||
 	    classify(t, t->dn_start, t->dn_peer, c->dcls, c->dcl) == VT_NONE)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	return 0;
 }

@@ -187,7 +187,7 @@ int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
 	if (!uf || !lost) {
 		free(uf);
 		free(lost);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	/* classes: the children of one switch, each named by its least member */
 	vt_uf_init(uf, nsw);

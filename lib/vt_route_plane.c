@@ -60,7 +60,7 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
 	if (!pl || !out->port || vt_route_planes(f, pl) == VT_NONE) {
 		free(pl);
 		vt_order_free(out);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	out->n = o->n;
 	for (uint32_t i = 0; i < o->n; i++) {

@@ -310,7 +310,7 @@ static int tree_levels(const vt_fabric *f, const struct vt_route_opts *o, uint8_
 
 	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
 		free(plane);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	if (o) {
 		to.root_guids = o->root_guids;
@@ -372,7 +372,7 @@ static int repair_run(struct repair *r, vt_err *e)
 	r->level = malloc((size_t)r->f->nswitches + 1);
 	r->pend = malloc(((size_t)r->f->nswitches + 1) * sizeof(*r->pend));
 	if (!r->t->port || !r->level || !r->pend)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	memcpy(r->t->port, r->fresh->port, n);
 	if (tree_levels(r->f, NULL, r->level, e))
 		return -1;

@@ -58,7 +58,7 @@ static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
 	free(d->zpos);
 	d->zpos = malloc((size_t)t->up_start[t->nsw] + t->dn_start[t->nsw] + 1);
 	if (!d->zpos)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t a = t->up_start[s], m = t->up_start[s + 1] - a;
 

@@ -88,7 +88,7 @@ static int build_runs(vt_routes *r, vt_err *e)
 			if (a3)
 				r->run_sw = a3;
 			if (!a1 || !a2 || !a3)
-				return vt_err_set(e, "out of memory");
+				return vt_err_nomem(e, "out of memory");
 		}
 		r->run_first[r->nruns] = a;
 		r->run_len[r->nruns] = 1;
@@ -123,8 +123,8 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 		free(state);
 		free(stack);
 		vt_routes_free(r);
-		return vt_err_set(e, "out of memory for the routes of %u ranks and %u switches", n,
-				  nsw);
+		return vt_err_nomem(e, "out of memory for the routes of %u ranks and %u switches",
+				    n, nsw);
 	}
 	for (uint32_t c = 0; c < f->nports; c++) {
 		uint32_t q = f->ports[c].peer;

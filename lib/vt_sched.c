@@ -196,7 +196,7 @@ static int switch_names(const vt_tree *t, struct names *nm, vt_err *e)
 	nm->s = calloc((size_t)t->nsw + 1, sizeof(*nm->s));
 	if (!nm->s || !words) {
 		free(words);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	own = own_names_usable(t, words);
 	free(words);
@@ -209,7 +209,7 @@ static int switch_names(const vt_tree *t, struct names *nm, vt_err *e)
 			snprintf(b, sizeof(b), "ibsw-l%u-%04u", t->level[s], t->pos[s]);
 		nm->s[s] = strdup(b);
 		if (!nm->s[s])
-			return vt_err_set(e, "out of memory");
+			return vt_err_nomem(e, "out of memory");
 	}
 	return 0;
 }
@@ -223,7 +223,7 @@ static int slurm_line(FILE *fp, const char *name, const char *key, const char *c
 		len += strlen(list[i]) + 4;
 	char *buf = malloc(len);
 	if (!buf)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	buf[0] = 0;
 	if (vt_hostlist_compress(list, n, buf, len)) {
 		free(buf);
@@ -267,7 +267,7 @@ static int leaf_hosts(const vt_tree *t, uint32_t s, struct names *h, vt_err *e)
 		if (dup)
 			continue;
 		if (!(h->s[h->n] = strdup(b)))
-			return vt_err_set(e, "out of memory");
+			return vt_err_nomem(e, "out of memory");
 		h->n++;
 	}
 	return 0;
@@ -302,7 +302,7 @@ int vt_sched_slurm(const vt_tree *t, FILE *fp, vt_err *e)
 		goto out;
 	tmp.s = calloc(cap, sizeof(*tmp.s));
 	if (!tmp.s) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	fprintf(fp,
@@ -339,7 +339,7 @@ int vt_order_write_format(const vt_order *o, const vt_fabric *f, enum vt_order_f
 		return vt_order_write(o, f, fp, e);
 	/* rankfile slots: ranks already on the node, counted per node */
 	if (fmt == VT_ORDER_RANKFILE && !(slot = calloc((size_t)f->nnodes + 1, sizeof(*slot))))
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	fprintf(fp, "# vartree host order (%s) of %s: %s\n",
 		fmt == VT_ORDER_HOSTFILE ? "hostfile" : "Open MPI rankfile", f->source,
 		"MPI rank N is the N-th host; place-keepers left out");

@@ -93,7 +93,7 @@ uint64_t vts_ppb_of_mbps(uint64_t mbps)
 void vts_oom(sim *s, const char *what)
 {
 	if (!s->failed)
-		vt_err_set(s->e, "out of memory for %s", what);
+		vt_err_nomem(s->e, "out of memory for %s", what);
 	s->failed = 1;
 }
 
@@ -175,7 +175,7 @@ int vt_sim_run(const vt_fabric *f, const vt_lfts *t, const vt_order *order, cons
 			p->progress(p->progress_ctx, s.now, r->events, r->msgs_done, r->msgs);
 	}
 	if (popped < 0 && !s.failed)
-		vt_err_set(e, "out of memory for events");
+		vt_err_nomem(e, "out of memory for events");
 	if (s.failed || popped < 0) {
 		rc = -1;
 		goto out;

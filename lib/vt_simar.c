@@ -93,7 +93,7 @@ int vts_ar_setup(sim *s)
 	s->ar_check = calloc(f->nswitches ? f->nswitches : 1, 1);
 	if (!lv || !s->up_off || !s->up_port || !s->ar_check) {
 		free(lv);
-		return vt_err_set(s->e, "out of memory");
+		return vt_err_nomem(s->e, "out of memory");
 	}
 	/* switches in ordinal order: nodes[].sw numbers them 0..nswitches-1 */
 	for (uint32_t i = 0; i < f->nnodes; i++) {

@@ -324,7 +324,7 @@ static int open_msg(sim *s, uint32_t r)
 		uint32_t *b = a ? realloc(s->dst, nc * sizeof(*b)) : NULL;
 
 		if (!b)
-			return vt_err_set(s->e, "out of memory for messages");
+			return vt_err_nomem(s->e, "out of memory for messages");
 		s->dst = b;
 		s->cap_msg = nc;
 	}

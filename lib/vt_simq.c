@@ -11,7 +11,7 @@ int vt_simq_init(vt_simq *q, unsigned width_log, unsigned nbucket_log, vt_err *e
 	q->nbucket_log = nbucket_log;
 	q->bucket = calloc((size_t)1 << nbucket_log, sizeof(*q->bucket));
 	if (!q->bucket)
-		return vt_err_set(e, "out of memory for the event queue");
+		return vt_err_nomem(e, "out of memory for the event queue");
 	q->over_min = UINT64_MAX;
 	return 0;
 }

@@ -74,7 +74,7 @@ static int setup_rails(sim *s, const vt_order *order)
 	}
 	s->rail_port = zalloc(nrails, sizeof(uint32_t), &bad);
 	if (bad)
-		return vt_err_set(s->e, "out of memory");
+		return vt_err_nomem(s->e, "out of memory");
 	nrails = 0;
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		uint32_t pt = order->port[r];
@@ -120,7 +120,7 @@ int vts_setup(sim *s, const vt_order *order)
 	s->sink_free = zalloc(f->nports, sizeof(*s->sink_free), &bad);
 	s->rail_off = zalloc(s->nranks + 1, sizeof(uint32_t), &bad);
 	if (bad)
-		return vt_err_set(s->e, "out of memory");
+		return vt_err_nomem(s->e, "out of memory");
 	min_ser = setup_ports(s);
 	s->gen_ppb_fx = vts_ppb_of_mbps(s->p.gen_mbps);
 	s->sink_ppb_fx = vts_ppb_of_mbps(s->p.sink_mbps);
@@ -141,7 +141,7 @@ int vts_setup(sim *s, const vt_order *order)
 	s->nch = 1;
 	s->ch = malloc(s->cap_ch * sizeof(*s->ch));
 	if (!s->pk || !s->cq || !s->ch)
-		return vt_err_set(s->e, "out of memory");
+		return vt_err_nomem(s->e, "out of memory");
 	vt_rand_seed(&s->rng, s->p.seed);
 	return 0;
 }
@@ -159,7 +159,7 @@ int vts_setup_messages(sim *s)
 	s->cursor = zalloc(s->nranks, sizeof(uint32_t), &bad);
 	s->outstanding = zalloc(s->nranks, sizeof(uint32_t), &bad);
 	if (bad)
-		return vt_err_set(s->e, "out of memory");
+		return vt_err_nomem(s->e, "out of memory");
 	if (w->mode == VT_WORK_OPEN)
 		return 0;
 	if (w->nmsg >= UINT32_MAX)
@@ -176,8 +176,8 @@ int vts_setup_messages(sim *s)
 		s->ready_upto = zalloc(s->nranks, sizeof(uint32_t), &bad);
 	}
 	if (bad)
-		return vt_err_set(s->e, "out of memory for %llu messages",
-				  (unsigned long long)s->nmsg);
+		return vt_err_nomem(s->e, "out of memory for %llu messages",
+				    (unsigned long long)s->nmsg);
 	/* messages from or to a place-keeper are not sent */
 	for (uint64_t i = 0; i < s->nmsg; i++) {
 		uint32_t a = s->src[i], b = s->dst[i];
@@ -223,7 +223,7 @@ int vts_start(sim *s)
 		s->perm = malloc((size_t)s->nranks * sizeof(uint32_t));
 		if (!hosts || !s->perm) {
 			free(hosts);
-			return vt_err_set(s->e, "out of memory");
+			return vt_err_nomem(s->e, "out of memory");
 		}
 		for (uint32_t r = 0; r < s->nranks; r++)
 			if (s->rail_off[r + 1] > s->rail_off[r])
@@ -245,7 +245,7 @@ int vts_start(sim *s)
 
 		if (!byrank) {
 			free(hosts);
-			return vt_err_set(s->e, "out of memory");
+			return vt_err_nomem(s->e, "out of memory");
 		}
 		for (uint32_t k = 0; k < nh; k++)
 			byrank[hosts[k]] = s->perm[k];

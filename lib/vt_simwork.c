@@ -27,7 +27,7 @@ static int reserve(vt_simwork *w, uint64_t n, vt_err *e)
 	uint32_t *c = b ? realloc(w->stage, n * sizeof(*c)) : NULL;
 
 	if (!c)
-		return vt_err_set(e, "out of memory for %llu messages", (unsigned long long)n);
+		return vt_err_nomem(e, "out of memory for %llu messages", (unsigned long long)n);
 	w->stage = c;
 	return 0;
 }
@@ -70,7 +70,7 @@ int vt_simwork_pattern(vt_simwork *w, const vt_pattern *p, uint32_t msg_bytes, u
 		return vt_err_set(e, "message size must be at least 1 byte");
 	fl = malloc((size_t)(mf ? mf : 1) * sizeof(*fl));
 	if (!fl)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < ns; s++)
 		total += vt_pattern_stage(p, s, fl);
 	if (reserve(w, total * reps + 1, e)) {
@@ -133,7 +133,7 @@ int vt_simwork_navaridas(vt_simwork *w, const char *name, uint32_t nranks, uint3
 			w->mode = VT_WORK_CAUSAL;
 			w->nranks = nranks;
 			w->msg_bytes = ml;
-			rc = fl ? 0 : vt_err_set(e, "out of memory");
+			rc = fl ? 0 : vt_err_nomem(e, "out of memory");
 			for (uint32_t r = 0; !rc && r < reps; r++)
 				for (uint32_t s = 0; !rc && s < fwd; s++) {
 					uint32_t k = vt_pattern_stage(&p, s, fl);

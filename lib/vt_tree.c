@@ -166,7 +166,7 @@ static int subtrees_and_order(vt_tree *t, const uint8_t *is_leaf, uint32_t *leaf
 
 	t->sub = malloc(((size_t)L * nsw + 1) * sizeof(*t->sub));
 	if (!uf || !leaves || !nr || !minnr || !t->sub) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	for (uint32_t s = 0; s < nsw; s++) {
@@ -206,7 +206,7 @@ static int subtrees_and_order(vt_tree *t, const uint8_t *is_leaf, uint32_t *leaf
 	}
 	keys = calloc(nl + 1, sizeof(*keys));
 	if (!keys) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	nl = 0;
@@ -264,7 +264,7 @@ static int build_order(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_err
 	t->order.port = malloc(((size_t)nl * H + 1) * sizeof(*t->order.port));
 	t->rank_leaf = malloc(((size_t)nl * H + 1) * sizeof(*t->rank_leaf));
 	if (!t->order.port || !t->rank_leaf)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t i = 0; i < nl; i++) {
 		uint32_t s = leaf_seq[i], node = f->switches[s], base = i * H, c = 0;
 
@@ -307,7 +307,7 @@ static int order_switches(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_
 	if (!q || !seen || !t->by_level || !t->pos) {
 		free(q);
 		free(seen);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	memset(seen, 0, nsw * sizeof(*seen));
 	for (uint32_t i = 0; i < nl; i++) {
@@ -372,7 +372,7 @@ static int port_groups(vt_tree *t, vt_err *e)
 	t->up_start = calloc(nsw + 1, sizeof(uint32_t));
 	t->dn_start = calloc(nsw + 1, sizeof(uint32_t));
 	if (!t->up_start || !t->dn_start)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (int pass = 0; pass < 2; pass++) {
 		nup = ndn = 0;
 		for (uint32_t s = 0; s < nsw; s++) {
@@ -418,7 +418,7 @@ static int port_groups(vt_tree *t, vt_err *e)
 			t->up_peer = malloc((nup + 1) * sizeof(uint32_t));
 			t->dn_peer = malloc((ndn + 1) * sizeof(uint32_t));
 			if (!t->up_port || !t->dn_port || !t->up_peer || !t->dn_peer)
-				return vt_err_set(e, "out of memory");
+				return vt_err_nomem(e, "out of memory");
 		}
 	}
 	return 0;
@@ -463,7 +463,7 @@ static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	uint32_t *v = malloc((t->nsw + 1) * sizeof(*v));
 
 	if (!v)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t l = 0; l < t->nlevels; l++) {
 		uint32_t a = t->lvl_start[l], b = t->lvl_start[l + 1], n = b - a;
 		struct vt_tree_level *lv = &t->lv[l];
@@ -529,7 +529,7 @@ static int reachability(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	t->desc = calloc((size_t)nsw * bw + 1, sizeof(uint64_t));
 	t->ureach = calloc((size_t)nsw * bw + 1, sizeof(uint64_t));
 	if (!t->desc || !t->ureach)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t l = 0; l < t->nlevels; l++)
 		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
 			uint32_t s = t->by_level[i];
@@ -585,7 +585,7 @@ static int subtree_table(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_e
 	t->subs = calloc((size_t)L * nsw + 1, sizeof(*t->subs));
 	if (!map || !t->subs) {
 		free(map);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	for (uint32_t l = 0; l < L; l++) {
 		uint32_t *sub = &t->sub[(size_t)l * nsw];
@@ -642,7 +642,7 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	 * populated tree keeps the regular index */
 	ranked = calloc(t->nsw + 1, 1);
 	if (!is_leaf || !leaf_seq || !t->level || !ranked) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto fail;
 	}
 	note_loopbacks(t);
@@ -664,13 +664,13 @@ fail:
 	return -1;
 }
 
-void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), void *ctx)
+void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx)
 {
 	char buf[320];
 
 	snprintf(buf, sizeof(buf), "%u switch levels, %u compute nodes, %u ranks (%u per leaf)",
 		 t->nlevels, t->ncn, t->order.n, t->hosts_per_leaf);
-	line(ctx, buf);
+	line(ctx, __func__, buf);
 	for (uint32_t l = 0; l < t->nlevels; l++) {
 		const struct vt_tree_level *lv = &t->lv[l];
 
@@ -687,18 +687,18 @@ void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), 
 				"%u groups",
 				l, lv->nsw, lv->down_links, lv->down_groups, lv->up_links,
 				lv->up_groups);
-		line(ctx, buf);
+		line(ctx, __func__, buf);
 	}
 	if (!t->ndep_total) {
-		line(ctx, "regular var-ary-n-tree: no departures");
+		line(ctx, __func__, "regular var-ary-n-tree: no departures");
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%u departures from a regular var-ary-n-tree:", t->ndep_total);
-	line(ctx, buf);
+	line(ctx, __func__, buf);
 	for (uint32_t i = 0; i < t->ndep; i++)
-		line(ctx, t->dep[i]);
+		line(ctx, __func__, t->dep[i]);
 	if (t->ndep_total > t->ndep) {
 		snprintf(buf, sizeof(buf), "... and %u more", t->ndep_total - t->ndep);
-		line(ctx, buf);
+		line(ctx, __func__, buf);
 	}
 }

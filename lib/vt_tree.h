@@ -173,7 +173,10 @@ static inline int vt_tree_bit(const vt_tree *t, const uint64_t *rows, uint32_t r
 /* Records one departure line (kept up to a cap; all are counted in ndep_total). */
 void vt_tree_dep(vt_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* One text line and the function it comes from (OpenSM's log names it). */
+typedef void (*vt_line_fn)(void *ctx, const char *func, const char *s);
+
 /* Writes the structure found (levels, arities, departures) as text lines. */
-void vt_tree_describe(const vt_tree *t, void (*line)(void *ctx, const char *s), void *ctx);
+void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx);
 
 #endif

@@ -74,7 +74,7 @@ static int mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 	if (!t->is_cn || (o && o->cn_guids && !cn) || (o && o->io_guids && !io)) {
 		free(cn);
 		free(io);
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	}
 	for (uint32_t n = 0; n < f->nnodes; n++) {
 		const struct vt_node *nd = &f->nodes[n];
@@ -351,7 +351,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 	int rc;
 
 	if (!c)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < nsw; s++)
 		if (is_leaf[s]) {
 			c[nc] = (struct cand){cn_count(t, s), s};
@@ -368,7 +368,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 		}
 	classes_free(&cl);
 	free(c);
-	return rc < 0 ? vt_err_set(e, "out of memory") : 0;
+	return rc < 0 ? vt_err_nomem(e, "out of memory") : 0;
 }
 
 /* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
@@ -413,7 +413,7 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *i
 	if (!twin || !scratch) {
 		free(twin);
 		free(scratch);
-		*fail = vt_err_set(e, "out of memory");
+		*fail = vt_err_nomem(e, "out of memory");
 		return 0;
 	}
 	for (uint32_t s = 0; s < nsw; s++) {
@@ -423,7 +423,7 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *i
 	}
 	rc = classes_build(&cl, t->f, nl, is_leaf, q, scratch);
 	if (rc < 0)
-		*fail = vt_err_set(e, "out of memory");
+		*fail = vt_err_nomem(e, "out of memory");
 	for (uint32_t d = top; rc == 1 && !found && d > 0; d--)
 		for (uint32_t s = 0; s < nsw && !found; s++)
 			if (dist[s] == d && !twin[s] && between(&cl, nsw, s))
@@ -585,7 +585,7 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 	int rc = -1, fail = 0;
 
 	if (!dist || !q || nblist_build(&nl, t->f)) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	if (mark_cns(t, o, e))

@@ -129,7 +129,7 @@ static int claim(struct tstate *st, uint32_t x, uint32_t i, uint32_t v, vt_err *
 		uint32_t c = tmap_get(&st->m, keyof(st, lvl, d, i), 1, 0);
 
 		if (c == VT_NONE)
-			return vt_err_set(e, "out of memory");
+			return vt_err_nomem(e, "out of memory");
 		for (;;) {
 			if (st->m.val[c] >= MASK)
 				return vt_err_set(e, "more than %u switches in one tuple column",
@@ -140,7 +140,7 @@ static int claim(struct tstate *st, uint32_t x, uint32_t i, uint32_t v, vt_err *
 		}
 	}
 	if (tmap_get(&st->m, keyof(st, lvl, d, VT_NONE), 1, x) == VT_NONE)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	/* its subtree at its own level now has an index (digit lvl) in its parent */
 	if (lvl < st->D && st->podval) {
 		uint32_t c = sub_of(st->t, lvl, x), p = sub_of(st->t, lvl + 1, x);
@@ -276,7 +276,7 @@ static int check_def2(struct tstate *st, vt_err *e)
 	int rc = -1;
 
 	if (!next || !tail || !stamp || tmap_init(&cols, D + 1, nsw + 1)) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	memset(stamp, 0xff, nsw * sizeof(*stamp));
@@ -287,7 +287,7 @@ static int check_def2(struct tstate *st, vt_err *e)
 
 			next[s] = VT_NONE;
 			if (c == VT_NONE) {
-				vt_err_set(e, "out of memory");
+				vt_err_nomem(e, "out of memory");
 				goto out;
 			}
 			if (cols.val[c] != s)
@@ -339,7 +339,7 @@ int vt_tree_tuples(vt_tree *t, vt_err *e)
 	free(t->tuple);
 	t->tuple = malloc(((size_t)nsw * st.D + 1) * sizeof(*t->tuple));
 	if (!t->tuple)
-		return vt_err_set(e, "out of memory");
+		return vt_err_nomem(e, "out of memory");
 	memset(t->tuple, 0xff, (size_t)nsw * st.D * sizeof(*t->tuple));
 	if (!st.D) /* one level: a lone switch needs no digits */
 		return 0;
@@ -351,7 +351,7 @@ int vt_tree_tuples(vt_tree *t, vt_err *e)
 	}
 	if (!st.key || !st.queue || (t->sub && (!st.podval || !st.podnext)) ||
 	    tmap_init(&st.m, st.D + 1, 2 * nsw + 1)) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
 	if (st.podval)

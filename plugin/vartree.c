@@ -60,14 +60,27 @@ static void prev_clear(struct vtp *p)
 	p->prev_fab = NULL;
 }
 
-static void core_log(void *ctx, enum vt_log_level level, const char *msg)
+/* Core lines go to OpenSM's log under the core function's name (func), as OSM_LOG names ours. */
+static void core_log(void *ctx, enum vt_log_level level, const char *func, const char *msg)
 {
 	static const osm_log_level_t map[] = {OSM_LOG_ERROR, OSM_LOG_INFO, OSM_LOG_VERBOSE,
 					      OSM_LOG_DEBUG};
 	struct vtp *p = ctx;
+	osm_log_level_t l = map[level <= VT_LOG_DEBUG ? level : VT_LOG_DEBUG];
 
-	OSM_LOG(&p->osm->log, map[level <= VT_LOG_DEBUG ? level : VT_LOG_DEBUG], "vartree: %s\n",
-		msg);
+	if (osm_log_is_active(&p->osm->log, l))
+		osm_log(&p->osm->log, l, "%s: vartree: %s\n", func, msg);
+}
+
+/* Each bad vartree.* token of event_plugin_options gets its own line. */
+static void bad_option(void *ctx, const char *tok, int len, const char *why)
+{
+	struct vtp *p = ctx;
+
+	OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+		"ERR VT02: event_plugin_options: cannot use '%.*s': %s (see vartree-plugin(8)); "
+		"ignored\n",
+		len, tok, why);
 }
 
 static enum vt_log_level osm_level(osm_log_t *log)
@@ -137,10 +150,12 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
 		return 1;
 	}
 	if (vtp_hops_fill(subn, &e)) {
+		char msg[VT_ERR_MAX + 128];
+
 		vtp_hops_clear(subn);
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"ERR VT08: cannot fill the min-hop tables: %s; OpenSM builds them\n",
-			e.msg);
+		vtp_err_text(msg, sizeof(msg), "VT08", "cannot fill the min-hop tables",
+			     "filling the min-hop tables", &e);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; OpenSM builds them\n", msg);
 		return 1;
 	}
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "vartree: min-hop tables filled in %.3f ms\n",
@@ -165,9 +180,12 @@ static void repair(struct vtp *p, const struct vtp_opts *o)
 		return;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
 	    vt_route_repair(p->fab, &prev, &p->lfts, o->repair_policy, &st, &e)) {
+		char msg[VT_ERR_MAX + 128];
+
 		vt_lfts_free(&prev);
-		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
-			"ERR VT09: cannot repair the last tables: %s; fresh tables used\n", e.msg);
+		vtp_err_text(msg, sizeof(msg), "VT09", "cannot repair the last tables",
+			     "repairing the last tables", &e);
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; fresh tables used\n", msg);
 		return;
 	}
 	vt_lfts_free(&prev);
@@ -188,17 +206,13 @@ static int vtp_route(void *ctx)
 	struct vtp_opts o;
 	uint64_t *roots = NULL, *cns = NULL, *ios = NULL;
 	vt_order order = {0};
-	char bad[128];
+	char msg[VT_ERR_MAX + 128];
 	double t0 = now_ms(), t1, t2;
 	int ret = -1;
 	vt_err e;
 
 	sweep_clear(p);
-	if (vtp_opts_parse(&o, so->event_plugin_options, bad, sizeof(bad)))
-		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"ERR VT02: event_plugin_options: cannot use '%s' (see vartree-plugin(8)); "
-			"ignored\n",
-			bad);
+	vtp_opts_parse(&o, so->event_plugin_options, bad_option, p);
 	if (read_guids(p, "root_guid_file", so->root_guid_file, &roots, &ro.nroots) ||
 	    read_guids(p, "cn_guid_file", so->cn_guid_file, &cns, &ro.ncns) ||
 	    read_guids(p, "io_guid_file", so->io_guid_file, &ios, &ro.nios))
@@ -213,17 +227,17 @@ static int vtp_route(void *ctx)
 		ro.log_level = o.level;
 
 	if (vtp_fabric_from_subnet(&osm->subn, so->lmc, &p->fab, &e)) {
+		vtp_err_text(msg, sizeof(msg), "VT04", "cannot model the subnet",
+			     "modelling the subnet", &e);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"ERR VT04: cannot model the subnet: %s; falling back to the next routing "
-			"engine\n",
-			e.msg);
+			"ERR %s; falling back to the next routing engine\n", msg);
 		goto out;
 	}
 	t1 = now_ms();
 	if (vt_route(p->fab, &ro, &p->lfts, &order, &e)) {
+		vtp_err_text(msg, sizeof(msg), "VT01", "fabric refused", "routing", &e);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"ERR VT01: fabric refused: %s; falling back to the next routing engine\n",
-			e.msg);
+			"ERR %s; falling back to the next routing engine\n", msg);
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		goto out;
 	}

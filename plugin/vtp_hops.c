@@ -137,7 +137,7 @@ static int graph_build(struct graph *g, const osm_subn_t *subn, vt_err *e)
 oom:
 	free(refs);
 	graph_free(g);
-	return vt_err_set(e, "out of memory for the switch graph");
+	return vt_err_nomem(e, "out of memory for the switch graph");
 }
 
 /*
@@ -231,7 +231,7 @@ int vtp_hops_fill(osm_subn_t *subn, vt_err *e)
 	rows = malloc((g.n + 1) * sizeof(*rows));
 	words = malloc(3 * (g.n + 1) * sizeof(*words));
 	if (!dist || !rows || !words) {
-		ret = vt_err_set(e, "out of memory for the hop tables (%u switches)", g.n);
+		ret = vt_err_nomem(e, "out of memory for the hop tables (%u switches)", g.n);
 		goto out;
 	}
 	memset(dist, OSM_NO_PATH, (size_t)g.n * g.n);
@@ -239,7 +239,7 @@ int vtp_hops_fill(osm_subn_t *subn, vt_err *e)
 		distances_block(&g, t0, dist, words, words + g.n, words + 2 * g.n);
 	for (uint32_t s = 0; s < g.n && !ret; s++)
 		if (fill_switch(&g, s, dist, rows))
-			ret = vt_err_set(e, "out of memory for the hop tables");
+			ret = vt_err_nomem(e, "out of memory for the hop tables");
 out:
 	free(dist);
 	free(rows);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vtp.h"
+#include "vtp_opts.h"
 
 #define PREFIX "vartree."
 
@@ -56,40 +56,44 @@ static int parse_repair(const char *v, size_t n, struct vtp_opts *o)
 	return parse_bool(v, n, &o->repair);
 }
 
-static int one(struct vtp_opts *o, const char *tok, size_t len)
+/* Applies one "KEY=VALUE" (the part after "vartree."); NULL when done, else why not. */
+static const char *one(struct vtp_opts *o, const char *tok, size_t len)
 {
 	const char *eq = memchr(tok, '=', len), *v;
 	size_t klen, vlen;
 
 	if (!eq)
-		return -1;
+		return len ? "no value (vartree.KEY=VALUE)" : "no option name";
 	klen = (size_t)(eq - tok);
 	v = eq + 1;
 	vlen = len - klen - 1;
 	if (klen == 10 && !strncmp(tok, "order_dump", klen))
-		return parse_bool(v, vlen, &o->order_dump);
+		return parse_bool(v, vlen, &o->order_dump)
+			       ? "not a boolean (on, off, yes, no, 1, 0)"
+			       : NULL;
 	if (klen == 10 && !strncmp(tok, "order_file", klen)) {
 		if (!vlen || vlen >= sizeof(o->order_file))
-			return -1;
+			return "empty or longer than 255 bytes";
 		memcpy(o->order_file, v, vlen);
 		o->order_file[vlen] = '\0';
-		return 0;
+		return NULL;
 	}
 	if (klen == 6 && !strncmp(tok, "repair", klen))
-		return parse_repair(v, vlen, o);
+		return parse_repair(v, vlen, o) ? "not minimal, fewest or a boolean" : NULL;
 	if (klen == 4 && !strncmp(tok, "hops", klen))
-		return parse_hops(v, vlen, &o->hops);
+		return parse_hops(v, vlen, &o->hops) ? "not vartree or opensm" : NULL;
 	if (klen == 3 && !strncmp(tok, "log", klen)) {
 		if (parse_level(v, vlen, &o->level))
-			return -1;
+			return "not error, info, verbose or debug";
 		o->level_set = 1;
-		return 0;
+		return NULL;
 	}
-	return -1;
+	return "unknown option";
 }
 
-int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen)
+int vtp_opts_parse(struct vtp_opts *o, const char *opt, vtp_bad_fn bad, void *ctx)
 {
+	const size_t plen = strlen(PREFIX);
 	const char *s = opt ? opt : "";
 	int nbad = 0;
 
@@ -100,19 +104,19 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, char *bad, size_t badlen
 	o->level_set = 0;
 	o->repair = 1;
 	o->repair_policy = VT_REPAIR_MINIMAL;
-	if (badlen)
-		bad[0] = '\0';
 	while (*s) {
+		const char *why;
 		size_t n;
 
 		s += strspn(s, " \t,");
 		n = strcspn(s, " \t,");
 		if (!n)
 			break;
-		if (n > strlen(PREFIX) && !strncmp(s, PREFIX, strlen(PREFIX)) &&
-		    one(o, s + strlen(PREFIX), n - strlen(PREFIX))) {
-			if (!nbad++ && badlen)
-				snprintf(bad, badlen, "%.*s", (int)n, s);
+		/* every bad token is reported, not only the first */
+		if (n >= plen && !strncmp(s, PREFIX, plen) && (why = one(o, s + plen, n - plen))) {
+			nbad++;
+			if (bad)
+				bad(ctx, s, (int)n, why);
 		}
 		s += n;
 	}

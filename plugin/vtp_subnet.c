@@ -132,7 +132,7 @@ int vtp_fabric_from_subnet(const osm_subn_t *subn, unsigned lmc, vt_fabric **out
 
 	*out = NULL;
 	if (!refs || !f) {
-		vt_err_set(e, "out of memory");
+		vt_err_nomem(e, "out of memory");
 		goto fail;
 	}
 	/* node_guid_tbl is ordered by GUID, so the model is the same on every sweep */

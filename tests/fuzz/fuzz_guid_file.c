@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t *g = NULL;
 	uint32_t n = 0;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	if (vt_guid_file_read(fuzz_file(data, size), &g, &n, &e)) {
 		if (g || n)

@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const vt_fabric *f = fuzz_fabric();
 	vt_lfts t = {0};
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	if (vt_lfts_read_mem(&t, f, (const char *)data, size, "fuzz", &e)) {
 		if (t.port)

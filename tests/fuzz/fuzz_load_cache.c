@@ -6,7 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	vt_fabric *f = NULL;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	if (vt_load_cache(fuzz_file(data, size), &f, &e)) {
 		if (f)

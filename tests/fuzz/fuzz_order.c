@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const vt_fabric *f = fuzz_fabric();
 	vt_order o = {0};
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	if (vt_order_read(&o, f, fuzz_file(data, size), &e)) {
 		fuzz_one_line(&e);

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char spec[256];
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	if (size && data[0] == 'F')
 		snprintf(spec, sizeof(spec), "file:%s", fuzz_file(data + 1, size - 1));

@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # A fabric vartree refuses (a clique: switches linked within one level) makes
 # OpenSM fall back to the next engine of routing_engine; the SM reaches
-# SUBNET UP and the log names the cause with ERR VT01. A bad plugin option is
-# reported with ERR VT02 and does not stop routing.
+# SUBNET UP and the log names the cause with ERR VT01. Every bad plugin option
+# (not only the first) is reported with ERR VT02 and its reason, and does not
+# stop routing.
 set -u
 . "$VT_TOP/tests/integration/plugin_lib.bash"
 
 "$gen" clique 8 -o "$tmp/clique.topo" || fail "vartree-gen clique 8"
-run_harness "$tmp/c" "$tmp/clique.topo" -e vartree,dfsssp -O "vartree.bogus=1"
+run_harness "$tmp/c" "$tmp/clique.topo" -e vartree,dfsssp \
+	-O "vartree.bogus=1,other.x=1,vartree.log=loud,vartree.hops=opensm,vartree.order_dump=maybe,vartree.hops"
 s=$tmp/c/summary.txt
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp, fallbacks vartree,' "$s" || { cat "$s"; fail "no fallback to dfsssp"; }
 grep -q 'ERR VT01: fabric refused: switches .* are linked but both at level 0' "$tmp/c/opensm.log" ||
 	fail "ERR VT01 with the cause is not in the log"
-grep -q "ERR VT02: event_plugin_options: cannot use 'vartree.bogus=1'" "$tmp/c/opensm.log" ||
-	fail "ERR VT02 for the bad option is not in the log"
+for want in "'vartree.bogus=1': unknown option" "'vartree.log=loud': not error, info, verbose or debug" \
+	"'vartree.order_dump=maybe': not a boolean" "'vartree.hops': no value"; do
+	grep -q "bad_option: ERR VT02: event_plugin_options: cannot use $want" "$tmp/c/opensm.log" ||
+		fail "ERR VT02 for $want is not in the log"
+done
+# one line per bad token and sweep, none for the good ones or other plugins' tokens
+[ "$(grep -c 'ERR VT02' "$tmp/c/opensm.log")" = 4 ] || { grep 'ERR VT02' "$tmp/c/opensm.log"; fail "expected 4 ERR VT02 lines"; }
 grep -q 'vartree: routing engine .vartree. registered' "$tmp/c/opensm.log" || fail "plugin not registered"
 [ ! -e "$tmp/c/opensm-vartree-ca-order.dump" ] || fail "an order dump was written for a refused fabric"
 # the fallback's tables are real: every switch has an entry for every CA LID

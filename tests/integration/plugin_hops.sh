@@ -19,6 +19,10 @@ check() { # NAME "GEN SPEC" [harness options]
 	grep -q "vartree: min-hop tables filled" "$a/opensm.log" || fail "$n: vartree did not fill the tables"
 	grep -q "Min Hop Table Assignment" "$a/opensm.log" && fail "$n: OpenSM built its own tables too"
 	grep -q "Min Hop Table Assignment" "$b/opensm.log" || fail "$n: hops=opensm: OpenSM did not build its tables"
+	# core lines carry the core function's name, as OpenSM's own lines carry theirs
+	grep -q "vt_tree_describe: vartree: level 0: " "$a/opensm.log" || fail "$n: no core line named vt_tree_describe"
+	grep -q "vtp_route: vartree: routed " "$a/opensm.log" || fail "$n: no vtp_route line"
+	! grep -q "core_log" "$a/opensm.log" || fail "$n: a line is named core_log"
 	while [ -d "$a/sweep-$k" ]; do
 		grep -q "^osm_sweep $k: SUBNET UP, engine vartree, fallbacks none" "$a/summary.txt" ||
 			{ cat "$a/summary.txt"; fail "$n: sweep $k not routed by vartree"; }

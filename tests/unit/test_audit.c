@@ -540,7 +540,7 @@ static void same_audit(const vt_audit *want, const vt_audit *got, const char *wh
 static void vs_reference(const vt_fabric *f, const vt_lfts *t, const char *what, unsigned *hit)
 {
 	vt_audit ref, one, two;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_audit_run_threads(f, t, 1, &one, &e), 0);
 	ck_assert_int_eq(vt_audit_run(f, t, &two, &e), 0);
@@ -554,7 +554,7 @@ static void vs_reference(const vt_fabric *f, const vt_lfts *t, const char *what,
 static void audit_one(struct vt_k22 *x, enum vt_audit_kind want, uint32_t sw_node, int h)
 {
 	vt_audit a;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_audit_run(x->f, &x->t, &a, &e), 0);
 	vs_reference(x->f, &x->t, vt_audit_name(want), NULL);
@@ -571,7 +571,7 @@ START_TEST(audits)
 {
 	struct vt_k22 x;
 	vt_audit a;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	vt_k22_setup(&x);
 	ck_assert_int_eq(vt_audit_run(x.f, &x.t, &a, &e), 0);
@@ -608,7 +608,7 @@ END_TEST
  */
 START_TEST(nonminimal_on_ca_path)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = vt_fabric_new("detour");
 	uint32_t l0, l1, m0, m1, t, h0, h1;
 	vt_lfts lf;
@@ -670,7 +670,7 @@ END_TEST
  */
 START_TEST(credit_loop)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = vt_fabric_new("ring3");
 	uint32_t sw[3], ca[3], lid[3];
 	vt_lfts t;
@@ -781,7 +781,7 @@ START_TEST(matches_reference)
 		vt_fabric *f;
 		vt_lfts t;
 		vt_order o;
-		vt_err e = {{0}};
+		vt_err e = {0};
 
 		snprintf(path, sizeof(path), "topofiles/%s.topo", names[i]);
 		f = vt_test_load(path);

@@ -24,7 +24,7 @@ START_TEST(shift_by_hand)
 	struct vt_k22 x;
 	vt_routes r;
 	vt_cuts cuts;
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_pattern p;
 
 	vt_k22_setup(&x);
@@ -100,7 +100,7 @@ static void run(const vt_routes *r, const vt_cuts *cuts, const char *spec, int m
 		vt_congest *c)
 {
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 	struct vt_congest_opts o = {.threads = nt, .method = m, .cuts = cuts};
 
 	ck_assert_msg(vt_pattern_parse(&p, spec, r->n, &e) == 0, "%s", e.msg);
@@ -113,7 +113,7 @@ static void bound_by_flows(const vt_routes *r, const vt_cuts *cuts, const char *
 			   const vt_congest *c)
 {
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_pattern_parse(&p, spec, r->n, &e), 0);
 	struct vt_flow *fl = malloc(((size_t)vt_pattern_max_flows(&p) + 1) * sizeof(*fl));
@@ -137,7 +137,7 @@ static void cross_check(const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 	vt_routes r;
 	vt_cuts leaf, tcuts;
 	vt_tree tree;
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_congest ref, c;
 	struct vt_trace_shift tr;
 	int have_tree = vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e) == 0;
@@ -224,7 +224,7 @@ static void fixture(const char *fab, const char *eng, uint64_t shuffle)
 	vt_fabric *f;
 	vt_lfts t;
 	vt_order o;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	snprintf(rel, sizeof(rel), "tests/data/analyze/%s.topo.xz", fab);
 	char *txt = xz(rel, &len);
@@ -251,7 +251,7 @@ static void generated(const char *spec)
 	vt_fabric *f;
 	vt_lfts t;
 	vt_order o;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_msg(vt_gen_parse(&gs, spec, &e) == 0, "%s", e.msg);
 	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
@@ -290,7 +290,7 @@ START_TEST(all2all_bound)
 	vt_routes r;
 	vt_cuts cuts;
 	vt_lfts t;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_gen_parse(&gs, "oversub 2,8,2,2", &e), 0);
 	ck_assert_int_eq(vt_gen_build(&gs, &f, &e), 0);

@@ -223,7 +223,7 @@ END_TEST
 START_TEST(write_error_names_file)
 {
 	vt_out o;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_out_open(&o, "/dev/full", &e), 0);
 	for (int i = 0; i < 10000 && !ferror(o.fp); i++)

@@ -420,7 +420,7 @@ static void read_err(const char *text, const char *msg)
 {
 	vt_fabric *f = net2sw(0);
 	vt_lfts t = {0};
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_lfts_read_mem(&t, f, text, strlen(text), "x.dump", &e), -1);
 	ck_assert_str_eq(e.msg, msg);

@@ -12,7 +12,7 @@
 
 static vt_fabric *load_ok(const char *rel)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = NULL;
 
 	if (vt_load(vt_test_path(rel), &f, &e))
@@ -24,7 +24,7 @@ static vt_fabric *load_ok(const char *rel)
 
 static vt_fabric *mem_ok(const char *text)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = NULL;
 
 	if (vt_load_text_mem(text, strlen(text), "t", &f, &e))
@@ -35,7 +35,7 @@ static vt_fabric *mem_ok(const char *text)
 /* Loads text (len bytes) that must fail and checks the whole message. */
 static void mem_fails_n(const char *text, size_t len, const char *msg)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = (vt_fabric *)&e; /* must come back NULL */
 
 	ck_assert_int_eq(vt_load_text_mem(text, len, "t", &f, &e), -1);
@@ -517,7 +517,7 @@ END_TEST
 
 static void lst_fails(const char *text, const char *msg)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = (vt_fabric *)&e;
 
 	ck_assert_msg(vt_load_mem(text, strlen(text), "x.lst", &f, &e) == -1, "loads: %s", msg);
@@ -587,7 +587,7 @@ END_TEST
 
 static void csv_fails(const char *text, const char *msg)
 {
-	vt_err e = {{0}};
+	vt_err e = {0};
 	vt_fabric *f = (vt_fabric *)&e;
 
 	ck_assert_int_eq(vt_load_mem(text, strlen(text), "x.db_csv", &f, &e), -1);

@@ -26,7 +26,7 @@ static const char *stage_str(const vt_pattern *p, uint32_t s)
 static vt_pattern parse_ok(const char *spec, uint32_t n)
 {
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_msg(vt_pattern_parse(&p, spec, n, &e) == 0, "%s: %s", spec, e.msg);
 	return p;
@@ -191,7 +191,7 @@ START_TEST(file)
 				     "2\nstage\n0 3\n");
 	char spec[128];
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	snprintf(spec, sizeof(spec), "file:%s", path);
 	ck_assert_int_eq(vt_pattern_parse(&p, spec, 4, &e), 0);
@@ -233,7 +233,7 @@ END_TEST
 START_TEST(errors)
 {
 	vt_pattern p;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	ck_assert_int_eq(vt_pattern_parse(&p, "shift:0-3", 8, &e), -1);
 	ck_assert_str_eq(e.msg, "pattern 'shift:0-3': shifts must lie in 1 .. 7");

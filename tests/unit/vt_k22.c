@@ -29,7 +29,7 @@ void vt_k22_set(struct vt_k22 *x, uint32_t node, int h, uint32_t to)
 void vt_k22_setup(struct vt_k22 *x)
 {
 	struct vt_gen_spec s;
-	vt_err e = {{0}};
+	vt_err e = {0};
 
 	memset(x, 0, sizeof(*x));
 	ck_assert_int_eq(vt_gen_parse(&s, "fat 2,2", &e), 0);
