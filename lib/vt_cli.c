@@ -75,6 +75,16 @@ static const char *bad_option(const struct vt_cli *c, char *buf, size_t n)
 	return buf;
 }
 
+/* How many long options start with p (getopt_long refuses an abbreviation of several). */
+static int prefix_matches(const struct vt_cli *c, const char *p)
+{
+	int n = 0;
+
+	for (const struct option *lo = c->longopts; lo->name; lo++)
+		n += !strncmp(lo->name, p, strlen(p));
+	return n;
+}
+
 int vt_cli_next(struct vt_cli *c)
 {
 	char opt[64];
@@ -96,6 +106,8 @@ int vt_cli_next(struct vt_cli *c)
 		/* a long option without argument given "=value" */
 		if (optopt && opt[1] == '-')
 			vt_cli_usage(c, "option '%s' takes no value", opt);
+		if (opt[1] == '-' && prefix_matches(c, opt + 2) > 1)
+			vt_cli_usage(c, "option '%s' is ambiguous", opt);
 		vt_cli_usage(c, "unknown option '%s'", opt);
 	}
 	return ch;

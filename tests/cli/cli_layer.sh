@@ -14,6 +14,7 @@ r=$VT_BIN/vartree-route
 expect 2 "vartree-route: --lmc: 'abc' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc abc
 expect 2 "vartree-route: --lmc: '-1' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc=-1
 expect 2 "vartree-route: unknown option '--bogus'$(try vartree-route)" "$r" "$tmp/good.topo" --bogus
+expect 2 "vartree-route: option '--ver' is ambiguous$(try vartree-route)" "$r" --ver
 expect 2 "vartree-route: no TOPOLOGY given$(try vartree-route)" "$r"
 expect 2 "vartree-route: --order-format needs --order-out FILE$(try vartree-route)" \
 	"$r" "$tmp/good.topo" --order-format hostfile
@@ -79,6 +80,8 @@ expect 2 "vartree-sim: --seed: 'abc' is not an integer (0..2^64-1)" "$s" -q --ge
 expect 2 "vartree-sim: --seed: '1e19' is not an integer (0..2^64-1)" "$s" -q --gen "fat 2,2" --seed 1e19
 expect 2 "vartree-sim: --load: '0' is not a number (1e-06..4)" "$s" -q --gen "fat 2,2" --open pair --load 0
 expect 2 "vartree-sim: unknown option '--bogus'$(try vartree-sim)" "$s" -q --gen "fat 2,2" --bogus
+expect 2 "vartree-sim: option '--l' is ambiguous$(try vartree-sim)" "$s" -q --gen "fat 2,2" --l
+expect 2 "vartree-sim: unknown option '--lx'$(try vartree-sim)" "$s" -q --gen "fat 2,2" --lx
 expect 2 "vartree-sim: option '--flit' takes no value$(try vartree-sim)" "$s" -q --gen "fat 2,2" --flit=1
 expect 2 "vartree-sim: give a FABRIC file or --gen SPEC$(try vartree-sim)" "$s" -q
 expect 2 "vartree-sim: --load needs --open$(try vartree-sim)" "$s" -q --gen "fat 2,2" --load 0.5
