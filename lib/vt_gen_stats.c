@@ -199,7 +199,9 @@ static uint32_t levels(const vt_fabric *f, uint32_t *dist)
 	return top;
 }
 
-/* Navaridas et al. 5.1: a 16-port switch costs $5625, growing with ports^2 */
+/* Navaridas et al. 5.1: a link costs $150 (25 m), a 16-port switch $5625, growing with ports^2 */
+#define LINK_COST 150.0
+
 static double switch_cost(unsigned nports)
 {
 	return 5625.0 / 256.0 * nports * nports;
@@ -235,7 +237,7 @@ int vt_gen_stats(const vt_fabric *f, struct vt_gen_stats *st)
 	}
 	st->levels = levels(f, tmp);
 	st->bisection = bisection(f, tmp);
-	st->cost = 150.0 * st->links + swcost;
+	st->cost = LINK_COST * st->links + swcost;
 	st->cost_per_host = st->hosts ? st->cost / st->hosts : 0;
 	free(tmp);
 	return 0;
@@ -312,7 +314,7 @@ int vt_gen_stats_used(const vt_fabric *f, uint32_t k, struct vt_gen_stats *st, v
 		if (q != VT_NONE && i < q && used[f->ports[i].node] && used[f->ports[q].node])
 			st->used_links++;
 	}
-	st->used_cost += 150.0 * st->used_links;
+	st->used_cost += LINK_COST * st->used_links;
 	st->used_cost_per_host = st->used_cost / k;
 	rc = 0;
 out:
