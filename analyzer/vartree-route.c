@@ -199,33 +199,34 @@ static void parse_repair_opt(struct vt_cli *cli, int c, struct opts *o)
 	o->repair_set |= c != 'P';
 }
 
+static const struct option long_opts[] = {
+	{"output", required_argument, 0, 'o'},
+	{"lft-format", required_argument, 0, 'L'},
+	{"order-out", required_argument, 0, 'O'},
+	{"order-format", required_argument, 0, 'F'},
+	{"slurm-topology", required_argument, 0, 'S'},
+	{"node-name-map", required_argument, 0, 'N'},
+	{"root-guid-file", required_argument, 0, 'a'},
+	{"cn-guid-file", required_argument, 0, 'u'},
+	{"io-guid-file", required_argument, 0, 'G'},
+	{"lmc", required_argument, 0, 'l'},
+	{"previous", required_argument, 0, 'P'},
+	{"repair", required_argument, 0, 'R'},
+	{"quiet", no_argument, 0, 'q'},
+	{"verbose", no_argument, 0, 'v'},
+	{"help", no_argument, 0, 'h'},
+	{"version", no_argument, 0, VT_OPT_VERSION},
+	{0, 0, 0, 0},
+};
+
 static void parse_args(int argc, char **argv, struct opts *o)
 {
-	static const struct option lo[] = {
-		{"output", required_argument, 0, 'o'},
-		{"lft-format", required_argument, 0, 'L'},
-		{"order-out", required_argument, 0, 'O'},
-		{"order-format", required_argument, 0, 'F'},
-		{"slurm-topology", required_argument, 0, 'S'},
-		{"node-name-map", required_argument, 0, 'N'},
-		{"root-guid-file", required_argument, 0, 'a'},
-		{"cn-guid-file", required_argument, 0, 'u'},
-		{"io-guid-file", required_argument, 0, 'G'},
-		{"lmc", required_argument, 0, 'l'},
-		{"previous", required_argument, 0, 'P'},
-		{"repair", required_argument, 0, 'R'},
-		{"quiet", no_argument, 0, 'q'},
-		{"verbose", no_argument, 0, 'v'},
-		{"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, VT_OPT_VERSION},
-		{0, 0, 0, 0},
-	};
 	static const char *const lft_formats[] = {"dump", "binary", NULL};
 	static const char *const order_formats[] = {"ca-order", "hostfile", "rankfile", NULL};
 	struct vt_cli cli;
 	int c, have_fmt = 0;
 
-	vt_cli_init(&cli, PROG, usage, "o:qvh", lo, argc, argv);
+	vt_cli_init(&cli, PROG, usage, "o:qvh", long_opts, argc, argv);
 	while ((c = vt_cli_next(&cli)) != -1) {
 		switch (c) {
 		case 'o':
