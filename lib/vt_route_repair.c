@@ -17,7 +17,11 @@
  * Where the previous entry cannot stay, the fresh routing balanced its choice
  * against its own other entries, not against the kept ones: the new port is
  * chosen again among the ports that pass the same checks, one carrying fewer
- * CA LIDs first (rebalance), as Algorithm 3 spreads its up-going routes.
+ * CA LIDs first (rebalance), as Algorithm 3 spreads its up-going routes. So
+ * are entries that CA traffic crosses now and did not before: the old routing
+ * balanced only the entries its routes used, and the moved routes now follow
+ * spare ones, which would crowd onto one port (fat 8,3 after a level-1 switch
+ * fails: shift worst 4 instead of 2).
  */
 #include "vt_route.h"
 
@@ -39,6 +43,8 @@ struct repair {
 	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
 	int any_length; /* VT_REPAIR_FEWEST */
 	uint32_t *pend; /* nsw */
+	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
+	uint8_t *used_prev, *used_now;
 };
 
 static int is_ca_lid(const vt_fabric *f, uint32_t lid)
@@ -192,38 +198,110 @@ static void keep_lid(struct repair *r, uint32_t lid)
 	}
 }
 
+static int bit(const uint8_t *m, size_t i)
+{
+	return m[i >> 3] >> (i & 7) & 1;
+}
+
+/* Marks in m the switches CA traffic to lid crosses under tables t. */
+static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid, uint8_t *m)
+{
+	const vt_fabric *f = r->f;
+
+	for (uint32_t q = 0; q < f->nports; q++) {
+		uint32_t peer = f->ports[q].peer, x;
+
+		if (peer == VT_NONE || f->nodes[f->ports[q].node].type == VT_SWITCH ||
+		    f->nodes[f->ports[peer].node].type != VT_SWITCH)
+			continue;
+		x = f->nodes[f->ports[peer].node].sw;
+		for (uint32_t hops = 0; x != VT_NONE && hops <= f->nswitches; hops++) {
+			size_t i = (size_t)x * t->nlid + lid;
+			unsigned p = vt_lft_get(t, x, lid);
+
+			if (bit(m, i))
+				break;
+			m[i >> 3] |= (uint8_t)(1u << (i & 7));
+			x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
+		}
+	}
+}
+
 /*
- * Switch s's changed entries (prev's port gone or refused) take, in LID order,
- * the port carrying the fewest CA LIDs so far among those try_port accepts,
- * the fresh one unless another carries at least two fewer.
+ * Does s's entry for lid need a port chosen again: prev's port could not stay,
+ * or CA traffic now crosses s towards lid and did not before (the old routing
+ * left such entries unbalanced: nobody used them; VT_REPAIR_FEWEST leaves them)?
+ */
+static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
+{
+	size_t i = (size_t)s * r->t->nlid + lid;
+
+	return vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid) ||
+	       (!r->any_length && bit(r->used_now, i) && !bit(r->used_prev, i));
+}
+
+/*
+ * Those entries of switch s take, in LID order, the port carrying the fewest
+ * CA routes so far among those try_port accepts, the current one unless another
+ * carries at least two fewer.
  */
 static void rebalance(struct repair *r, uint32_t s)
 {
 	const struct vt_node *n = sw_node(r, s);
 	const vt_fabric *f = r->f;
-	uint32_t use[256] = {0};
+	uint32_t all[256] = {0}, used[256] = {0};
 
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (is_ca_lid(f, lid))
-			use[vt_lft_get(r->t, s, lid)]++;
+		if (is_ca_lid(f, lid)) {
+			all[vt_lft_get(r->t, s, lid)]++;
+			used[vt_lft_get(r->t, s, lid)] +=
+				bit(r->used_now, (size_t)s * r->t->nlid + lid);
+		}
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
 		unsigned cur = vt_lft_get(r->t, s, lid), best = cur;
+		int ca, u;
+		uint32_t *use;
 
 		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
-		    cur == vt_lft_get(r->prev, s, lid))
+		    !to_rebalance(r, s, lid))
 			continue;
+		ca = is_ca_lid(f, lid);
+		u = bit(r->used_now, (size_t)s * r->t->nlid + lid);
+		/* a lost port's entries spread over the whole table, newly used ones over the used
+		 */
+		use = cur != vt_lft_get(r->prev, s, lid) ? all : used;
 		for (unsigned p = 1; p <= n->nports; p++)
 			if (p != cur && sw_peer(r, s, p) != VT_NONE &&
-			    (best == cur ? use[p] + 1 < use[cur] : use[p] < use[best]) &&
+			    (best == cur ? use[p] + (unsigned)ca < use[cur] : use[p] < use[best]) &&
 			    try_port(r, s, lid, p)) {
 				vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
 				best = p;
 			}
-		if (best != cur && try_port(r, s, lid, best) && is_ca_lid(f, lid)) {
-			use[cur]--;
-			use[best]++;
+		if (best != cur && try_port(r, s, lid, best) && ca) {
+			all[cur]--;
+			all[best]++;
+			used[cur] -= (unsigned)u;
+			used[best] += (unsigned)u;
 		}
 	}
+}
+
+/* Switches level by level from the leaves: a port chosen below decides the traffic above. */
+static void rebalance_all(struct repair *r)
+{
+	size_t bytes = ((size_t)r->t->nsw * r->t->nlid + 7) / 8;
+
+	memset(r->used_prev, 0, bytes);
+	memset(r->used_now, 0, bytes);
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (is_ca_lid(r->f, lid)) {
+			mark_ca_paths(r, r->prev, lid, r->used_prev);
+			mark_ca_paths(r, r->t, lid, r->used_now);
+		}
+	for (unsigned l = 0; l <= 0xFF; l++)
+		for (uint32_t s = 0; s < r->f->nswitches; s++)
+			if (r->level[s] == l)
+				rebalance(r, s);
 }
 
 /*
@@ -371,7 +449,9 @@ static int repair_run(struct repair *r, vt_err *e)
 	r->t->port = malloc(n ? n : 1);
 	r->level = malloc((size_t)r->f->nswitches + 1);
 	r->pend = malloc(((size_t)r->f->nswitches + 1) * sizeof(*r->pend));
-	if (!r->t->port || !r->level || !r->pend)
+	r->used_prev = malloc(n / 8 + 1);
+	r->used_now = malloc(n / 8 + 1);
+	if (!r->t->port || !r->level || !r->pend || !r->used_prev || !r->used_now)
 		return vt_err_nomem(e, "out of memory");
 	memcpy(r->t->port, r->fresh->port, n);
 	if (tree_levels(r->f, NULL, r->level, e))
@@ -379,8 +459,7 @@ static int repair_run(struct repair *r, vt_err *e)
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (r->f->lid_port[lid] != VT_NONE)
 			keep_lid(r, lid);
-	for (uint32_t s = 0; s < r->f->nswitches; s++)
-		rebalance(r, s);
+	rebalance_all(r);
 	return 0;
 }
 
@@ -388,7 +467,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
 	vt_lfts t = *lfts;
-	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL};
+	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL, NULL, NULL};
 	int bad;
 
 	memset(st, 0, sizeof(*st));
@@ -406,6 +485,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 	bad = repair_run(&r, e);
 	free(r.level);
 	free(r.pend);
+	free(r.used_prev);
+	free(r.used_now);
 	if (!bad)
 		bad = audit_worse(f, &t, lfts, st->why, sizeof(st->why), e);
 	if (bad) {
