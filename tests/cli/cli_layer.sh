@@ -107,6 +107,14 @@ many=()
 for i in $(seq 69); do many+=(--vls 2); done
 expect 2 "vartree-sim: --vls: '99' is not an integer (1..15)" "$s" -q --gen "fat 2,2" "${many[@]}" --vls 99
 
+# vartree-sweep
+w=$VT_BIN/vartree-sweep
+expect 2 "vartree-sweep: --jobs: 'x' is not an integer (1..1024)" "$w" --jobs x "$tmp/s.spec"
+expect 2 "vartree-sweep: no SPEC given$(try vartree-sweep)" "$w"
+expect 2 "vartree-sweep: unknown option '--bogus'$(try vartree-sweep)" "$w" --bogus "$tmp/s.spec"
+expect 2 "vartree-sweep: $tmp/missing.spec: cannot open: No such file or directory" "$w" "$tmp/missing.spec"
+[ "$("$w" --version)" = "vartree-sweep $ver" ] || { echo "FAIL: vartree-sweep --version"; nfail=$((nfail + 1)); }
+
 # the scripts: the same pointer and statuses (vartree-harness and vartree-compare in
 # robust_scripts.sh, which also has the fabrics ibsim cannot load, exit 2)
 expect 2 "vartree-demo: takes no arguments$(try vartree-demo)" "$top/sim/vartree-demo" extra
