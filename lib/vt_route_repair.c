@@ -380,8 +380,12 @@ static int gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, cha
 	return 0;
 }
 
-/* Switch levels of every plane's tree, built with the routing's options. */
-static int tree_levels(const vt_fabric *f, const struct vt_route_opts *o, uint8_t *level, vt_err *e)
+/*
+ * Switch levels of every plane's tree, extracted without the routing's GUID
+ * files (the repair sees only the tables): where root_guid_file gives other
+ * levels, the turns may be judged wrongly and the audit decides alone.
+ */
+static int tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
 	uint32_t *plane = malloc(((size_t)f->nswitches + 1) * sizeof(*plane)), np;
@@ -389,14 +393,6 @@ static int tree_levels(const vt_fabric *f, const struct vt_route_opts *o, uint8_
 	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
 		free(plane);
 		return vt_err_nomem(e, "out of memory");
-	}
-	if (o) {
-		to.root_guids = o->root_guids;
-		to.nroots = o->nroots;
-		to.cn_guids = o->cn_guids;
-		to.ncns = o->ncns;
-		to.io_guids = o->io_guids;
-		to.nios = o->nios;
 	}
 	to.plane_of = np > 1 ? plane : NULL;
 	memset(level, 0xFF, f->nswitches);
@@ -454,7 +450,7 @@ static int repair_run(struct repair *r, vt_err *e)
 	if (!r->t->port || !r->level || !r->pend || !r->used_prev || !r->used_now)
 		return vt_err_nomem(e, "out of memory");
 	memcpy(r->t->port, r->fresh->port, n);
-	if (tree_levels(r->f, NULL, r->level, e))
+	if (tree_levels(r->f, r->level, e))
 		return -1;
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (r->f->lid_port[lid] != VT_NONE)
