@@ -52,6 +52,8 @@ void vt_sim_result_free(vt_sim_result *r)
 {
 	free(r->stage_end_ps);
 	free(r->links);
+	free(r->msg_post_ps);
+	free(r->msg_end_ps);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -116,6 +116,10 @@ typedef struct vt_sim_result {
 	uint64_t stuck_pkts;
 	uint64_t credit_violations; /* credits below 0 or above the buffer; must stay 0 */
 	uint64_t max_occupancy;	    /* largest input buffer fill seen, credits */
+	/* program workloads: messages between ranks of one CA (not in the fabric's counts) */
+	uint64_t msgs_local, bytes_local;
+	/* program workloads: per message, posted and consumed (local: both at posting) */
+	uint64_t *msg_post_ps, *msg_end_ps;
 } vt_sim_result;
 
 void vt_sim_result_free(vt_sim_result *r);

@@ -6,6 +6,7 @@
  *   vt_simhca.c    HCAs and messages: injection, sinks, workload release rules
  *   vt_simsetup.c  building the state from a fabric, order and workload; results
  *   vt_simar.c     adaptive routing: up-port groups and the choice per packet
+ *   vt_simprog.c   program workloads: each rank's steps, local messages
  */
 #ifndef VT_SIM_INT_H
 #define VT_SIM_INT_H
@@ -156,8 +157,23 @@ typedef struct sim {
 	uint32_t barrier_stage;
 	uint64_t in_flight, open_bytes, open_acc_bytes;
 	uint32_t nhosts_open;
+	uint8_t *prog_flag; /* program: per message PF_SENT, PF_DONE; per rank PF_RUNNING */
+	uint8_t *prog_running;
 	int failed;
 } sim;
+
+/* Payload bytes of message mi, and its packets (a 0-byte message is one header-only packet). */
+static inline uint32_t vts_msg_bytes(const sim *s, uint32_t mi)
+{
+	return s->w->bytes && mi < s->w->nmsg ? s->w->bytes[mi] : s->w->msg_bytes;
+}
+
+static inline uint32_t vts_msg_pkts(const sim *s, uint32_t bytes)
+{
+	uint32_t n = (uint32_t)(((uint64_t)bytes + s->p.mtu - 1) / s->p.mtu);
+
+	return n ? n : 1;
+}
 
 void vts_oom(sim *s, const char *what);
 
@@ -213,6 +229,12 @@ void vts_msg_done(sim *s, uint32_t mi);
 void vts_gen(sim *s, uint32_t r);
 void vts_post_stage_of(sim *s, uint32_t r);
 void vts_stage_done_barrier(sim *s);
+void vts_post(sim *s, uint32_t mi);
+int vts_prog_setup(sim *s);
+void vts_prog_run(sim *s, uint32_t r);
+void vts_prog_sent(sim *s, uint32_t mi);
+void vts_prog_done(sim *s, uint32_t mi);
+void vts_prog_finish(sim *s);
 void vts_oom(sim *s, const char *what);
 int vts_setup(sim *s, const vt_order *order);
 int vts_setup_messages(sim *s);

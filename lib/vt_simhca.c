@@ -11,6 +11,8 @@ static void msg_sent(sim *s, uint32_t mi)
 
 	if (s->w->mode == VT_WORK_B2B && !--s->outstanding[r])
 		vts_post_stage_of(s, r);
+	else if (s->w->mode == VT_WORK_PROGRAM)
+		vts_prog_sent(s, mi);
 }
 
 /* A free chunk; 0 when out of memory. */
@@ -63,8 +65,10 @@ void vts_hca_kick(sim *s, uint32_t port)
 		return;
 	}
 	m = &s->m[mi];
-	done = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu) - m->tx_left;
-	payload = s->w->msg_bytes - done * s->p.mtu;
+	uint32_t size = vts_msg_bytes(s, mi);
+
+	done = vts_msg_pkts(s, size) - m->tx_left;
+	payload = size - done * s->p.mtu;
 	if (payload > s->p.mtu)
 		payload = s->p.mtu;
 	uint32_t bytes = payload + s->p.header, cr = (bytes + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT;
@@ -140,6 +144,8 @@ void vts_msg_done(sim *s, uint32_t mi)
 		s->stage_left[st]--;
 		if (st == s->barrier_stage && !s->stage_left[st])
 			vts_stage_done_barrier(s);
+	} else if (s->w->mode == VT_WORK_PROGRAM) {
+		vts_prog_done(s, mi);
 	}
 }
 
@@ -180,6 +186,8 @@ static void deliver(sim *s, uint32_t pi, uint64_t t)
 		lat_count(s->r, t - m->t_post);
 	s->r->msgs_done++;
 	s->r->end_ps = max64(s->r->end_ps, t);
+	if (s->r->msg_end_ps)
+		s->r->msg_end_ps[mi] = t;
 	uint32_t st = s->stg ? s->stg[mi] : 0;
 
 	if (st < s->r->nstages) {
@@ -187,7 +195,8 @@ static void deliver(sim *s, uint32_t pi, uint64_t t)
 			s->stage_left[st]--;
 		s->r->stage_end_ps[st] = max64(s->r->stage_end_ps[st], t);
 	}
-	if (s->w->mode == VT_WORK_CAUSAL || s->w->mode == VT_WORK_BARRIER)
+	if (s->w->mode == VT_WORK_CAUSAL || s->w->mode == VT_WORK_BARRIER ||
+	    s->w->mode == VT_WORK_PROGRAM)
 		push(s, t, EV_DONE, mi);
 }
 
@@ -244,11 +253,11 @@ static int enqueue(sim *s, uint32_t mi, uint32_t rail, uint32_t npk)
 	return 1;
 }
 
-static void post(sim *s, uint32_t mi)
+void vts_post(sim *s, uint32_t mi)
 {
 	uint32_t r = s->src[mi], nr = s->rail_off[r + 1] - s->rail_off[r];
 	struct msgrt *m = &s->m[mi];
-	uint32_t npk = (uint32_t)(((uint64_t)s->w->msg_bytes + s->p.mtu - 1) / s->p.mtu);
+	uint32_t npk = vts_msg_pkts(s, vts_msg_bytes(s, mi));
 
 	m->t_post = s->now;
 	m->tx_left = m->rx_left = npk;
@@ -272,6 +281,10 @@ void vts_post_stage_of(sim *s, uint32_t r)
 {
 	uint32_t end = s->rank_off[r + 1], c = s->cursor[r];
 
+	if (s->w->mode == VT_WORK_PROGRAM) {
+		vts_prog_run(s, r);
+		return;
+	}
 	if (c >= end)
 		return;
 	switch (s->w->mode) {
@@ -305,7 +318,7 @@ void vts_post_stage_of(sim *s, uint32_t r)
 
 	s->cursor[r] = c;
 	for (uint32_t k = from; k < c; k++)
-		post(s, s->rank_msg[k]);
+		vts_post(s, s->rank_msg[k]);
 }
 
 static int open_msg(sim *s, uint32_t r)
@@ -341,7 +354,7 @@ static int open_msg(sim *s, uint32_t r)
 	s->r->msgs++;
 	if (s->now >= s->w->warmup_ps)
 		s->open_bytes += s->w->msg_bytes;
-	post(s, (uint32_t)s->nmsg++);
+	vts_post(s, (uint32_t)s->nmsg++);
 	return 0;
 }
 

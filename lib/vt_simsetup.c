@@ -162,6 +162,8 @@ int vts_setup_messages(sim *s)
 		return vt_err_nomem(s->e, "out of memory");
 	if (w->mode == VT_WORK_OPEN)
 		return 0;
+	if (w->mode == VT_WORK_PROGRAM)
+		return vts_prog_setup(s);
 	if (w->nmsg >= UINT32_MAX)
 		return vt_err_set(s->e, "too many messages (%llu)", (unsigned long long)w->nmsg);
 	s->nmsg = w->nmsg;
@@ -316,6 +318,8 @@ void vts_finish(sim *s)
 		r->offered_frac = (double)s->open_bytes / cap;
 		r->accepted_frac = (double)s->open_acc_bytes / cap;
 	}
+	if (s->w->mode == VT_WORK_PROGRAM)
+		vts_prog_finish(s);
 	if (!r->lat_msgs)
 		r->lat_min_ps = 0;
 }
@@ -347,6 +351,8 @@ void vts_cleanup(sim *s)
 	free(s->perm);
 	free(s->stage_left);
 	free(s->m);
+	free(s->prog_flag);
+	free(s->prog_running);
 	if (s->w->mode == VT_WORK_OPEN) {
 		free(s->src);
 		free(s->dst);

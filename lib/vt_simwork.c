@@ -11,6 +11,9 @@ void vt_simwork_free(vt_simwork *w)
 	free(w->src);
 	free(w->dst);
 	free(w->stage);
+	free(w->bytes);
+	free(w->step_off);
+	free(w->step);
 	memset(w, 0, sizeof(*w));
 }
 

@@ -14,6 +14,12 @@
  *                 random permutation or to its bisection partner (host k of
  *                 n and host k + n/2: Wolfe et al.'s bisection pairing), for a
  *                 given time; then the fabric drains
+ *   program       each rank runs its own list of steps in order: post a
+ *                 message, wait until one of its messages has left the HCA,
+ *                 or wait until a message addressed to it is consumed (jobs,
+ *                 collectives and trace replay; vt_progbuild.h builds them).
+ *                 Messages between two ranks on one CA never enter the
+ *                 fabric: they are done when posted (counted as local)
  */
 #ifndef VT_SIMWORK_H
 #define VT_SIMWORK_H
@@ -29,7 +35,16 @@ enum vt_simwork_mode {
 	VT_WORK_CAUSAL,
 	VT_WORK_BURST,
 	VT_WORK_OPEN,
+	VT_WORK_PROGRAM,
 };
+
+/* program steps: the kind in the top two bits, a message index below */
+#define VT_STEP_POST	0u	   /* post message m (its source is the rank) */
+#define VT_STEP_SENT	(1u << 30) /* wait until m's last packet has left the HCA */
+#define VT_STEP_RECV	(2u << 30) /* wait until m (addressed to the rank) is consumed */
+#define VT_STEP_KIND(x) ((x) & (3u << 30))
+#define VT_STEP_MSG(x)	((x) & ~(3u << 30))
+#define VT_STEP_MAX_MSG ((1u << 30) - 1)
 
 typedef struct vt_simwork {
 	enum vt_simwork_mode mode;
@@ -38,6 +53,10 @@ typedef struct vt_simwork {
 	uint64_t nmsg;
 	uint32_t *src, *dst, *stage; /* per message, sorted by stage */
 	uint32_t msg_bytes;
+	/* per message payload bytes (0: one header-only packet); NULL: msg_bytes each */
+	uint32_t *bytes;
+	/* program: rank r's steps are step[step_off[r] .. step_off[r + 1]) */
+	uint32_t *step_off, *step;
 	/* open loop */
 	double load;	      /* offered load, fraction of the injection link rate */
 	uint64_t duration_ps; /* generation window */

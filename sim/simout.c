@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "simjobs.h"
 #include "vt_congest.h"
 #include "vt_json.h"
 #include "vt_heat.h"
@@ -42,7 +43,7 @@ static void util_stats(const vt_sim_result *r, double *umax, double *umean, doub
 
 static const char *mode_name(enum vt_simwork_mode m)
 {
-	static const char *const n[] = {"b2b", "barrier", "causal", "burst", "open"};
+	static const char *const n[] = {"b2b", "barrier", "causal", "burst", "open", "program"};
 
 	return (unsigned)m < sizeof(n) / sizeof(n[0]) ? n[m] : "?";
 }
@@ -175,6 +176,8 @@ static json_t *json_run(const struct opts *o, const vt_fabric *f, const struct r
 		vt_json_set(j, "links", json_links(f, r));
 	if (rt->seed_total)
 		vt_json_set(j, "over_seeds", simseeds_json(o, rt));
+	if (o->jobs)
+		simjobs_json(o->jobs, f, rt, j);
 	return j;
 }
 
@@ -200,8 +203,12 @@ int simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, s
 void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
 		  unsigned nr)
 {
-	printf("fabric     %s\nworkload   %s, %u-byte messages, MTU %u%s\n", f->source, w->name,
-	       w->msg_bytes, o->p.mtu, o->p.flit ? ", flit-exact" : "");
+	if (o->jobs)
+		printf("fabric     %s\nworkload   %s, MTU %u%s\n", f->source, w->name, o->p.mtu,
+		       o->p.flit ? ", flit-exact" : "");
+	else
+		printf("fabric     %s\nworkload   %s, %u-byte messages, MTU %u%s\n", f->source,
+		       w->name, w->msg_bytes, o->p.mtu, o->p.flit ? ", flit-exact" : "");
 	printf("%-28s %12s %10s %10s %10s %8s %8s %9s\n", "routing", "total us", "lat p50",
 	       "lat p99", "lat max", "util max", "blk max", "ratio");
 	for (unsigned k = 0; k < nr; k++) {
@@ -229,10 +236,16 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 		if (r->deadlock)
 			printf(", deadlock with %llu packets stuck",
 			       (unsigned long long)r->stuck_pkts);
+		if (o->jobs)
+			printf(", %llu local messages of %llu bytes",
+			       (unsigned long long)r->msgs_local,
+			       (unsigned long long)r->bytes_local);
 		printf("\n");
 		if (rt[k].seed_total)
 			simseeds_table(o, &rt[k]);
 	}
+	for (unsigned k = 0; o->jobs && k < nr; k++)
+		simjobs_table(o->jobs, f, &rt[k]);
 	if (o->links) {
 		char buf[2 * VT_PORT_NAME_MAX + 8];
 

@@ -20,6 +20,9 @@
 struct seedfig {
 	double v[MAX_SEEDS];
 };
+#define MAX_JOBS 64
+
+struct vt_jobs;
 
 struct routing {
 	const char *name;   /* --label, else source */
@@ -51,6 +54,9 @@ struct opts {
 	unsigned nseeds;	   /* 0: --seeds not given */
 	struct vt_sim_params p;
 	int fig6, navaridas;
+	const char *job[MAX_JOBS]; /* --job specs */
+	unsigned njobs;
+	const struct vt_jobs *jobs; /* placed and built, for the output */
 };
 
 /* The JSON object (jansson, keys in a fixed order); -1 with e set when it cannot be written. */

@@ -22,6 +22,7 @@
 #include "vt_route.h"
 #include "vt_sim.h"
 #include "vt_simwork.h"
+#include "simjobs.h"
 #include "simout.h"
 
 static const char usage[] =
@@ -36,6 +37,9 @@ static const char usage[] =
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
 	"  --open uniform|perm|pair --load L --duration US\n"
 	"                     open-loop traffic at load L (0..4] of one link for US us\n"
+	"  --job NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD  one job of several run at once;\n"
+	"                     repeatable (placement contiguous, random, random-leaves,\n"
+	"                     rr-leaves or order; workload a pattern or a collective)\n"
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
 	"  --size BYTES       message size (K, M and G suffixes; default 4096)\n"
 	"  --reps N           repeat the pattern N times\n"
@@ -132,6 +136,7 @@ static const struct option long_opts[] = {
 	{"warmup", 1, 0, 40},
 	{"seeds", 1, 0, 41},
 	{"plot-format", 1, 0, 42},
+	{"job", 1, 0, 24},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -213,6 +218,19 @@ static int workload_opt(const struct vt_cli *cli, struct opts *o, int c)
 	return 1;
 }
 
+/* --job SPEC: checked now, so a bad spec is a usage error before any fabric is read. */
+static void job_opt(const struct vt_cli *cli, struct opts *o, const char *spec)
+{
+	struct vt_job j;
+	vt_err e;
+
+	if (o->njobs == MAX_JOBS)
+		vt_cli_usage(cli, "at most %d jobs", MAX_JOBS);
+	if (vt_job_parse(&j, spec, &e))
+		vt_cli_usage(cli, "--job: %s", e.msg);
+	o->job[o->njobs++] = spec;
+}
+
 /* An option of the first pass; 1 if it sets a model parameter, applied after the preset. */
 static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
 {
@@ -244,6 +262,9 @@ static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
 		break;
 	case 18:
 		o->links = 1;
+		break;
+	case 24:
+		job_opt(cli, o, optarg);
 		break;
 	case VT_OPT_VERSION + 1:
 		o->name_map = optarg;
@@ -401,8 +422,10 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 		vt_cli_usage(cli, "one fabric only");
 	if (!o->fabric == !o->gen)
 		vt_cli_usage(cli, "give a FABRIC file or --gen SPEC");
-	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open,
-			 "--pattern, --causal and --open");
+	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open + !!o->njobs,
+			 "--pattern, --causal, --open and --job");
+	if (o->njobs && o->mode_set && o->mode == VT_WORK_BARRIER)
+		vt_cli_usage(cli, "--mode barrier: jobs release per rank (b2b, causal or burst)");
 	vt_cli_needs(cli, o->load_set, "--load", !!o->open, "--open");
 	vt_cli_needs(cli, o->duration_set, "--duration", !!o->open, "--open");
 	if (o->open && o->mode_set)
@@ -599,7 +622,8 @@ int main(int argc, char **argv)
 	vt_err e;
 	vt_fabric *f;
 	vt_simwork w;
-	vt_order ord = {0};
+	vt_order ord = {0}, gord = {0};
+	vt_jobs js = {0};
 	struct routing rt[MAX_ROUTINGS];
 	struct progress pr = {.on = 0};
 	int rc = VT_EXIT_OK;
@@ -613,16 +637,21 @@ int main(int argc, char **argv)
 	/* after routing and ordering: the map renames what is printed, nothing else */
 	if (vt_namemap_apply(f, o.name_map, NULL, &e))
 		die(e.msg);
-	make_work(&o, ord.n, &w);
+	if (o.njobs) {
+		simjobs_setup(&o, f, &ord, &js, &w, &gord);
+		o.jobs = &js;
+	} else {
+		make_work(&o, ord.n, &w);
+	}
 	/* progress is for a person watching; logs and pipes get the result only */
 	pr.on = !o.quiet && isatty(STDERR_FILENO);
 	clock_gettime(CLOCK_MONOTONIC, &pr.last);
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
 	for (unsigned k = 0; k < o.nr; k++) {
-		if (run_one(&o, f, &ord, &w, &rt[k]))
+		if (run_one(&o, f, o.njobs ? &gord : &ord, &w, &rt[k]))
 			rc = VT_EXIT_CHECK;
-		if (o.nseeds > 1 && simseeds_run(&o, f, &ord, &w, &rt[k]))
+		if (o.nseeds > 1 && simseeds_run(&o, f, o.njobs ? &gord : &ord, &w, &rt[k]))
 			rc = VT_EXIT_CHECK;
 	}
 	if (o.json) {
@@ -642,6 +671,8 @@ int main(int argc, char **argv)
 			vt_order_free(&rt[k].o);
 	}
 	vt_order_free(&ord);
+	vt_order_free(&gord);
+	vt_jobs_free(&js);
 	vt_simwork_free(&w);
 	vt_fabric_free(f);
 	if (vt_stdout_flush(&e))
