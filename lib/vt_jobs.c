@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_cli.h"
 #include "vt_coll.h"
 #include "vt_pattern.h"
 #include "vt_progbuild.h"
@@ -18,28 +19,20 @@ const char *vt_place_name(enum vt_place p)
 	return (unsigned)p < sizeof(place_names) / sizeof(place_names[0]) ? place_names[p] : "?";
 }
 
-/* A count with an optional K, M or G suffix (powers of 1024), below 2^31. */
+/* A count of n characters at s with an optional K, M or G suffix (vt_cli's), 1 .. 2^31-1. */
 static int count(const char *s, size_t n, uint32_t *v)
 {
-	char buf[32], *end;
-	unsigned long long x;
-	unsigned sh = 0;
+	char buf[32];
+	uint64_t x;
+	vt_err e;
 
-	if (!n || n >= sizeof(buf) || !isdigit((unsigned char)*s))
+	if (!n || n >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = 0;
-	x = strtoull(buf, &end, 10);
-	if (*end && end[1])
+	if (vt_cli_parse_size("count", buf, 0, (1u << 31) - 1, &x, &e))
 		return -1;
-	if (*end)
-		sh = *end == 'K' || *end == 'k'	  ? 10
-		     : *end == 'M' || *end == 'm' ? 20
-		     : *end == 'G' || *end == 'g' ? 30
-						  : 99;
-	if (sh == 99 || x >= (1ull << 31) >> sh)
-		return -1;
-	*v = (uint32_t)(x << sh);
+	*v = (uint32_t)x;
 	return 0;
 }
 
@@ -101,8 +94,8 @@ int vt_job_parse(struct vt_job *j, const char *spec, vt_err *e)
 	if (!*f[4] || strlen(f[4]) >= sizeof(j->work))
 		return vt_err_set(e, "job '%s': no workload", spec);
 	strcpy(j->work, f[4]);
-	if (!j->size && strncmp(j->work, "otf2:", 5) && strcmp(j->work, "barrier"))
-		return vt_err_set(e, "job '%s': size '-' is for otf2 traces and barrier only",
+	if (!j->size && strcmp(j->work, "barrier"))
+		return vt_err_set(e, "job '%s': size: at least 1 byte ('-' is for barrier only)",
 				  spec);
 	return 0;
 }

@@ -20,9 +20,8 @@
  * Random choices come from one generator seeded with the run's seed, jobs
  * placed in the order given. WORKLOAD: a pattern spec (vt_pattern.h) run
  * under the run's release mode; a collective of vt_coll.h (barrier, bcast,
- * reduce, allreduce, alltoall, ring-allgather, ring-bcast[:SEGMENTS]); or
- * otf2:PATH, an OTF2 trace (vt_otf2.h; SIZE is then "-" and RANKS the
- * trace's).
+ * reduce, allreduce, alltoall, ring-allgather, ring-bcast[:SEGMENTS]). SIZE
+ * is "-" for a barrier.
  */
 #ifndef VT_JOBS_H
 #define VT_JOBS_H
