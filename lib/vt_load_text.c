@@ -50,9 +50,10 @@ struct parser {
 	vt_hidx ids; /* node index by id, grown as nodes come */
 	char *tmp;
 	size_t tmp_cap;
-	int ibdiag;		      /* the file carries ibdiagnet's header */
-	uint64_t paren[MAX_GUIDT];    /* B of the last "switchguid=A(B)", 0 when none */
-	char nm[3][VT_NODE_NAME_MAX]; /* node names for messages */
+	int ibdiag;			 /* the file carries ibdiagnet's header */
+	uint64_t paren[MAX_GUIDT];	 /* B of the last "switchguid=A(B)", 0 when none */
+	char nm[3][VT_NODE_NAME_MAX];	 /* node names for messages */
+	char cur_name[VT_NODE_NAME_MAX]; /* the current node's, made once for its port lines */
 };
 
 /* A node as messages name it: `"DESC" (0xGUID)`; slot 0..2, for several in one message. */
@@ -313,6 +314,7 @@ static int header(struct parser *ps, enum vt_node_type type, const char *s, cons
 	ps->f->ports[n->first_port].lid = (uint16_t)lid;
 	ps->f->ports[n->first_port].lmc = (uint8_t)lmc;
 	ps->cur = idx;
+	vt_node_name(ps->f, idx, ps->cur_name, sizeof(ps->cur_name));
 	return 0;
 }
 
@@ -441,7 +443,7 @@ static int add_entry(struct parser *ps, uint32_t pi, unsigned long p, const char
 static int port_line(struct parser *ps, const char *s, const char *e)
 {
 	struct vt_node *n = &ps->f->nodes[ps->cur];
-	const char *id = nm(ps, ps->cur, 0), *c = s, *rid, *cm;
+	const char *id = ps->cur_name, *c = s, *rid, *cm;
 	unsigned long p, rp = 1, lid = 0, lmc = 0;
 	uint64_t guid = 0;
 	size_t rlen;
@@ -613,17 +615,17 @@ static int parse_lines(struct parser *ps)
 static int link_entry(struct parser *ps, const struct entry *en)
 {
 	vt_fabric *f = ps->f;
-	const char *id = nm(ps, en->node, 0), *rid = nm(ps, en->rnode, 1);
 	uint32_t a = vt_port_index(f, en->node, en->port), b;
 	unsigned w, s;
 
+	/* names are made only for a message: this runs once per cable */
 	ps->line = en->line;
 	if (en->rport > f->nodes[en->rnode].nports)
-		return fail(ps, "%s port %u: %s has no port %u (it has %u)", id, en->port, rid,
-			    en->rport, f->nodes[en->rnode].nports);
+		return fail(ps, "%s port %u: %s has no port %u (it has %u)", nm(ps, en->node, 0),
+			    en->port, nm(ps, en->rnode, 1), en->rport, f->nodes[en->rnode].nports);
 	b = vt_port_index(f, en->rnode, en->rport);
 	if (a == b)
-		return fail(ps, "%s port %u is linked to itself", id, en->port);
+		return fail(ps, "%s port %u is linked to itself", nm(ps, en->node, 0), en->port);
 	if (f->ports[a].peer == b)
 		return 0; /* listed from the other end first */
 	if (ps->pent[b] != VT_NONE) {
@@ -633,8 +635,8 @@ static int link_entry(struct parser *ps, const struct entry *en)
 			return fail(ps,
 				    "%s port %u links to %s port %u, but line %u links it to %s "
 				    "port %u",
-				    id, en->port, rid, en->rport, o->line, nm(ps, o->rnode, 2),
-				    o->rport);
+				    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,
+				    o->line, nm(ps, o->rnode, 2), o->rport);
 	}
 	if (f->ports[b].peer != VT_NONE) {
 		const struct vt_port *q = &f->ports[f->ports[b].peer];
@@ -642,8 +644,8 @@ static int link_entry(struct parser *ps, const struct entry *en)
 
 		return fail(ps,
 			    "%s port %u links to %s port %u, but line %u links it to %s port %u",
-			    id, en->port, rid, en->rport, o != VT_NONE ? ps->ent[o].line : 0,
-			    nm(ps, q->node, 2), q->num);
+			    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,
+			    o != VT_NONE ? ps->ent[o].line : 0, nm(ps, q->node, 2), q->num);
 	}
 	/* both ends listed: what both enable (ibsim); one end: what it says */
 	w = ps->pw[a];
@@ -653,8 +655,9 @@ static int link_entry(struct parser *ps, const struct entry *en)
 		s &= ps->ps[b];
 	}
 	if (!vt_lex_width(w) || vt_lex_speed(s) == VT_SPEED_UNKNOWN)
-		return fail(ps, "%s port %u and %s port %u enable no common %s", id, en->port, rid,
-			    en->rport, vt_lex_width(w) ? "speed" : "width");
+		return fail(ps, "%s port %u and %s port %u enable no common %s",
+			    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,
+			    vt_lex_width(w) ? "speed" : "width");
 	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, vt_lex_width(w),
 			      vt_lex_speed(s), ps->e))
 		return fail(ps, "%s", ps->e->msg);
