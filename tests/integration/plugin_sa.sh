@@ -19,7 +19,6 @@ set -u
 join=$VT_TOP/build/tests/mcast_join
 [ -x "$join" ] || skip "build/tests/mcast_join is not built (make unit)"
 for x in saquery dump_mfts; do command -v $x >/dev/null || skip "$x is not installed"; done
-umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
 mgid=ff12:401b:ffff::ffff:ffff
 
 sim="" osm=""
