@@ -488,3 +488,36 @@ enum vt_speed vt_speed_from_ib(unsigned speed_active, unsigned ext_active, int f
 	}
 	return VT_SPEED_UNKNOWN;
 }
+
+/* Breadth first from every CA at once. */
+uint32_t *vt_fabric_ca_distance(const vt_fabric *f)
+{
+	uint32_t *d = malloc((f->nnodes ? f->nnodes : 1) * sizeof(*d));
+	uint32_t *q = malloc((f->nnodes ? f->nnodes : 1) * sizeof(*q));
+	uint32_t h = 0, t = 0;
+
+	if (!d || !q) {
+		free(d);
+		free(q);
+		return NULL;
+	}
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		d[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
+		if (!d[n])
+			q[t++] = n;
+	}
+	while (h < t) {
+		uint32_t n = q[h++];
+
+		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
+
+			if (m != VT_NONE && d[m] == UINT32_MAX) {
+				d[m] = d[n] + 1;
+				q[t++] = m;
+			}
+		}
+	}
+	free(q);
+	return d;
+}

@@ -144,6 +144,10 @@ static inline uint16_t vt_port_lid(const vt_fabric *f, uint32_t port)
  * fit len, never the GUID, LID or port (VT_PORT_NAME_MAX holds any).
  */
 const char *vt_port_name(const vt_fabric *f, uint32_t port, char *buf, size_t len);
+
+/* Hop distance of every node from the nearest CA (CAs 0, leaves 1, ...), UINT32_MAX where
+ * no CA reaches; nnodes entries for the caller to free, NULL when out of memory. */
+uint32_t *vt_fabric_ca_distance(const vt_fabric *f);
 #define VT_PORT_NAME_MAX 120
 
 /* Number of CAs / connected CA ports / links (each link counted once). */

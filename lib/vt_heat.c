@@ -5,39 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Hop distance of every node from the nearest CA (BFS); UINT32_MAX where none reaches. */
-static uint32_t *ca_distance(const vt_fabric *f)
-{
-	uint32_t *d = malloc((f->nnodes ? f->nnodes : 1) * sizeof(*d));
-	uint32_t *q = malloc((f->nnodes ? f->nnodes : 1) * sizeof(*q));
-	uint32_t h = 0, t = 0;
-
-	if (!d || !q) {
-		free(d);
-		free(q);
-		return NULL;
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		d[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
-		if (!d[n])
-			q[t++] = n;
-	}
-	while (h < t) {
-		uint32_t n = q[h++];
-
-		for (unsigned p = 1; p <= f->nodes[n].nports; p++) {
-			uint32_t m = vt_peer_node(f, vt_port_index(f, n, p));
-
-			if (m != VT_NONE && d[m] == UINT32_MAX) {
-				d[m] = d[n] + 1;
-				q[t++] = m;
-			}
-		}
-	}
-	free(q);
-	return d;
-}
-
 static void level_name(char *buf, size_t n, uint32_t d)
 {
 	if (d)
@@ -124,7 +91,7 @@ static int fill(vt_heat *h, const vt_fabric *f, const uint32_t *row_of_port, uin
 
 int vt_heat_build(vt_heat *h, const vt_fabric *f, const double *out_value, vt_err *e)
 {
-	uint32_t *dist = ca_distance(f);
+	uint32_t *dist = vt_fabric_ca_distance(f);
 	uint32_t *rows = malloc((f->nports ? f->nports : 1) * sizeof(*rows));
 	int rc = -1;
 

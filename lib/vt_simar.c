@@ -24,40 +24,6 @@
 
 #include <stdlib.h>
 
-/* Hop distance of every node from the nearest CA; UINT32_MAX if none. */
-static uint32_t *node_levels(const vt_fabric *f)
-{
-	uint32_t *lv = malloc((f->nnodes ? f->nnodes : 1) * sizeof(uint32_t));
-	uint32_t *qu = malloc((f->nnodes ? f->nnodes : 1) * sizeof(uint32_t));
-	uint32_t h = 0, t = 0;
-
-	if (!lv || !qu) {
-		free(lv);
-		free(qu);
-		return NULL;
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		lv[n] = f->nodes[n].type == VT_SWITCH ? UINT32_MAX : 0;
-		if (!lv[n])
-			qu[t++] = n;
-	}
-	while (h < t) {
-		const struct vt_node *nd = &f->nodes[qu[h]];
-		uint32_t l = lv[qu[h++]];
-
-		for (unsigned k = 1; k <= nd->nports; k++) {
-			uint32_t q = f->ports[nd->first_port + k].peer;
-
-			if (q != VT_NONE && lv[f->ports[q].node] == UINT32_MAX) {
-				lv[f->ports[q].node] = l + 1;
-				qu[t++] = f->ports[q].node;
-			}
-		}
-	}
-	free(qu);
-	return lv;
-}
-
 /* Does up-port c (a ports[] index) lead towards LID lid without coming back? */
 static int candidate_ok(const sim *s, uint32_t c, uint32_t lid)
 {
@@ -86,7 +52,7 @@ static uint8_t needs_check(const sim *s, uint32_t sw, uint32_t first_port)
 int vts_ar_setup(sim *s)
 {
 	const vt_fabric *f = s->f;
-	uint32_t *lv = node_levels(f), n = 0;
+	uint32_t *lv = vt_fabric_ca_distance(f), n = 0;
 
 	s->up_off = calloc((size_t)f->nswitches + 1, sizeof(uint32_t));
 	s->up_port = calloc(f->nports ? f->nports : 1, sizeof(uint32_t));
