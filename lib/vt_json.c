@@ -112,19 +112,22 @@ json_t *vt_json_u64(uint64_t v)
 	return json_string(b);
 }
 
-json_t *vt_json_real(double x, int decimals)
+double vt_json_round(double x, int decimals)
 {
 	double m = pow(10, decimals);
 
-	return json_real(round(x * m) / m);
+	return round(x * m) / m;
+}
+
+json_t *vt_json_real(double x, int decimals)
+{
+	return json_real(vt_json_round(x, decimals));
 }
 
 int vt_json_dump(json_t *v, FILE *fp, vt_err *e)
 {
-	int rc =
-		!v ||
-		json_dumpf(v, fp, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ||
-		fputc('\n', fp) == EOF;
+	int rc = !v || json_dumpf(v, fp, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) ||
+		 fputc('\n', fp) == EOF;
 
 	json_decref(v);
 	return rc ? vt_err_set(e, "cannot write the JSON output (out of memory or I/O error)") : 0;

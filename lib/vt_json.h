@@ -30,7 +30,13 @@ json_t *vt_json_node(const vt_fabric *f, uint32_t n);
  * json_int_t), beyond it a string of its decimal digits, never a wrapped value.
  */
 json_t *vt_json_u64(uint64_t v);
-/* x rounded to the given decimals, so output carries no binary noise ("1.9", not "1.8999..."). */
+/*
+ * x rounded to the given decimals, halves away from zero (1003.125 -> 1003.13), the rule of
+ * every figure vartree writes in JSON; text outputs that print the same figure (CSV) print
+ * this value with printf's %.*f so both agree, where printf alone rounds the binary value.
+ */
+double vt_json_round(double x, int decimals);
+/* vt_json_round(x, decimals) as a JSON real, so output carries no binary noise ("1.9"). */
 json_t *vt_json_real(double x, int decimals);
 /* Sets key of obj to v, taking v's reference (jansson's json_object_set_new). */
 static inline void vt_json_set(json_t *obj, const char *key, json_t *v)

@@ -52,8 +52,10 @@ static void csv_rows(const struct sweep_spec *s, const double *res, FILE *fp)
 		csv_text(fp, s->pattern[a.pattern]);
 		fprintf(fp, ",%u,%llu,%s", s->size[a.size], (unsigned long long)s->seed[a.seed],
 			status_name(r[SF_STATUS]));
+		/* JSON's rounding rule (vt_json_round), so the CSV and JSON figures agree */
 		for (int k = SF_TOTAL_US; k < SF_N; k++)
-			fprintf(fp, ",%.*f", field_decimals[k], r[k]);
+			fprintf(fp, ",%.*f", field_decimals[k],
+				vt_json_round(r[k], field_decimals[k]));
 		fputc('\n', fp);
 	}
 }

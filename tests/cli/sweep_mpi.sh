@@ -100,6 +100,25 @@ assert abs(net["relative_time_sum"] - rel) < 1e-3, (net, rel)
 assert abs(net["phi"] - 4 / rel) < 1e-3
 PY
 
+# CSV and JSON give every figure with the same rounding (halves away from zero): fat 4,2
+# costs $16050 for 16 hosts, 1003.125 a host, which printf alone rounds to 1003.12
+python3 - "$tmp/one.csv" "$tmp/one.json" <<'PY' || fail "CSV and JSON figures differ"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+runs = json.load(open(sys.argv[2]))["runs"]
+dec = {"total_us": 4, "latency_mean_us": 4, "latency_p99_us": 4, "offered": 4,
+       "accepted": 4, "cost_per_host": 2}
+costs = {r["fabric"]: r["cost_per_host"] for r in rows if r["fault"] == "none"}
+assert costs == {"fat 4,2": "1003.13", "thin 4:2,2": "521.63"}, costs
+n = 0
+for r, j in zip(rows, runs):
+    for k, d in dec.items():
+        if j[k] is not None:
+            assert r[k] == "%.*f" % (d, j[k]), (k, r[k], j[k])
+            n += 1
+assert n == 64 * 6, n
+PY
+
 # plots: one PDF page per pattern
 "$sweep" -q "$tmp/tiny.spec" -o /dev/null --plot "$tmp" --plot-format pdf || fail "plot"
 for n in 1 2; do
