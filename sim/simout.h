@@ -46,7 +46,8 @@ struct opts {
 	const char *preset;
 	enum vt_simwork_mode mode;
 	int mode_set, json, quiet, links;
-	int load_set, duration_set, reps_set, ar_select_set; /* refused where they mean nothing */
+	/* options refused where they mean nothing */
+	int load_set, duration_set, reps_set, ar_select_set, rail_choice_set;
 	uint32_t size;
 	unsigned reps;
 	double load, duration_us, warmup_us;

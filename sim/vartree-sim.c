@@ -52,7 +52,8 @@ static const char usage[] =
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
 	"  --arb rr|random    output arbitration\n"
 	"  --rail fixed|random|least  rail of a multi-rail host's message or packet\n"
-	"  --rail-choice message|packet  rail chosen per message or per packet\n"
+	"  --rail-choice message|packet  rail chosen per message or per packet (--rail "
+	"random|least)\n"
 	"  --ar static|packet|flow  adaptive routing among up-ports (default static: LFT)\n"
 	"  --ar-select credits|queue  AR port choice: most credits or least queued\n"
 	"  --flit             flit-exact mode (one event per 64-byte credit)\n"
@@ -374,6 +375,7 @@ static int apply_choice(const struct vt_cli *cli, struct opts *o, int id, const 
 		break;
 	case 23:
 		o->p.rail_choice = choice_of[vt_cli_choice(cli, "--rail-choice", v, choices)];
+		o->rail_choice_set = 1;
 		break;
 	case 20:
 		o->p.ar = ar_of[vt_cli_choice(cli, "--ar", v, ars)];
@@ -478,6 +480,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	/* after the preset, which may turn adaptive routing on (navaridas) */
 	vt_cli_needs(&cli, o->ar_select_set, "--ar-select", o->p.ar != VT_AR_STATIC,
 		     "--ar packet or flow");
+	/* --rail fixed sends every packet on the order's port: there is no choice to make */
+	vt_cli_needs(&cli, o->rail_choice_set, "--rail-choice", o->p.rail != VT_RAIL_FIXED,
+		     "--rail random or least");
 	vt_err e;
 	if (vt_sim_check_params(&o->p, &e)) /* a combination, as a buffer too small for the MTU */
 		die(e.msg);
