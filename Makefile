@@ -22,6 +22,12 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib $(CFLAGS)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 EXTLIBS   := -libnetdisc -libmad -libumad $(shell pkg-config --libs cairo 2>/dev/null) -ljansson -lm -lpthread
 EXTINC    := $(shell pkg-config --cflags cairo 2>/dev/null)
+# OTF2 trace replay (lib/vt_otf2.c) reads traces with Debian's libotf2, found by its
+# pkg-config file; without it the build stops at vt_otf2.o and says what to install.
+OTF2_CFLAGS := $(shell pkg-config --cflags otf2 2>/dev/null)
+OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null)
+EXTLIBS   += $(OTF2_LIBS)
+EXTINC    += $(OTF2_CFLAGS)
 CHECKLIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
 
 LIB_SRC   := $(sort $(wildcard lib/*.c))
@@ -56,6 +62,12 @@ $(B)/lib/libvtcore.a: $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
 $(A)/lib/libvtcore.a: $(patsubst %.c,$(A)/obj/%.o,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(B)/obj/lib/vt_otf2.o $(A)/obj/lib/vt_otf2.o $(B)/fuzz/obj/lib/vt_otf2.o: | otf2-check
+otf2-check:
+	@pkg-config --exists otf2 || { echo "libotf2 not found (pkg-config otf2): \
+	scripts/install-deps installs libopen-trace-format2-dev" >&2; exit 1; }
+.PHONY: otf2-check
 
 # ---- commands
 define bin_rules
@@ -100,7 +112,12 @@ $(B)/tests/%: $(B)/obj/tests/integration/%.o $(B)/lib/libvtcore.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(B)/lib/libvtcore.a $(EXTLIBS) $(LDFLAGS)
 
-unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS)) $(ITEST_BINS)
+# tests/tools/otf2-write: OTF2 traces for the command-line tests, with the unit tests' writer
+$(A)/tests/otf2-write: $(A)/obj/tests/tools/otf2-write.o $(A)/obj/tests/unit/vt_otf2w.o
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -g -o $@ $^ $(OTF2_LIBS)
+
+unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS)) $(ITEST_BINS) $(A)/tests/otf2-write
 
 # deps first, then a parallel build: a fresh machine has nothing to build with before deps
 check: deps

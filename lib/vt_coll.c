@@ -51,24 +51,42 @@ static uint32_t lowbit(uint32_t rel, uint32_t n)
 	return mask; /* for rel 0: the first power of two >= n */
 }
 
-/* x[rel] is the tree message between rel and its parent (rel > 0), either way round. */
+/* Members in rel's subtree of the binomial tree: rel .. rel + lowbit - 1, cut at n. */
+static uint32_t subtree(uint32_t rel, uint32_t n)
+{
+	uint32_t low = lowbit(rel, n);
+
+	return low < n - rel ? low : n - rel;
+}
+
+/*
+ * x[rel] is the tree message between rel and its parent (rel > 0), either way
+ * round; `bytes` each, or `bytes` per member of rel's subtree (gather, scatter).
+ */
 static int tree_msgs(vt_progb *b, uint64_t *x, const uint32_t *m, uint32_t n, uint32_t root,
-		     uint32_t bytes, uint32_t stage, int up)
+		     uint32_t bytes, uint32_t stage, int up, int per_member)
 {
 	for (uint32_t rel = 1; rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n], par = m[(rel - lowbit(rel, n) + root) % n];
+		uint64_t sz = per_member ? (uint64_t)bytes * subtree(rel, n) : bytes;
 
-		if (msg(b, &x[rel], up ? me : par, up ? par : me, bytes, stage))
+		if (sz > UINT32_MAX) {
+			b->failed = 1;
+			return vt_err_set(b->e, "a collective message of %llu bytes",
+					  (unsigned long long)sz);
+		}
+		if (msg(b, &x[rel], up ? me : par, up ? par : me, (uint32_t)sz, stage))
 			return -1;
 	}
 	return 0;
 }
 
-int vt_coll_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
-		  uint32_t stage)
+/* Root to every member down the tree (bcast, scatter). */
+static int tree_down(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		     uint32_t stage, int per_member)
 {
 	uint64_t *x = idx_new(b, n);
-	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 0) : -1;
+	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 0, per_member) : -1;
 
 	for (uint32_t rel = 0; !rc && rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n];
@@ -83,11 +101,12 @@ int vt_coll_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uin
 	return rc;
 }
 
-int vt_coll_reduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
-		   uint32_t stage)
+/* Every member to root up the tree (reduce, gather). */
+static int tree_up(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		   uint32_t stage, int per_member)
 {
 	uint64_t *x = idx_new(b, n);
-	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 1) : -1;
+	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 1, per_member) : -1;
 
 	for (uint32_t rel = 0; !rc && rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n], top = lowbit(rel, n);
@@ -100,6 +119,30 @@ int vt_coll_reduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, ui
 	}
 	free(x);
 	return rc;
+}
+
+int vt_coll_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		  uint32_t stage)
+{
+	return tree_down(b, m, n, root, bytes, stage, 0);
+}
+
+int vt_coll_scatter(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		    uint32_t stage)
+{
+	return tree_down(b, m, n, root, bytes, stage, 1);
+}
+
+int vt_coll_reduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		   uint32_t stage)
+{
+	return tree_up(b, m, n, root, bytes, stage, 0);
+}
+
+int vt_coll_gather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		   uint32_t stage)
+{
+	return tree_up(b, m, n, root, bytes, stage, 1);
 }
 
 int vt_coll_allreduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)

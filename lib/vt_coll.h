@@ -11,6 +11,9 @@
  *              children, farthest first
  *   reduce     the same tree the other way: a member waits for each child's
  *              `bytes`, then sends to its parent
+ *   scatter    the bcast tree, each message carrying `bytes` per member of
+ *              the subtree below it (MPICH's binomial scatter)
+ *   gather     the reduce tree the same way (MPICH's binomial gather)
  *   allreduce  n a power of two: recursive doubling, round k exchanges
  *              `bytes` with member i xor 2^k; otherwise reduce to member 0
  *              and bcast from it
@@ -34,6 +37,10 @@ int vt_coll_barrier(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t stage);
 int vt_coll_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		  uint32_t stage);
 int vt_coll_reduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		   uint32_t stage);
+int vt_coll_scatter(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
+		    uint32_t stage);
+int vt_coll_gather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		   uint32_t stage);
 int vt_coll_allreduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage);
 int vt_coll_allgather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage);

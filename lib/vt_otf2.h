@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * OTF2 traces (Score-P's format, read with Debian's libotf2): the MPI
+ * operations of every rank, for replay (vt_replay.h).
+ *
+ * Ranks are MPI_COMM_WORLD's: rank i is location members[i] of the MPI
+ * group of type COMM_LOCATIONS; without that group every location defined
+ * is a rank, in the order defined. Communicators are the MPI Comm
+ * definitions: a COMM_GROUP group lists its members' world ranks (ranks in
+ * events are translated through it unless the group is flagged
+ * GLOBAL_MEMBERS), a COMM_SELF group is each rank alone. Events read, per
+ * location in time order: MpiSend, MpiIsend, MpiIsendComplete, MpiRecv,
+ * MpiIrecv (the completion of a non-blocking receive) and MpiCollectiveEnd
+ * for barrier, bcast, gather, scatter, allgather, alltoall, allreduce and
+ * reduce. Other collectives (the v variants, scans, reduce-scatter) are
+ * refused by name; every other event is skipped. Time stamps are not used.
+ */
+#ifndef VT_OTF2_H
+#define VT_OTF2_H
+
+#include "vt_err.h"
+#include "vt_replay.h"
+
+/*
+ * Reads the archive of anchor file `path` (NAME.otf2) into t. Errors are one
+ * line naming the file and the cause (libotf2's description of a damaged
+ * or missing file, or the location and event that cannot be replayed).
+ */
+int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e);
+
+#endif

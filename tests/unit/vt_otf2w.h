@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A small OTF2 trace writer for the tests (libotf2's writer API): MPI events
+ * of n ranks, communicator 0 being MPI_COMM_WORLD. Location ids are not the
+ * ranks (rank r is location 100 + 7 r), so a reader must map them through
+ * the COMM_LOCATIONS group. Collectives are written on every member with the
+ * byte counts Score-P records (the self copy included).
+ */
+#ifndef VT_OTF2W_H
+#define VT_OTF2W_H
+
+#include <stdint.h>
+
+typedef struct otf2w otf2w;
+
+/* Starts DIR/NAME.otf2 (DIR must not exist yet) for n ranks; NULL on failure. */
+otf2w *otf2w_open(const char *dir, const char *name, uint32_t n);
+/* A communicator of the given world ranks (its rank i is members[i]); its id. */
+uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n);
+/* Point-to-point events of world rank r; peer is a rank of communicator comm. */
+void otf2w_send(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len);
+void otf2w_isend(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
+		 uint64_t req);
+void otf2w_isend_done(otf2w *w, uint32_t r, uint64_t req);
+void otf2w_recv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len);
+void otf2w_irecv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
+		 uint64_t req);
+/*
+ * Collective op (OTF2_COLLECTIVE_OP_*) of every member of comm, `block`
+ * bytes per member and message as MPI's count x type size, root a rank of comm.
+ */
+void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block);
+/* Writes the definitions and closes; 0 or -1. */
+int otf2w_close(otf2w *w);
+
+#endif
