@@ -8,8 +8,10 @@
 
 #include "vt_cli.h"
 #include "vt_coll.h"
+#include "vt_otf2.h"
 #include "vt_pattern.h"
 #include "vt_progbuild.h"
+#include "vt_replay.h"
 
 static const char *const place_names[] = {"contiguous", "random", "random-leaves", "rr-leaves",
 					  "order"};
@@ -94,8 +96,16 @@ int vt_job_parse(struct vt_job *j, const char *spec, vt_err *e)
 	if (!*f[4] || strlen(f[4]) >= sizeof(j->work))
 		return vt_err_set(e, "job '%s': no workload", spec);
 	strcpy(j->work, f[4]);
+	if (!strncmp(j->work, "trace:", 6))
+		return j->size ? vt_err_set(e,
+					    "job '%s': size: '-' for a trace (its messages carry "
+					    "their own sizes)",
+					    spec)
+			       : 0;
 	if (!j->size && strcmp(j->work, "barrier"))
-		return vt_err_set(e, "job '%s': size: at least 1 byte ('-' is for barrier only)",
+		return vt_err_set(e,
+				  "job '%s': size: at least 1 byte ('-' is for barrier and "
+				  "trace only)",
 				  spec);
 	return 0;
 }
@@ -170,12 +180,36 @@ static int collective(vt_progb *b, const struct vt_job *j, const uint32_t *g, un
 	return rc ? -1 : 0;
 }
 
+/* trace:FILE, an OTF2 trace of exactly the job's ranks, replayed reps times. */
+static int job_trace(vt_progb *b, const struct vt_job *j, const uint32_t *g, unsigned reps)
+{
+	const char *path = j->work + 6;
+	vt_mpitrace t;
+	int rc;
+
+	if (vt_otf2_read(&t, path, b->e))
+		return -1;
+	if (t.nranks != j->ranks) {
+		vt_err_set(b->e, "job %s: %s has %u ranks, the job %u", j->name, path, t.nranks,
+			   j->ranks);
+		vt_mpitrace_free(&t);
+		return -1;
+	}
+	rc = vt_replay_reps(b, &t, g, reps, path);
+	vt_mpitrace_free(&t);
+	return rc;
+}
+
 static int job_work(vt_progb *b, const struct vt_job *j, const uint32_t *g,
 		    enum vt_simwork_mode mode, unsigned reps)
 {
 	uint32_t stage0 = b->w->nstages;
 	vt_pattern p;
-	int rc = collective(b, j, g, reps, stage0);
+	int rc;
+
+	if (!strncmp(j->work, "trace:", 6))
+		return job_trace(b, j, g, reps);
+	rc = collective(b, j, g, reps, stage0);
 
 	if (rc <= 0)
 		return rc;

@@ -20,8 +20,9 @@
  * Random choices come from one generator seeded with the run's seed, jobs
  * placed in the order given. WORKLOAD: a pattern spec (vt_pattern.h) run
  * under the run's release mode; a collective of vt_coll.h (barrier, bcast,
- * reduce, allreduce, alltoall, ring-allgather, ring-bcast[:SEGMENTS]). SIZE
- * is "-" for a barrier.
+ * reduce, allreduce, alltoall, ring-allgather, ring-bcast[:SEGMENTS]); or
+ * trace:FILE, an OTF2 trace (vt_otf2.h, vt_replay.h) of exactly RANKS ranks,
+ * its rank i as the job's rank i. SIZE is "-" for a barrier and a trace.
  */
 #ifndef VT_JOBS_H
 #define VT_JOBS_H

@@ -203,7 +203,7 @@ int simout_json(const struct opts *o, const vt_fabric *f, const vt_simwork *w, s
 void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w, struct routing *rt,
 		  unsigned nr)
 {
-	if (o->jobs)
+	if (o->jobs || o->trace) /* their messages carry their own sizes */
 		printf("fabric     %s\nworkload   %s, MTU %u%s\n", f->source, w->name, o->p.mtu,
 		       o->p.flit ? ", flit-exact" : "");
 	else

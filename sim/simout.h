@@ -38,6 +38,7 @@ struct routing {
 
 struct opts {
 	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
+	const char *trace;	 /* --trace: an OTF2 anchor file */
 	const char *plot_format; /* --plot-format: png, svg or pdf; NULL: png and svg */
 	const char *name_map;	 /* --node-name-map */
 	const char *rspec[MAX_ROUTINGS];

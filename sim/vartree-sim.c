@@ -17,8 +17,11 @@
 #include "vt_lftio.h"
 #include "vt_load.h"
 #include "vt_order.h"
+#include "vt_otf2.h"
 #include "vt_pattern.h"
 #include "vt_plot.h"
+#include "vt_progbuild.h"
+#include "vt_replay.h"
 #include "vt_route.h"
 #include "vt_sim.h"
 #include "vt_simwork.h"
@@ -37,12 +40,14 @@ static const char usage[] =
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
 	"  --open uniform|perm|pair --load L --duration US\n"
 	"                     open-loop traffic at load L (0..4] of one link for US us\n"
+	"  --trace FILE.otf2  replay an OTF2 trace's MPI messages (rank r on host r)\n"
 	"  --job NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD  one job of several run at once;\n"
 	"                     repeatable (placement contiguous, random, random-leaves,\n"
-	"                     rr-leaves or order; workload a pattern or a collective)\n"
+	"                     rr-leaves or order; workload a pattern, a collective or\n"
+	"                     trace:FILE.otf2 with SIZE -)\n"
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
 	"  --size BYTES       message size (K, M and G suffixes; default 4096)\n"
-	"  --reps N           repeat the pattern N times\n"
+	"  --reps N           repeat the pattern or trace N times\n"
 	"  --preset default|fig6|navaridas  parameter set (fig6: Zahavi et al. reference\n"
 	"                     model; navaridas: their switches, adaptive routing)\n"
 	"  --speed SDR..NDR --rate-gbps G  4x link speed, or data rate, of every link\n"
@@ -138,6 +143,7 @@ static const struct option long_opts[] = {
 	{"seeds", 1, 0, 41},
 	{"plot-format", 1, 0, 42},
 	{"job", 1, 0, 24},
+	{"trace", 1, 0, 25},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -180,6 +186,9 @@ static int workload_opt(const struct vt_cli *cli, struct opts *o, int c)
 		break;
 	case 'c':
 		o->causal = optarg;
+		break;
+	case 25:
+		o->trace = optarg;
 		break;
 	case 'O':
 		o->open = opens[vt_cli_choice(cli, "--open", optarg, opens)];
@@ -424,16 +433,18 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 		vt_cli_usage(cli, "one fabric only");
 	if (!o->fabric == !o->gen)
 		vt_cli_usage(cli, "give a FABRIC file or --gen SPEC");
-	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open + !!o->njobs,
-			 "--pattern, --causal, --open and --job");
+	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open + !!o->njobs + !!o->trace,
+			 "--pattern, --causal, --open, --job and --trace");
 	if (o->njobs && o->mode_set && o->mode == VT_WORK_BARRIER)
 		vt_cli_usage(cli, "--mode barrier: jobs release per rank (b2b, causal or burst)");
 	vt_cli_needs(cli, o->load_set, "--load", !!o->open, "--open");
 	vt_cli_needs(cli, o->duration_set, "--duration", !!o->open, "--open");
 	if (o->open && o->mode_set)
 		vt_cli_usage(cli, "--mode does not apply to --open traffic");
+	if (o->trace && o->mode_set)
+		vt_cli_usage(cli, "--mode does not apply to --trace (MPI's own waits release it)");
 	if (o->reps_set && (o->open || o->causal))
-		vt_cli_usage(cli, "--reps applies to --pattern only, not to --%s",
+		vt_cli_usage(cli, "--reps applies to --pattern and --trace only, not to --%s",
 			     o->open ? "open" : "causal");
 	if (!o->nr)
 		o->rspec[o->nr++] = NULL;
@@ -561,11 +572,43 @@ static void host_order(const struct opts *o, const vt_fabric *f, const struct ro
 		die(e.msg);
 }
 
+/* --trace: rank r of the trace on host r of the order. */
+static void trace_work(const struct opts *o, uint32_t nhosts, vt_simwork *w)
+{
+	vt_mpitrace t;
+	vt_progb b;
+	uint32_t *g;
+	vt_err e;
+
+	if (vt_otf2_read(&t, o->trace, &e))
+		die(e.msg);
+	if (t.nranks > nhosts)
+		vt_cli_die(PROG, VT_EXIT_USAGE,
+			   "%s: %u ranks, more than the %u hosts of the fabric", o->trace, t.nranks,
+			   nhosts);
+	g = malloc((size_t)t.nranks * sizeof(*g));
+	if (!g || vt_progb_init(&b, w, t.nranks, &e))
+		die(g ? e.msg : "out of memory");
+	for (uint32_t r = 0; r < t.nranks; r++)
+		g[r] = r;
+	if (vt_replay_reps(&b, &t, g, o->reps, o->trace)) {
+		vt_progb_abort(&b);
+		die(e.msg);
+	}
+	free(g);
+	vt_mpitrace_free(&t);
+	if (vt_progb_finish(&b))
+		die(e.msg);
+	snprintf(w->name, sizeof(w->name), "trace %s", o->trace);
+}
+
 static void make_work(const struct opts *o, uint32_t nranks, vt_simwork *w)
 {
 	vt_err e;
 
-	if (o->causal) {
+	if (o->trace) {
+		trace_work(o, nranks, w);
+	} else if (o->causal) {
 		if (vt_simwork_navaridas(w, o->causal, nranks, o->size, &e))
 			die(e.msg);
 		if (o->mode_set)

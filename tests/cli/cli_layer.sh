@@ -86,7 +86,7 @@ expect 2 "vartree-sim: option '--flit' takes no value$(try vartree-sim)" "$s" -q
 expect 2 "vartree-sim: give a FABRIC file or --gen SPEC$(try vartree-sim)" "$s" -q
 expect 2 "vartree-sim: --load needs --open$(try vartree-sim)" "$s" -q --gen "fat 2,2" --load 0.5
 expect 2 "vartree-sim: --duration needs --open$(try vartree-sim)" "$s" -q --gen "fat 2,2" --duration 5
-expect 2 "vartree-sim: --reps applies to --pattern only, not to --causal$(try vartree-sim)" \
+expect 2 "vartree-sim: --reps applies to --pattern and --trace only, not to --causal$(try vartree-sim)" \
 	"$s" -q --gen "fat 2,2" --causal BU --reps 2
 expect 2 "vartree-sim: --mode does not apply to --open traffic$(try vartree-sim)" \
 	"$s" -q --gen "fat 2,2" --open pair --mode burst

@@ -103,7 +103,7 @@ two jobs named A|--job A:2:random:1K:shift --job A:2:random:1K:shift
 exclude each other|--job A:2:random:1K:shift --pattern shift
 --mode barrier: jobs release per rank|--job A:2:random:1K:shift --mode barrier
 want NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD|--job A:2:random
-size: at least 1 byte ('-' is for barrier only)|--job A:2:random:-:shift
+size: at least 1 byte ('-' is for barrier and trace only)|--job A:2:random:-:shift
 size: at least 1 byte|--job A:2:random:0:shift
 unknown|--job A:4:order:1K:nosuchpattern
 ERRS
