@@ -59,16 +59,26 @@ static uint32_t subtree(uint32_t rel, uint32_t n)
 	return low < n - rel ? low : n - rel;
 }
 
+/* Member i's block: sz[i], or `bytes` for every member when sz is NULL. */
+static uint64_t block(uint32_t bytes, const uint32_t *sz, uint32_t i)
+{
+	return sz ? sz[i] : bytes;
+}
+
 /*
  * x[rel] is the tree message between rel and its parent (rel > 0), either way
- * round; `bytes` each, or `bytes` per member of rel's subtree (gather, scatter).
+ * round; `bytes` each, or the blocks of every member of rel's subtree
+ * (gather, scatter: per_member).
  */
 static int tree_msgs(vt_progb *b, uint64_t *x, const uint32_t *m, uint32_t n, uint32_t root,
-		     uint32_t bytes, uint32_t stage, int up, int per_member)
+		     uint32_t bytes, const uint32_t *bsz, uint32_t stage, int up, int per_member)
 {
 	for (uint32_t rel = 1; rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n], par = m[(rel - lowbit(rel, n) + root) % n];
-		uint64_t sz = per_member ? (uint64_t)bytes * subtree(rel, n) : bytes;
+		uint64_t sz = per_member ? 0 : bytes;
+
+		for (uint32_t j = rel; per_member && j < rel + subtree(rel, n); j++)
+			sz += block(bytes, bsz, (j + root) % n);
 
 		if (sz > UINT32_MAX) {
 			b->failed = 1;
@@ -83,10 +93,10 @@ static int tree_msgs(vt_progb *b, uint64_t *x, const uint32_t *m, uint32_t n, ui
 
 /* Root to every member down the tree (bcast, scatter). */
 static int tree_down(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
-		     uint32_t stage, int per_member)
+		     const uint32_t *sz, uint32_t stage, int per_member)
 {
 	uint64_t *x = idx_new(b, n);
-	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 0, per_member) : -1;
+	int rc = x ? tree_msgs(b, x, m, n, root, bytes, sz, stage, 0, per_member) : -1;
 
 	for (uint32_t rel = 0; !rc && rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n];
@@ -103,10 +113,10 @@ static int tree_down(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, 
 
 /* Every member to root up the tree (reduce, gather). */
 static int tree_up(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
-		   uint32_t stage, int per_member)
+		   const uint32_t *sz, uint32_t stage, int per_member)
 {
 	uint64_t *x = idx_new(b, n);
-	int rc = x ? tree_msgs(b, x, m, n, root, bytes, stage, 1, per_member) : -1;
+	int rc = x ? tree_msgs(b, x, m, n, root, bytes, sz, stage, 1, per_member) : -1;
 
 	for (uint32_t rel = 0; !rc && rel < n; rel++) {
 		uint32_t me = m[(rel + root) % n], top = lowbit(rel, n);
@@ -124,25 +134,37 @@ static int tree_up(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, ui
 int vt_coll_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		  uint32_t stage)
 {
-	return tree_down(b, m, n, root, bytes, stage, 0);
+	return tree_down(b, m, n, root, bytes, NULL, stage, 0);
 }
 
 int vt_coll_scatter(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		    uint32_t stage)
 {
-	return tree_down(b, m, n, root, bytes, stage, 1);
+	return tree_down(b, m, n, root, bytes, NULL, stage, 1);
+}
+
+int vt_coll_scatterv(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, const uint32_t *sz,
+		     uint32_t stage)
+{
+	return tree_down(b, m, n, root, 0, sz, stage, 1);
 }
 
 int vt_coll_reduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		   uint32_t stage)
 {
-	return tree_up(b, m, n, root, bytes, stage, 0);
+	return tree_up(b, m, n, root, bytes, NULL, stage, 0);
 }
 
 int vt_coll_gather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		   uint32_t stage)
 {
-	return tree_up(b, m, n, root, bytes, stage, 1);
+	return tree_up(b, m, n, root, bytes, NULL, stage, 1);
+}
+
+int vt_coll_gatherv(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, const uint32_t *sz,
+		    uint32_t stage)
+{
+	return tree_up(b, m, n, root, 0, sz, stage, 1);
 }
 
 int vt_coll_allreduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)
@@ -166,14 +188,17 @@ int vt_coll_allreduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes
 	return rc;
 }
 
-int vt_coll_allgather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)
+/* Ring allgather: in step k member i passes on member i - k's block. */
+static int ring(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, const uint32_t *sz,
+		uint32_t stage)
 {
 	uint64_t *x = idx_new(b, n);
 	int rc = x ? 0 : -1;
 
 	for (uint32_t k = 0; !rc && k + 1 < n; k++) {
 		for (uint32_t i = 0; !rc && i < n; i++)
-			rc = msg(b, &x[i], m[i], m[(i + 1) % n], bytes, stage);
+			rc = msg(b, &x[i], m[i], m[(i + 1) % n],
+				 (uint32_t)block(bytes, sz, (i + n - k) % n), stage);
 		for (uint32_t i = 0; !rc && i < n; i++)
 			rc = vt_progb_step(b, m[i], VT_STEP_POST, x[i]) ||
 			     vt_progb_step(b, m[i], VT_STEP_RECV, x[(i + n - 1) % n]);
@@ -182,7 +207,20 @@ int vt_coll_allgather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes
 	return rc;
 }
 
-int vt_coll_alltoall(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)
+int vt_coll_allgather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)
+{
+	return ring(b, m, n, bytes, NULL, stage);
+}
+
+int vt_coll_allgatherv(vt_progb *b, const uint32_t *m, uint32_t n, const uint32_t *sz,
+		       uint32_t stage)
+{
+	return ring(b, m, n, 0, sz, stage);
+}
+
+/* Member i sends its block to every other member. */
+static int all2all(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, const uint32_t *sz,
+		   uint32_t stage)
 {
 	uint64_t *x = idx_new(b, n > 1 ? (uint64_t)n * (n - 1) : 1);
 	int rc = x ? 0 : -1;
@@ -190,8 +228,8 @@ int vt_coll_alltoall(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes,
 	/* x[i * (n - 1) + k - 1]: member i to member i + k */
 	for (uint32_t i = 0; !rc && i < n; i++)
 		for (uint32_t k = 1; !rc && k < n; k++)
-			rc = msg(b, &x[(uint64_t)i * (n - 1) + k - 1], m[i], m[(i + k) % n], bytes,
-				 stage);
+			rc = msg(b, &x[(uint64_t)i * (n - 1) + k - 1], m[i], m[(i + k) % n],
+				 (uint32_t)block(bytes, sz, i), stage);
 	for (uint32_t i = 0; !rc && i < n; i++) {
 		for (uint32_t k = 1; !rc && k < n; k++)
 			rc = vt_progb_step(b, m[i], VT_STEP_POST, x[(uint64_t)i * (n - 1) + k - 1]);
@@ -201,6 +239,17 @@ int vt_coll_alltoall(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes,
 	}
 	free(x);
 	return rc;
+}
+
+int vt_coll_alltoall(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage)
+{
+	return all2all(b, m, n, bytes, NULL, stage);
+}
+
+int vt_coll_alltoallv(vt_progb *b, const uint32_t *m, uint32_t n, const uint32_t *sz,
+		      uint32_t stage)
+{
+	return all2all(b, m, n, 0, sz, stage);
 }
 
 int vt_coll_ring_bcast(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,

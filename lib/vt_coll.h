@@ -22,6 +22,12 @@
  *              i - 1 before passing it on
  *   alltoall   every member posts its n - 1 blocks of `bytes` at once (to i +
  *              1, i + 2, ...), then waits for the n - 1 addressed to it
+ *   the v variants (gatherv, scatterv, allgatherv, alltoallv) take a block
+ *              size per member, sz[i] for member i, where the others take
+ *              `bytes` for every member: gatherv and scatterv carry each
+ *              member's own block through the tree, allgatherv passes member
+ *              i's block round the ring, in alltoallv member i sends sz[i]
+ *              bytes to every other member
  *   ring_bcast pipelined ring broadcast (Matsuoka): `bytes` cut into `segs`
  *              segments; member root + k forwards each segment to root + k + 1
  *              as soon as it has received it
@@ -42,6 +48,14 @@ int vt_coll_scatter(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, u
 		    uint32_t stage);
 int vt_coll_gather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, uint32_t bytes,
 		   uint32_t stage);
+int vt_coll_gatherv(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, const uint32_t *sz,
+		    uint32_t stage);
+int vt_coll_scatterv(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t root, const uint32_t *sz,
+		     uint32_t stage);
+int vt_coll_allgatherv(vt_progb *b, const uint32_t *m, uint32_t n, const uint32_t *sz,
+		       uint32_t stage);
+int vt_coll_alltoallv(vt_progb *b, const uint32_t *m, uint32_t n, const uint32_t *sz,
+		      uint32_t stage);
 int vt_coll_allreduce(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage);
 int vt_coll_allgather(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage);
 int vt_coll_alltoall(vt_progb *b, const uint32_t *m, uint32_t n, uint32_t bytes, uint32_t stage);

@@ -442,6 +442,14 @@ static int coll_of(OTF2_CollectiveOp op)
 		return VT_MPICOLL_ALLREDUCE;
 	case OTF2_COLLECTIVE_OP_REDUCE:
 		return VT_MPICOLL_REDUCE;
+	case OTF2_COLLECTIVE_OP_GATHERV:
+		return VT_MPICOLL_GATHERV;
+	case OTF2_COLLECTIVE_OP_SCATTERV:
+		return VT_MPICOLL_SCATTERV;
+	case OTF2_COLLECTIVE_OP_ALLGATHERV:
+		return VT_MPICOLL_ALLGATHERV;
+	case OTF2_COLLECTIVE_OP_ALLTOALLV:
+		return VT_MPICOLL_ALLTOALLV;
 	default:
 		return -1;
 	}
@@ -456,8 +464,7 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp ts, vo
 	struct vt_mpiop op = {.kind = VT_MPI_COLL, .bytes = sent, .recvd = recvd};
 	int k = coll_of(cop);
 	uint32_t r;
-	int rooted = k == VT_MPICOLL_BCAST || k == VT_MPICOLL_GATHER || k == VT_MPICOLL_SCATTER ||
-		     k == VT_MPICOLL_REDUCE;
+	int rooted = k >= 0 && vt_mpicoll_rooted((enum vt_mpicoll)k);
 
 	if (where(d, loc, comm, &r, &op.comm))
 		return OTF2_CALLBACK_INTERRUPT;

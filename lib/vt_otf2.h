@@ -11,9 +11,9 @@
  * GLOBAL_MEMBERS), a COMM_SELF group is each rank alone. Events read, per
  * location in time order: MpiSend, MpiIsend, MpiIsendComplete, MpiRecv,
  * MpiIrecv (the completion of a non-blocking receive) and MpiCollectiveEnd
- * for barrier, bcast, gather, scatter, allgather, alltoall, allreduce and
- * reduce. Other collectives (the v variants, scans, reduce-scatter) are
- * refused by name; every other event is skipped. Time stamps are not used.
+ * for barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v),
+ * allreduce and reduce. Other collectives (alltoallw, scans, reduce-scatter)
+ * are refused by name; every other event is skipped. Time stamps are not used.
  */
 #ifndef VT_OTF2_H
 #define VT_OTF2_H

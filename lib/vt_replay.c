@@ -11,6 +11,12 @@
 static const char *const coll_names[] = {"barrier",   "bcast",	  "gather",    "scatter",
 					 "allgather", "alltoall", "allreduce", "reduce"};
 
+int vt_mpicoll_rooted(enum vt_mpicoll c)
+{
+	return c == VT_MPICOLL_BCAST || c == VT_MPICOLL_GATHER || c == VT_MPICOLL_SCATTER ||
+	       c == VT_MPICOLL_REDUCE || c == VT_MPICOLL_GATHERV || c == VT_MPICOLL_SCATTERV;
+}
+
 const char *vt_mpicoll_name(enum vt_mpicoll c)
 {
 	return (unsigned)c < sizeof(coll_names) / sizeof(coll_names[0]) ? coll_names[c] : "?";
@@ -69,7 +75,8 @@ struct replay {
 	uint32_t *mi;	   /* per flat operation: its message (sends and receives) */
 	uint64_t *cur;	   /* per rank: its next operation */
 	uint32_t *arrived; /* per communicator: members waiting in a collective */
-	uint32_t *ready, nready, *todo, ntodo, *memb;
+	uint32_t *ready, nready, *todo, ntodo;
+	uint32_t *memb, *vsz; /* a collective's members (as b's ranks) and blocks */
 	uint32_t stage0, ncoll;
 };
 
@@ -217,42 +224,31 @@ static int advance(struct replay *x, uint32_t r)
 	return 0;
 }
 
-/* The block size of vt_coll.h from the members' byte counts (vt_replay.h). */
-static int block(struct replay *x, uint32_t c, const struct vt_mpiop *op, uint64_t sent,
-		 uint64_t recvd, uint32_t *bytes)
+/* A member's block from its byte counts as Score-P records them (vt_replay.h). */
+static uint64_t member_block(const struct vt_mpiop *op, uint32_t n)
 {
-	uint32_t n = x->t->comm[c].n;
-	uint64_t v;
-
 	switch (op->coll) {
 	case VT_MPICOLL_BARRIER:
-		v = 0;
-		break;
+		return 0;
 	case VT_MPICOLL_BCAST:
 	case VT_MPICOLL_SCATTER:
-		v = recvd;
-		break;
+	case VT_MPICOLL_SCATTERV:
+		return op->recvd;
 	case VT_MPICOLL_GATHER:
+	case VT_MPICOLL_GATHERV:
 	case VT_MPICOLL_REDUCE:
-		v = sent;
-		break;
-	default:
-		v = sent / n;
-		break;
+		return op->bytes;
+	default: /* allgather(v), alltoall(v), allreduce: to every member, itself included */
+		return op->bytes / n;
 	}
-	if (v > UINT32_MAX)
-		return vt_err_set(x->b->e, "%s on communicator %s: blocks of %llu bytes",
-				  vt_mpicoll_name(op->coll), comm_name(x, c),
-				  (unsigned long long)v);
-	*bytes = (uint32_t)v;
-	return 0;
 }
 
+/* Collective op over x->memb: `bytes` per block, or x->vsz[i] per member (v variants). */
 static int coll(struct replay *x, const struct vt_mpiop *op, uint32_t n, uint32_t bytes,
 		uint32_t stage)
 {
 	vt_progb *b = x->b;
-	const uint32_t *m = x->memb;
+	const uint32_t *m = x->memb, *sz = x->vsz;
 
 	switch (op->coll) {
 	case VT_MPICOLL_BARRIER:
@@ -269,8 +265,16 @@ static int coll(struct replay *x, const struct vt_mpiop *op, uint32_t n, uint32_
 		return vt_coll_alltoall(b, m, n, bytes, stage);
 	case VT_MPICOLL_ALLREDUCE:
 		return vt_coll_allreduce(b, m, n, bytes, stage);
-	default:
+	case VT_MPICOLL_REDUCE:
 		return vt_coll_reduce(b, m, n, op->root, bytes, stage);
+	case VT_MPICOLL_GATHERV:
+		return vt_coll_gatherv(b, m, n, op->root, sz, stage);
+	case VT_MPICOLL_SCATTERV:
+		return vt_coll_scatterv(b, m, n, op->root, sz, stage);
+	case VT_MPICOLL_ALLGATHERV:
+		return vt_coll_allgatherv(b, m, n, sz, stage);
+	default:
+		return vt_coll_alltoallv(b, m, n, sz, stage);
 	}
 }
 
@@ -279,13 +283,13 @@ static int expand(struct replay *x, uint32_t c)
 {
 	const struct vt_mpicomm *cm = &x->t->comm[c];
 	const struct vt_mpiop *op0 = NULL;
-	uint64_t sent = 0, recvd = 0;
-	uint32_t bytes = 0;
+	uint64_t most = 0;
 
 	for (uint32_t i = 0; i < cm->n; i++) {
 		uint32_t r = cm->world[i];
 		const struct vt_mpiop *op =
 			x->cur[r] < x->t->rank[r].n ? &x->t->rank[r].v[x->cur[r]] : NULL;
+		uint64_t blk;
 
 		if (!op || op->kind != VT_MPI_COLL || op->comm != c)
 			return vt_err_set(
@@ -300,15 +304,19 @@ static int expand(struct replay *x, uint32_t c)
 					  cm->name, r, vt_mpicoll_name(op->coll), (int)op->root,
 					  cm->world[0], vt_mpicoll_name(op0->coll), (int)op0->root);
 		op0 = op0 ? op0 : op;
-		sent = op->bytes > sent ? op->bytes : sent;
-		recvd = op->recvd > recvd ? op->recvd : recvd;
+		blk = member_block(op, cm->n);
+		if (blk > UINT32_MAX)
+			return vt_err_set(
+				x->b->e, "%s on communicator %s: rank %u's blocks of %llu bytes",
+				vt_mpicoll_name(op->coll), cm->name, r, (unsigned long long)blk);
+		most = blk > most ? blk : most; /* where members' counts differ: the largest */
+		x->vsz[i] = (uint32_t)blk;
 		x->memb[i] = x->g[r];
 	}
 	if (op0->root != VT_MPI_NOROOT && op0->root >= cm->n)
 		return vt_err_set(x->b->e, "%s on communicator %s: root %u of %u members",
 				  vt_mpicoll_name(op0->coll), cm->name, op0->root, cm->n);
-	if (block(x, c, op0, sent, recvd, &bytes) ||
-	    coll(x, op0, cm->n, bytes, x->stage0 + 1 + x->ncoll++))
+	if (coll(x, op0, cm->n, (uint32_t)most, x->stage0 + 1 + x->ncoll++))
 		return -1;
 	x->arrived[c] = 0;
 	for (uint32_t i = 0; i < cm->n; i++) {
@@ -357,7 +365,8 @@ static int setup(struct replay *x)
 	x->ready = malloc(nc * sizeof(*x->ready));
 	x->todo = malloc(nr * sizeof(*x->todo));
 	x->memb = malloc(nr * sizeof(*x->memb));
-	if (!x->off || !x->cur || !x->arrived || !x->ready || !x->todo || !x->memb)
+	x->vsz = malloc(nr * sizeof(*x->vsz));
+	if (!x->off || !x->cur || !x->arrived || !x->ready || !x->todo || !x->memb || !x->vsz)
 		return vt_err_set(x->b->e, "out of memory for a trace of %u ranks", t->nranks);
 	x->off[0] = 0;
 	for (uint32_t r = 0; r < t->nranks; r++)
@@ -396,6 +405,7 @@ int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g)
 	free(x.ready);
 	free(x.todo);
 	free(x.memb);
+	free(x.vsz);
 	return rc;
 }
 

@@ -18,10 +18,12 @@
  * travels; a receive without a send is an error.
  *
  * Collective block sizes come from the per-rank byte counts as Score-P
- * records them (the self copy included): bcast and scatter every member's
- * received bytes, gather and reduce every member's sent bytes, allgather,
- * alltoall and allreduce a member's sent bytes over the member count (the
- * largest over the members where they differ). Point-to-point messages are
+ * records them (the self copy included): bcast and scatter(v) a member's
+ * received bytes, gather(v) and reduce its sent bytes, allgather(v),
+ * alltoall(v) and allreduce its sent bytes over the member count; the v
+ * variants keep each member's own block, the others take the largest. An
+ * alltoallv is replayed with member i sending the same block to every other
+ * member, as a trace holds only each rank's total. Point-to-point messages are
  * reported under stage stage0, collective call k (in replay order) under
  * stage0 + 1 + k.
  */
@@ -50,6 +52,10 @@ enum vt_mpicoll {
 	VT_MPICOLL_ALLTOALL,
 	VT_MPICOLL_ALLREDUCE,
 	VT_MPICOLL_REDUCE,
+	VT_MPICOLL_GATHERV,
+	VT_MPICOLL_SCATTERV,
+	VT_MPICOLL_ALLGATHERV,
+	VT_MPICOLL_ALLTOALLV,
 };
 
 /* Root of a collective without one. */
@@ -89,6 +95,8 @@ void vt_mpitrace_free(vt_mpitrace *t);
 /* Appends op to rank's operations. */
 int vt_mpitrace_add(vt_mpitrace *t, uint32_t rank, const struct vt_mpiop *op, vt_err *e);
 const char *vt_mpicoll_name(enum vt_mpicoll c);
+/* 1 if c has a root (bcast, gather(v), scatter(v), reduce). */
+int vt_mpicoll_rooted(enum vt_mpicoll c);
 /*
  * Appends the trace to b: trace rank r runs as b's rank g[r]. Errors name
  * the rank (trace rank), the operation and the communicator.

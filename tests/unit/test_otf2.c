@@ -299,6 +299,59 @@ START_TEST(collectives_expand)
 END_TEST
 
 /*
+ * The v variants keep each member's block: gatherv and scatterv carry it
+ * through the binomial tree (its depth: the bit count of its rank relative
+ * to the root), allgatherv passes it n - 1 hops round the ring, alltoallv
+ * sends it to the n - 1 others.
+ */
+START_TEST(v_collectives_expand)
+{
+	static const uint32_t sub[] = {9, 3, 14, 6, 1, 11};
+	char dir[64], path[512];
+	uint64_t blk[16], want_b[4] = {0}, m, by;
+	uint32_t n[4] = {6, 16, 6, 16}, root[4] = {2, 4, 0, 0};
+	int ops[4] = {OTF2_COLLECTIVE_OP_GATHERV, OTF2_COLLECTIVE_OP_SCATTERV,
+		      OTF2_COLLECTIVE_OP_ALLGATHERV, OTF2_COLLECTIVE_OP_ALLTOALLV};
+	struct net nt;
+	vt_simwork w;
+	vt_sim_result r;
+	otf2w *tw = start(scratch(dir, sizeof(dir)), "vcoll", 16);
+	uint32_t c = otf2w_comm(tw, sub, 6), comm[4] = {c, 0, c, 0};
+
+	for (uint32_t i = 0; i < 16; i++)
+		blk[i] = 100 * (i + 1) + (i % 3) * 1500;
+	for (uint32_t k = 0; k < 4; k++) {
+		otf2w_coll_v(tw, comm[k], ops[k], root[k], blk);
+		for (uint32_t i = 0; i < n[k]; i++)
+			want_b[k] +=
+				blk[i] *
+				(k < 2 ? (uint64_t)__builtin_popcount((i + n[k] - root[k]) % n[k])
+				       : n[k] - 1);
+	}
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	replay(anchor(path, sizeof(path), dir, "vcoll"), &w);
+	for (uint32_t k = 0; k < 4; k++) {
+		stage_sum(&w, 1 + k, &m, &by);
+		ck_assert_msg(m == (k < 2 ? n[k] - 1 : (uint64_t)n[k] * (n[k] - 1)) &&
+				      by == want_b[k],
+			      "%s: %llu messages, %llu bytes, want %llu", vt_mpicoll_name(8 + k),
+			      (unsigned long long)m, (unsigned long long)by,
+			      (unsigned long long)want_b[k]);
+	}
+	/* gatherv to sub[2] = 14 and scatterv from world 4: the root only receives, sends */
+	ck_assert(sends(&w, 1, 14, 1) && !sends(&w, 1, 14, 0));
+	ck_assert(sends(&w, 2, 4, 0) && !sends(&w, 2, 4, 1));
+	net_up(&nt, "fat 4,2");
+	simulate(&nt, &w, &r);
+	ck_assert_uint_eq(r.bytes_delivered, want_b[0] + want_b[1] + want_b[2] + want_b[3]);
+	vt_sim_result_free(&r);
+	vt_simwork_free(&w);
+	net_down(&nt);
+	rmtree(dir);
+}
+END_TEST
+
+/*
  * A traced alltoall gives the built-in alltoall's result to the picosecond,
  * and a traced shift (isend to r + s, receive from r - s, stage by stage)
  * the causal shift pattern's.
@@ -417,10 +470,10 @@ START_TEST(errors_name_file_and_cause)
 	ck_assert_str_eq(read_error(file, &e), want);
 
 	tw = start(dir, "v", 2);
-	otf2w_coll(tw, 0, OTF2_COLLECTIVE_OP_ALLTOALLV, 0, 8);
+	otf2w_coll(tw, 0, OTF2_COLLECTIVE_OP_ALLTOALLW, 0, 8);
 	ck_assert_int_eq(otf2w_close(tw), 0);
 	anchor(path, sizeof(path), dir, "v");
-	snprintf(want, sizeof(want), "%s: rank 0: collective alltoallv is not replayed", path);
+	snprintf(want, sizeof(want), "%s: rank 0: collective alltoallw is not replayed", path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
 	/* a cut global definition file, a cut event file: the file named, one line */
@@ -445,6 +498,7 @@ static Suite *otf2_suite(void)
 
 	tcase_add_test(tc, p2p_conserves);
 	tcase_add_test(tc, collectives_expand);
+	tcase_add_test(tc, v_collectives_expand);
 	tcase_add_test(tc, trace_equals_builtin);
 	tcase_add_test(tc, errors_name_file_and_cause);
 	suite_add_tcase(s, tc);

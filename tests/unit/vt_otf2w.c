@@ -152,6 +152,39 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
 	}
 }
 
+void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t *block)
+{
+	uint32_t n = w->nmemb[comm];
+	int rooted = op == OTF2_COLLECTIVE_OP_GATHERV || op == OTF2_COLLECTIVE_OP_SCATTERV;
+	uint64_t total = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		total += block[i];
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = w->memb[comm][i];
+		uint64_t sent, recvd;
+
+		switch (op) {
+		case OTF2_COLLECTIVE_OP_GATHERV:
+			sent = block[i];
+			recvd = i == root ? total : 0;
+			break;
+		case OTF2_COLLECTIVE_OP_SCATTERV:
+			sent = i == root ? total : 0;
+			recvd = block[i];
+			break;
+		default: /* allgatherv, alltoallv */
+			sent = n * block[i];
+			recvd = total;
+			break;
+		}
+		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, tick(w, r)));
+		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
+				 w->ew[r], NULL, tick(w, r), (OTF2_CollectiveOp)op, comm,
+				 rooted ? root : OTF2_COLLECTIVE_ROOT_NONE, sent, recvd));
+	}
+}
+
 /* Strings 0 "", 1 "MPI", 2 "node", 3 "rank", 4 "MPI_COMM_WORLD", 5 "sub". */
 static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 {

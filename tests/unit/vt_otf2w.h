@@ -30,6 +30,11 @@ void otf2w_irecv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t ta
  * bytes per member and message as MPI's count x type size, root a rank of comm.
  */
 void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block);
+/*
+ * A v variant (GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV) with member i's own
+ * block[i]; an alltoallv sends block[i] to every member.
+ */
+void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t *block);
 /* Writes the definitions and closes; 0 or -1. */
 int otf2w_close(otf2w *w);
 
