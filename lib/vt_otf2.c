@@ -493,6 +493,15 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp ts, vo
 	return add(d, r, &op);
 }
 
+/* A non-blocking collective, replayed where it completes as a blocking one. */
+static OTF2_CallbackCode ev_nbcoll_done(OTF2_LocationRef loc, OTF2_TimeStamp ts, void *ud,
+					OTF2_AttributeList *al, OTF2_CollectiveOp cop,
+					OTF2_CommRef comm, uint32_t root, uint64_t sent,
+					uint64_t recvd, uint64_t req)
+{
+	return ev_coll_end(loc, ts, ud, al, cop, comm, root, sent, recvd);
+}
+
 static OTF2_ErrorCode silent(void *ud, const char *file, uint64_t line, const char *fn,
 			     OTF2_ErrorCode code, const char *fmt, va_list va)
 {
@@ -575,6 +584,8 @@ static int read_events(struct rd *d, OTF2_Reader *rdr)
 		OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, ev_recv);
 		OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, ev_irecv);
 		OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, ev_coll_end);
+		OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+			cb, ev_nbcoll_done);
 		c = OTF2_Reader_RegisterGlobalEvtCallbacks(rdr, gr, cb, d);
 		if (c == OTF2_SUCCESS)
 			c = OTF2_Reader_ReadAllGlobalEvents(rdr, gr, &n);

@@ -12,7 +12,9 @@
  * location in time order: MpiSend, MpiIsend, MpiIsendComplete, MpiRecv,
  * MpiIrecv (the completion of a non-blocking receive) and MpiCollectiveEnd
  * for barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v),
- * allreduce and reduce. Other collectives (alltoallw, scans, reduce-scatter)
+ * allreduce and reduce, and NonBlockingCollectiveComplete for the same (a
+ * non-blocking collective replayed where it completes, as a blocking one).
+ * Other collectives (alltoallw, scans, reduce-scatter)
  * are refused by name; every other event is skipped. Time stamps are not used.
  */
 #ifndef VT_OTF2_H

@@ -233,7 +233,7 @@ static int sends(const vt_simwork *w, uint32_t st, uint32_t r, int as_dst)
 
 /*
  * Every collective, roots other than 0, a 6-member sub-communicator (not a
- * power of two): per collective (stage 1 + k) the message count and bytes
+ * power of two), a non-blocking allreduce: per collective (stage 1 + k) the message count and bytes
  * of its algorithm, the root where it must be.
  */
 START_TEST(collectives_expand)
@@ -262,11 +262,15 @@ START_TEST(collectives_expand)
 		{c, OTF2_COLLECTIVE_OP_ALLGATHER, 0, 6 * 5, 6 * 5 * B},
 		{0, OTF2_COLLECTIVE_OP_ALLTOALL, 0, 16 * 15, 16 * 15 * B},
 		{c, OTF2_COLLECTIVE_OP_BARRIER, 0, 6 * log2ceil(6), 0},
+		{0, -1, 0, 16 * 4, 16 * 4 * B}, /* MPI_Iallreduce, as an allreduce */
 	};
 	uint32_t nw = sizeof(want) / sizeof(want[0]);
 
 	for (uint32_t k = 0; k < nw; k++)
-		otf2w_coll(tw, want[k].comm, want[k].op, want[k].root, B);
+		if (want[k].op < 0)
+			otf2w_iallreduce(tw, want[k].comm, B, 77);
+		else
+			otf2w_coll(tw, want[k].comm, want[k].op, want[k].root, B);
 	ck_assert_int_eq(otf2w_close(tw), 0);
 	replay(anchor(path, sizeof(path), dir, "coll"), &w);
 	ck_assert_uint_eq(w.nstages, 1 + nw);

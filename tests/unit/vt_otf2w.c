@@ -185,6 +185,21 @@ void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t
 	}
 }
 
+void otf2w_iallreduce(otf2w *w, uint32_t comm, uint64_t block, uint64_t req)
+{
+	uint32_t n = w->nmemb[comm];
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r = w->memb[comm][i];
+
+		check(w,
+		      OTF2_EvtWriter_NonBlockingCollectiveRequest(w->ew[r], NULL, tick(w, r), req));
+		check(w, OTF2_EvtWriter_NonBlockingCollectiveComplete(
+				 w->ew[r], NULL, tick(w, r), OTF2_COLLECTIVE_OP_ALLREDUCE, comm,
+				 OTF2_COLLECTIVE_ROOT_NONE, n * block, n * block, req));
+	}
+}
+
 /* Strings 0 "", 1 "MPI", 2 "node", 3 "rank", 4 "MPI_COMM_WORLD", 5 "sub". */
 static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 {

@@ -35,6 +35,8 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block);
  * block[i]; an alltoallv sends block[i] to every member.
  */
 void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t *block);
+/* A non-blocking allreduce of every member of comm: its request, then its completion. */
+void otf2w_iallreduce(otf2w *w, uint32_t comm, uint64_t block, uint64_t req);
 /* Writes the definitions and closes; 0 or -1. */
 int otf2w_close(otf2w *w);
 
