@@ -353,7 +353,7 @@ enum vt_speed vt_cli_speed(const struct vt_cli *c, const char *opt, const char *
 
 	if (sp == VT_SPEED_UNKNOWN)
 		vt_cli_die(c->prog, VT_EXIT_USAGE,
-			   "%s: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR", opt,
-			   s);
+			   "%s: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR",
+			   opt, s);
 	return sp;
 }

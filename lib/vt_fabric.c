@@ -429,21 +429,22 @@ static const struct {
 	[VT_SPEED_UNKNOWN] = {"?", 2000}, [VT_SDR] = {"SDR", 2000},	 [VT_DDR] = {"DDR", 4000},
 	[VT_QDR] = {"QDR", 8000},	  [VT_FDR10] = {"FDR10", 10000}, [VT_FDR] = {"FDR", 13636},
 	[VT_EDR] = {"EDR", 25000},	  [VT_HDR] = {"HDR", 50000},	 [VT_NDR] = {"NDR", 100000},
+	[VT_XDR] = {"XDR", 200000},
 };
 
 const char *vt_speed_name(enum vt_speed s)
 {
-	return (unsigned)s <= VT_NDR ? speeds[s].name : "?";
+	return (unsigned)s <= VT_XDR ? speeds[s].name : "?";
 }
 
 unsigned vt_speed_lane_mbps(enum vt_speed s)
 {
-	return (unsigned)s <= VT_NDR ? speeds[s].mbps : 2000;
+	return (unsigned)s <= VT_XDR ? speeds[s].mbps : 2000;
 }
 
 enum vt_speed vt_speed_parse(const char *s, unsigned len)
 {
-	for (unsigned i = VT_SDR; i <= VT_NDR; i++)
+	for (unsigned i = VT_SDR; i <= VT_XDR; i++)
 		if (strlen(speeds[i].name) == len && !strncmp(speeds[i].name, s, len))
 			return (enum vt_speed)i;
 	return VT_SPEED_UNKNOWN;
@@ -477,6 +478,8 @@ enum vt_speed vt_speed_from_ib(unsigned speed_active, unsigned ext_active, int f
 		return VT_HDR;
 	case 8:
 		return VT_NDR;
+	case 32: /* libibnetdisc's aggregate of LinkSpeedExtActive2 */
+		return VT_XDR;
 	}
 	switch (speed_active) {
 	case 1:

@@ -30,6 +30,7 @@ enum vt_speed {
 	VT_EDR,
 	VT_HDR,
 	VT_NDR,
+	VT_XDR,
 };
 
 struct vt_port {

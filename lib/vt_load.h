@@ -17,11 +17,15 @@
  *   lines ibnetdiscover and libibmad print ("ibwarn: ...", "src/x.c:195; ..."),
  *   these also inside a record. `include`, `module` and `@` port aliases are rejected:
  *   concatenate the files, so one source name and line locate every error.
+ *   So are ibnetdiscover's reports that hold no topology: the node lists of
+ *   -l/-H/-S/-R and the port report of -p.
  * - The node description is the quoted string of the header's comment, running
  *   to the last quote of the line (ibnetdiscover does not escape quotes inside
  *   it), or ibsim's unquoted form, else the id. LIDs come from "lid L lmc M" in the
  *   switch header's comment and in CA/router port comments.
- * - Width and speed: a "4xQDR" token in the port comment, else ibsim's enables:
+ * - Width and speed: a "4xQDR" token in the port comment (1x, 2x, 4x, 8x, 12x;
+ *   SDR .. XDR; "??" or "???" for what ibnetdiscover could not name keeps the
+ *   other part), else ibsim's enables:
  *   `w=` (LinkWidthEnabled bits), `s=` (speed bits, 0 = QDR), `e=` (extended
  *   speed bits) on the port line, or the `width=`, `speed=`, `extspeed=`
  *   defaults in force when the node was defined (default 4x SDR). When both

@@ -324,8 +324,9 @@ static int lst_rate(const char *s, const char *e, unsigned *w, enum vt_speed *sp
 		enum vt_speed s;
 	} spd[] = {{"2.5", VT_SDR}, {"5", VT_DDR},   {"10", VT_QDR},  {"FDR10", VT_FDR10},
 		   {"14", VT_FDR},  {"25", VT_EDR},  {"50", VT_HDR},  {"100", VT_NDR},
-		   {"SDR", VT_SDR}, {"DDR", VT_DDR}, {"QDR", VT_QDR}, {"FDR", VT_FDR},
-		   {"EDR", VT_EDR}, {"HDR", VT_HDR}, {"NDR", VT_NDR}};
+		   {"200", VT_XDR}, {"SDR", VT_SDR}, {"DDR", VT_DDR}, {"QDR", VT_QDR},
+		   {"FDR", VT_FDR}, {"EDR", VT_EDR}, {"HDR", VT_HDR}, {"NDR", VT_NDR},
+		   {"XDR", VT_XDR}};
 	const char *p;
 	uint64_t v;
 

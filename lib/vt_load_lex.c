@@ -121,45 +121,58 @@ unsigned vt_lex_width(unsigned w)
 
 enum vt_speed vt_lex_speed(unsigned s)
 {
-	for (unsigned i = VT_NDR; i >= VT_SDR; i--)
+	for (unsigned i = VT_XDR; i >= VT_SDR; i--)
 		if (s & SBIT(i))
 			return (enum vt_speed)i;
 	return VT_SPEED_UNKNOWN;
 }
 
-/* A "4xQDR" token: the enables ibsim derives from it. */
-int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
+/* Width enables as ibsim derives them from a "4x": 0 for a width IB has not. */
+static uint8_t width_bits(unsigned long n)
 {
-	unsigned long n;
-	const char *p = vt_lex_dec(s, e, &n);
-	enum vt_speed v;
-
-	if (!p || p >= e || *p != 'x')
-		return 0;
-	v = vt_speed_parse(p + 1, (unsigned)(e - p - 1));
-	if (v == VT_SPEED_UNKNOWN)
-		return 0;
 	switch (n) {
 	case 1:
-		*w = W_1X;
-		break;
+		return W_1X;
 	case 2:
-		*w = W_2X;
-		break;
+		return W_2X;
 	case 4:
-		*w = W_1X | W_4X;
-		break;
+		return W_1X | W_4X;
 	case 8:
-		*w = W_8X;
-		break;
+		return W_8X;
 	case 12:
-		*w = W_1X | W_4X | W_12X;
-		break;
-	default:
-		return 0;
+		return W_1X | W_4X | W_12X;
 	}
+	return 0;
+}
+
+/*
+ * A "4xQDR" token: the enables ibsim derives from it. ibnetdiscover prints
+ * "??" for a width and "???" for a speed it cannot name ("4x???" on an XDR
+ * port of an old infiniband-diags): the part it names is kept, the other
+ * stays as the defaults have it.
+ */
+int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
+{
+	unsigned long n = 0;
+	const char *p;
+	enum vt_speed v = VT_SPEED_UNKNOWN;
+
+	if (e - s >= 2 && s[0] == '?' && s[1] == '?')
+		p = s + 2;
+	else if ((p = vt_lex_dec(s, e, &n)) && p < e && *p == 'x' && width_bits(n))
+		p++;
+	else
+		return 0;
+	if (!(e - p == 3 && !memcmp(p, "???", 3))) {
+		v = vt_speed_parse(p, (unsigned)(e - p));
+		if (v == VT_SPEED_UNKNOWN)
+			return 0;
+	}
+	if (n)
+		*w = width_bits(n);
 	/* every speed up to the named one, as the ibsim enables it */
-	*sp = (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR));
+	if (v != VT_SPEED_UNKNOWN)
+		*sp = (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR));
 	return 1;
 }
 

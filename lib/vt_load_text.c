@@ -519,10 +519,45 @@ static int keyword(const char *s, const char *e, const char *w)
 	return starts(s, e, w) && (size_t)(e - s) > n && (is_ws(s[n]) || is_digit(s[n]));
 }
 
+/*
+ * ibnetdiscover's other reports, which hold no topology: the node lists of
+ * -l, -H, -S and -R ("Switch\t : 0xGUID ports 36 ...") and the port report of
+ * -p ("SW     3    1 0xGUID 4x QDR - CA ..."), which lists CA ports without
+ * the node records that group them.
+ */
+static int other_report(struct parser *ps, const char *s, const char *e)
+{
+	static const char *const lists[] = {"Switch", "Ca", "Router"};
+	static const char *const types[] = {"SW", "CA", "RT", "??"};
+	unsigned long n;
+	const char *c;
+
+	for (unsigned i = 0; i < 3; i++)
+		if (starts(s, e, lists[i])) {
+			c = skip_ws(s + strlen(lists[i]), e);
+			if (c < e && *c == ':' && starts(skip_ws(c + 1, e), e, "0x"))
+				return fail(
+					ps,
+					"a node list (ibnetdiscover -l, -H, -S or -R) has no "
+					"links: give ibnetdiscover's topology output (no option)");
+		}
+	for (unsigned i = 0; i < 4; i++)
+		if (starts(s, e, types[i]) && (c = skip_ws(s + 2, e)) > s + 2 &&
+		    (c = vt_lex_dec(c, e, &n)) && (c = vt_lex_dec(skip_ws(c, e), e, &n)) &&
+		    starts(skip_ws(c, e), e, "0x"))
+			return fail(
+				ps,
+				"a port report (ibnetdiscover -p) does not say which ports "
+				"form a node: give ibnetdiscover's topology output (no option)");
+	return 0;
+}
+
 static int top_line(struct parser *ps, const char *s, const char *e)
 {
 	uint64_t v;
 
+	if (other_report(ps, s, e))
+		return -1;
 	if (keyword(s, e, "Switch"))
 		return header(ps, VT_SWITCH, s + 6, e);
 	if (keyword(s, e, "Hca"))

@@ -23,7 +23,7 @@
 
 #define SBIT(s)	 (1u << (s))
 #define S_LEGACY (SBIT(VT_SDR) | SBIT(VT_DDR) | SBIT(VT_QDR))
-#define S_EXT	 (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR))
+#define S_EXT	 (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR) | SBIT(VT_XDR))
 
 /* Inline: both files call these for nearly every byte. */
 static inline int is_ws(char c)

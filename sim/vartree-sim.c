@@ -50,7 +50,7 @@ static const char usage[] =
 	"  --reps N           repeat the pattern or trace N times\n"
 	"  --preset default|fig6|navaridas  parameter set (fig6: Zahavi et al. reference\n"
 	"                     model; navaridas: their switches, adaptive routing)\n"
-	"  --speed SDR..NDR --rate-gbps G  4x link speed, or data rate, of every link\n"
+	"  --speed SDR..XDR --rate-gbps G  4x link speed, or data rate, of every link\n"
 	"  --mtu B --header B --vls N --buffer CREDITS --speedup S\n"
 	"  --sl N|spread      service level of every message (default 0; VL = SL mod --vls),\n"
 	"                     or spread: SL = (source rank + destination rank) mod --vls\n"

@@ -41,7 +41,7 @@ static const char usage[] =
 	"  --drop-links N[@LEVEL]  remove N switch links (between LEVEL and LEVEL+1)\n"
 	"  --drop-switches N[@LEVEL]  remove N switches (default: of the top level)\n"
 	"  --seed S                seed of the removals (default 1)\n"
-	"  --speed SPEED           SDR DDR QDR FDR10 FDR EDR HDR NDR (default QDR)\n"
+	"  --speed SPEED           SDR DDR QDR FDR10 FDR EDR HDR NDR XDR (default QDR)\n"
 	"  --width W               1 2 4 8 12 (default 4)\n"
 	"  --no-lids               write lid 0 (leave LIDs to the subnet manager)\n"
 	"  --node-name-map FILE    descriptions for nodes by GUID (infiniband-diags' format;\n"

@@ -16,7 +16,7 @@ expect 2 "vartree-gen: bad spec 'fat 99999999999,2': expected K,N" "$g" fat 9999
 expect 2 "vartree-gen: --seed: 'x' is not an integer (0..2^64-1)" "$g" fat 4,2 --seed x -o f.topo
 expect 2 "vartree-gen: --drop-hosts: '-1' is not an integer (0..1000000)" "$g" fat 4,2 --drop-hosts -1 -o f.topo
 expect 2 "vartree-gen: --width: '3' is not one of 1, 2, 4, 8 or 12" "$g" fat 4,2 --width 3 -o f.topo
-expect 2 "vartree-gen: --speed: 'XDR' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR" "$g" fat 4,2 --speed XDR -o f.topo
+expect 2 "vartree-gen: --speed: 'ZDR' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR" "$g" fat 4,2 --speed ZDR -o f.topo
 expect 2 "vartree-gen: bad spec 'fat 4,2 hosts-per-leaf=9': hosts-per-leaf=9 but leaves have 4 host ports" \
 	"$g" fat 4,2 --hosts-per-leaf 9 -o f.topo
 expect 2 "vartree-gen: bad spec 'fat 4,2 drop-hosts=999': cannot drop 999 hosts, there are 16" \

@@ -19,5 +19,5 @@ expect 2 "vartree-sim: bad spec 'oversub 6,4,1,4': not connected: leaves 0 and 1
 	"$s" -q --gen "oversub 6,4,1,4"
 expect 2 "vartree-sim: --reps: '-1' is not an integer (1..1000000)" "$s" -q "$tmp/good.topo" --reps -1
 expect 2 "vartree-sim: --vls: '99' is not an integer (1..15)" "$s" -q "$tmp/good.topo" --vls 99
-expect 2 "vartree-sim: --speed: 'XDR' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR or NDR" "$s" -q "$tmp/good.topo" --speed XDR
+expect 2 "vartree-sim: --speed: 'ZDR' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR" "$s" -q "$tmp/good.topo" --speed ZDR
 finish

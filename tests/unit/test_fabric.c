@@ -185,7 +185,8 @@ START_TEST(speeds)
 {
 	ck_assert_int_eq(vt_speed_parse("EDR", 3), VT_EDR);
 	ck_assert_int_eq(vt_speed_parse("FDR10", 5), VT_FDR10);
-	ck_assert_int_eq(vt_speed_parse("XDR", 3), VT_SPEED_UNKNOWN);
+	ck_assert_int_eq(vt_speed_parse("XDR", 3), VT_XDR);
+	ck_assert_int_eq(vt_speed_parse("ZDR", 3), VT_SPEED_UNKNOWN);
 	ck_assert_uint_eq(vt_speed_lane_mbps(VT_DDR), 4000);
 	ck_assert_str_eq(vt_speed_name(VT_HDR), "HDR");
 }

@@ -453,6 +453,66 @@ START_TEST(multi_pf_dump)
 END_TEST
 
 /* Every real dump in ../shared/fixtures/real loads, with these counts. */
+/*
+ * Every rate ibnetdiscover prints (tests/data/forms/rates.topo): 1x..12x,
+ * 2xNDR split ports, XDR, FDR10, --full's "s= w= v=" after the rate, and
+ * "??"/"???" for what it cannot name (the named part kept, 4x SDR otherwise).
+ */
+START_TEST(rate_tokens)
+{
+	vt_fabric *f = load_ok("tests/data/forms/rates.topo");
+	uint32_t s1 = node(f, 0x7cfe900300a0b010ull), s2 = node(f, 0x7cfe900300a0b020ull);
+	uint32_t l1 = node(f, 0x7cfe900300a0b030ull), l2 = node(f, 0x7cfe900300a0b040ull);
+	static const struct {
+		int sw, port;
+		unsigned width;
+		enum vt_speed speed;
+	} want[] = {
+		{0, 1, 12, VT_QDR}, {0, 2, 2, VT_NDR}, {1, 1, 8, VT_EDR},   {1, 2, 4, VT_SDR},
+		{2, 1, 4, VT_XDR},  {2, 2, 1, VT_SDR}, {3, 1, 4, VT_FDR10}, {3, 2, 4, VT_HDR},
+	};
+	uint32_t sw[4] = {s1, s2, l1, l2};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct vt_port *p = vt_port(f, sw[want[i].sw], (unsigned)want[i].port);
+
+		ck_assert_uint_eq(p->width, want[i].width);
+		ck_assert_uint_eq(p->speed, want[i].speed);
+	}
+	ck_assert_str_eq(vt_speed_name(VT_XDR), "XDR");
+	ck_assert_uint_eq(vt_speed_lane_mbps(VT_XDR), 200000);
+	ck_assert_uint_eq(vt_speed_from_ib(4, 32, 0), VT_XDR);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/* -g grouping (Chassis, Spine/Line sections, [ext n]) and ibdiagnet's split-port labels. */
+START_TEST(grouped_and_split_forms)
+{
+	vt_fabric *f = load_ok("tests/data/forms/grouped.topo");
+	uint32_t sp = node(f, 0x0008f10400411a08ull), ln = node(f, 0x0008f10400411a10ull);
+
+	ck_assert_uint_eq(f->nnodes, 8);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 8);
+	ck_assert_uint_eq(peer(f, sp, 1)->node, ln);
+	ck_assert_uint_eq(peer(f, sp, 1)->num, 19);
+	ck_assert_uint_eq(f->nodes[sp].sysguid, 0x0008f10400411a0bull);
+	ck_assert_uint_eq(vt_port(f, ln, 1)->speed, VT_DDR);
+	vt_fabric_free(f);
+	f = load_ok("tests/data/forms/ibdiag-split.topo");
+	ln = node(f, 0xfc6a1c0300a1c000ull);
+	ck_assert_uint_eq(f->nnodes, 8);
+	ck_assert_uint_eq(vt_fabric_count_links(f), 8);
+	ck_assert_uint_eq(peer(f, ln, 62)->node, node(f, 0xfc6a1c0300a1b100ull));
+	ck_assert_uint_eq(peer(f, ln, 62)->num, 1);
+	ck_assert_uint_eq(vt_port(f, ln, 61)->width, 2);
+	ck_assert_uint_eq(vt_port(f, ln, 61)->speed, VT_NDR);
+	ck_assert_uint_eq(vt_port(f, node(f, 0xa088c20300b2c010ull), 1)->guid,
+			  0xa088c20300b2c010ull);
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(real_dumps_load)
 {
 	static const struct {
@@ -839,6 +899,8 @@ static Suite *load_suite(void)
 	tcase_add_test(t, captured_noise_and_quotes);
 	tcase_add_test(t, ibdiagnet_topology);
 	tcase_add_test(t, multi_pf_dump);
+	tcase_add_test(t, rate_tokens);
+	tcase_add_test(t, grouped_and_split_forms);
 	tcase_add_test(t, real_dumps_load);
 	tcase_add_test(t, lst_and_csv_equal_dump);
 	tcase_add_test(t, lst_forms_and_errors);
