@@ -554,9 +554,27 @@ static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 }
 
 /*
+ * A spine ASIC of a director names itself "MF0;name:CS7500/S01/U1": it has
+ * no external ports, so it never gets hosts.
+ */
+static int director_spine(const char *desc)
+{
+	const char *p = desc ? strrchr(desc, '/') : NULL, *q;
+
+	if (!p || p[1] != 'U' || !p[2] || strspn(p + 2, "0123456789") != strlen(p + 2))
+		return 0;
+	for (q = p; q > desc && q[-1] != '/';)
+		q--;
+	return q > desc && *q == 'S' && q + 1 < p &&
+	       strspn(q + 1, "0123456789") == (size_t)(p - q - 1);
+}
+
+/*
  * A host-less switch of level 0 is a leaf waiting for hosts when it is cabled
  * like one: its switch neighbours are a leaf's, or more than half of them.
- * A top switch left with a single link (a one-pod pruned tree) is not.
+ * A top switch left with a single link (a one-pod pruned tree) is not, nor is
+ * a director's spine ASIC that the leaves' up-links bypass (every leaf reaches
+ * every line ASIC).
  */
 static void rank_hostless(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
 			  uint8_t *ranked)
@@ -565,7 +583,8 @@ static void rank_hostless(const vt_tree *t, const struct nblist *nl, const uint8
 		uint32_t n = nl->start[s + 1] - nl->start[s], x;
 
 		ranked[s] = is_leaf[s];
-		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, nl, is_leaf, s))
+		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, nl, is_leaf, s) ||
+		    director_spine(t->f->nodes[t->f->switches[s]].desc))
 			continue;
 		x = nl->v[nl->start[s]];
 		for (uint32_t i = nl->start[x]; i < nl->start[x + 1] && !ranked[s]; i++) {

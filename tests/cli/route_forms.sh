@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Every output form of ibnetdiscover and ibdiagnet, and real-site shapes, in small
+# hand-written files (tests/data/forms/README.md says what each shows):
+# vartree-route routes each with the ranks listed and vartree-analyze's audit,
+# every switch and CA a source, finds no unreachable destination, loop,
+# misdelivery or credit loop; what holds no topology, or is no tree, is refused
+# with one exact line and nothing written.
+. "$(dirname "$0")/robust_lib.bash"
+d=$top/tests/data/forms
+r=$VT_BIN/vartree-route
+a=$VT_BIN/vartree-analyze
+
+# routes FILE RANKS DUMMIES: routed, RANKS ranks of which DUMMIES place-keepers, clean audit
+routes() {
+	local f=$d/$1 c
+	ncase=$((ncase + 1))
+	if ! "$r" -q "$f" -o "$tmp/l" --order-out "$tmp/o" 2>"$tmp/err"; then
+		echo "FAIL: $1: refused: $(cat "$tmp/err")"
+		nfail=$((nfail + 1))
+		return
+	fi
+	"$a" "$f" --lfts "$tmp/l" --order "$tmp/o" --all-sources --json >"$tmp/a.json" 2>"$tmp/err"
+	c=$?
+	for k in unreachable loop misdelivery credit-loop; do
+		[ $c -le 1 ] && grep -q "\"$k\": {\"count\": 0" "$tmp/a.json" && continue
+		echo "FAIL: $1: analyze exit $c, audit $k: $(head -2 "$tmp/err")"
+		nfail=$((nfail + 1))
+		return
+	done
+	if [ "$(grep -c . "$tmp/o")/$(grep -c DUMMY "$tmp/o")" != "$2/$3" ]; then
+		echo "FAIL: $1: $(grep -c . "$tmp/o") ranks ($(grep -c DUMMY "$tmp/o") place-keepers), want $2 ($3)"
+		nfail=$((nfail + 1))
+	fi
+}
+
+routes plain.topo 4 0
+routes grouped.topo 4 0           # -g: Chassis, Spine/Line Nodes, [ext n]
+routes rates.topo 4 0             # 1x..12x, 2xNDR, XDR, FDR10, ??, ???, --full
+routes router.topo 4 0            # an Rt node: routed to, not a rank
+routes lmc.topo 4 0               # CA ports with LMC 2
+routes ibdiag-split.topo 4 0      # ibdiagnet, NDR split ports [61](31/1)
+routes multipf.topo 4 0           # node GUID = port GUID, consecutive PFs
+routes bom-prompt-quotes.topo 4 0 # BOM, prompt, quotes, one description for all switches
+routes dualrail.topo 4 0          # two disconnected trees: each a plane, ranks of the first
+routes spine-down.topo 9 0        # leaves with 3, 2 and 1 up-links
+routes director3.topo 8 2         # CS7500 as core, a UFM HCA on a spine ASIC, a host-less leaf
+routes director3-bypass.topo 8 2  # every leaf on every line ASIC: the spine ASICs carry nothing
+
+# what routes must carry: every LID of an LMC 2 port, and the router's LID
+"$r" -q "$d/lmc.topo" -o "$tmp/l"
+ncase=$((ncase + 1))
+[ "$(grep -c '^0x00\(0[89a-f]\|1[0-7]\) 00[1-4] # Channel Adapter' "$tmp/l")" = 64 ] ||
+	{ echo "FAIL: lmc.topo: not 16 CA LIDs on each of 4 switches"; nfail=$((nfail + 1)); }
+"$r" -q "$d/router.topo" -o "$tmp/l"
+ncase=$((ncase + 1))
+[ "$(grep -c "^0x0009 00[1-5] # Router portguid 0x0c42a10300f0a001: 'gw1 ib-router'" "$tmp/l")" = 4 ] ||
+	{ echo "FAIL: router.topo: router LID 9 not routed on every switch"; nfail=$((nfail + 1)); }
+
+# reports that hold no topology, and shapes that are no tree
+expect 2 "vartree-route: $d/ports.txt:1: a port report (ibnetdiscover -p) does not say which ports form a node: give ibnetdiscover's topology output (no option)" \
+	"$r" -q "$d/ports.txt" -o l
+for f in list-all.txt list-cas.txt list-switches.txt; do
+	expect 2 "vartree-route: $d/$f:1: a node list (ibnetdiscover -l, -H, -S or -R) has no links: give ibnetdiscover's topology output (no option)" \
+		"$r" -q "$d/$f" -o l
+done
+expect 2 "vartree-analyze: $d/ports.txt:1: a port report (ibnetdiscover -p) does not say which ports form a node: give ibnetdiscover's topology output (no option)" \
+	"$a" -q "$d/ports.txt" --route vartree
+expect 1 'vartree-route: switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300a0b030) port 5 and "MF0;leaf2:MQM8700/U1" (0x7cfe900300a0b040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+	"$r" -q "$d/leaf-isl.topo" -o l
+finish
