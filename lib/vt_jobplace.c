@@ -167,6 +167,7 @@ int vt_jobs_place(vt_jobs *js, const vt_fabric *f, const vt_order *ord, uint64_t
 	vt_rand rng;
 	int rc = 0;
 
+	js->bad = UINT32_MAX;
 	if (hosts_of(&h, f, ord, e))
 		return -1;
 	tmp = malloc(((size_t)h.n + 1) * sizeof(uint32_t));
@@ -181,6 +182,7 @@ int vt_jobs_place(vt_jobs *js, const vt_fabric *f, const vt_order *ord, uint64_t
 		uint32_t want = j->ranks ? (j->ranks + j->ppn - 1) / j->ppn : nfree;
 
 		if (!want || want > nfree) {
+			js->bad = k;
 			rc = vt_err_set(e, "job %s: needs %u nodes, %u of %u are free", j->name,
 					want, nfree, h.n);
 			break;

@@ -3,6 +3,8 @@
 #include "vt_jobs.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +56,84 @@ static int ranks_field(struct vt_job *j, const char *s, size_t n)
 	return count(s, n, &j->ranks) || !j->ranks || !j->ppn ? -1 : 0;
 }
 
+/* The collectives by name; rooted ones take NAME@ROOT. */
+enum coll {
+	C_BARRIER,
+	C_BCAST,
+	C_REDUCE,
+	C_GATHER,
+	C_SCATTER,
+	C_ALLREDUCE,
+	C_ALLTOALL,
+	C_ALLGATHER,
+	C_RINGBCAST,
+	C_N
+};
+static const char *const coll_names[C_N] = {"barrier",	"bcast",	  "reduce",
+					    "gather",	"scatter",	  "allreduce",
+					    "alltoall", "ring-allgather", "ring-bcast"};
+
+static int rooted(enum coll c)
+{
+	return c == C_BCAST || c == C_REDUCE || c == C_GATHER || c == C_SCATTER || c == C_RINGBCAST;
+}
+
+/* The collective named by op's first n characters, or C_N. */
+static enum coll coll_of(const char *op, size_t n)
+{
+	for (unsigned k = 0; k < C_N; k++)
+		if (strlen(coll_names[k]) == n && !memcmp(op, coll_names[k], n))
+			return (enum coll)k;
+	return C_N;
+}
+
+/* "+TIME" at the end of j->op: a number and ns, us, ms or s, at most 1 s; cut off. */
+static int compute_suffix(struct vt_job *j, const char *spec, vt_err *e)
+{
+	static const char *const units[] = {"ns", "us", "ms", "s"};
+	static const double ns_per[] = {1, 1e3, 1e6, 1e9};
+	char *plus = strrchr(j->op, '+'), *end;
+	double v;
+
+	if (!plus || !isdigit((unsigned char)plus[1]))
+		return 0; /* no compute time (a file path may hold other '+') */
+	v = strtod(plus + 1, &end);
+	for (unsigned k = 0; k < 4; k++)
+		if (!strcmp(end, units[k]) && isfinite(v) && v * ns_per[k] <= 1e9) {
+			j->compute_ns = (uint32_t)llround(v * ns_per[k]);
+			*plus = 0;
+			return 0;
+		}
+	return vt_err_set(e, "job '%s': compute time '%s': a number with ns, us, ms or s, up to 1s",
+			  spec, plus + 1);
+}
+
+/* "@ROOT" after a collective's name in j->op: the root rank; cut out. */
+static int root_suffix(struct vt_job *j, const char *spec, vt_err *e)
+{
+	char *at = strchr(j->op, '@'), *end;
+	enum coll c;
+	unsigned long v = ULONG_MAX;
+
+	if (!at || memchr(j->op, ':', (size_t)(at - j->op)))
+		return 0; /* none, or in a pattern's arguments (a file path) */
+	c = coll_of(j->op, (size_t)(at - j->op));
+	if (c == C_N)
+		return vt_err_set(e, "job '%s': '@ROOT' follows no collective", spec);
+	if (!rooted(c))
+		return vt_err_set(e, "job '%s': %s has no root", spec, coll_names[c]);
+	end = at + 1;
+	if (isdigit((unsigned char)*end))
+		v = strtoul(at + 1, &end, 10);
+	if (v >= (1ul << 31) || (*end && *end != ':'))
+		return vt_err_set(e, "job '%s': %s@ROOT: ROOT a rank of the job (0, 1, ...)", spec,
+				  coll_names[c]);
+	j->root = (uint32_t)v;
+	j->rooted = 1;
+	memmove(at, end, strlen(end) + 1);
+	return 0;
+}
+
 int vt_job_parse(struct vt_job *j, const char *spec, vt_err *e)
 {
 	const char *f[5];
@@ -96,13 +176,18 @@ int vt_job_parse(struct vt_job *j, const char *spec, vt_err *e)
 	if (!*f[4] || strlen(f[4]) >= sizeof(j->work))
 		return vt_err_set(e, "job '%s': no workload", spec);
 	strcpy(j->work, f[4]);
-	if (!strncmp(j->work, "trace:", 6))
+	strcpy(j->op, f[4]);
+	if (!strncmp(j->work, "trace:", 6)) /* the path verbatim: no @ROOT or +TIME */
 		return j->size ? vt_err_set(e,
 					    "job '%s': size: '-' for a trace (its messages carry "
 					    "their own sizes)",
 					    spec)
 			       : 0;
-	if (!j->size && strcmp(j->work, "barrier"))
+	if (compute_suffix(j, spec, e) || root_suffix(j, spec, e))
+		return -1;
+	if (!*j->op)
+		return vt_err_set(e, "job '%s': no workload", spec);
+	if (!j->size && strcmp(j->op, "barrier"))
 		return vt_err_set(e,
 				  "job '%s': size: at least 1 byte ('-' is for barrier and "
 				  "trace only)",
@@ -128,54 +213,58 @@ uint32_t vt_jobs_nnodes(const vt_jobs *js)
 	return n;
 }
 
-/* A built-in collective by name, reps times; 1 if name is none. */
+/* One call of collective c over the job's ranks g, under stage st. */
+static int coll_call(vt_progb *b, enum coll c, const struct vt_job *j, const uint32_t *g,
+		     uint32_t segs, uint32_t st)
+{
+	uint32_t n = j->ranks, sz = j->size, root = j->root;
+
+	switch (c) {
+	case C_BARRIER:
+		return vt_coll_barrier(b, g, n, st);
+	case C_BCAST:
+		return vt_coll_bcast(b, g, n, root, sz, st);
+	case C_REDUCE:
+		return vt_coll_reduce(b, g, n, root, sz, st);
+	case C_GATHER:
+		return vt_coll_gather(b, g, n, root, sz, st);
+	case C_SCATTER:
+		return vt_coll_scatter(b, g, n, root, sz, st);
+	case C_ALLREDUCE:
+		return vt_coll_allreduce(b, g, n, sz, st);
+	case C_ALLTOALL:
+		return vt_coll_alltoall(b, g, n, sz, st);
+	case C_ALLGATHER:
+		return vt_coll_allgather(b, g, n, sz, st);
+	default:
+		return vt_coll_ring_bcast(b, g, n, root, sz, segs, st);
+	}
+}
+
+/* A built-in collective by name, reps times, computing between them; 1 if none is named. */
 static int collective(vt_progb *b, const struct vt_job *j, const uint32_t *g, unsigned reps,
 		      uint32_t stage0)
 {
-	const char *w = j->work;
+	const char *w = j->op;
+	size_t n = strcspn(w, ":");
+	enum coll c = coll_of(w, n);
 	uint32_t segs = 8;
 	int rc = 0;
 
-	if (!strncmp(w, "ring-bcast:", 11)) {
-		if (count(w + 11, strlen(w + 11), &segs) || !segs)
-			return vt_err_set(b->e, "job %s: ring-bcast:SEGMENTS, SEGMENTS >= 1",
-					  j->name);
-		w = "ring-bcast";
-	}
-	static const char *const names[] = {"barrier",	"bcast",	  "reduce",    "allreduce",
-					    "alltoall", "ring-allgather", "ring-bcast"};
-	unsigned k = 0;
-
-	while (k < 7 && strcmp(w, names[k]))
-		k++;
-	if (k == 7)
+	if (c == C_N)
 		return 1;
+	if (c == C_RINGBCAST && w[n] && (count(w + n + 1, strlen(w + n + 1), &segs) || !segs))
+		return vt_err_set(b->e, "job %s: ring-bcast:SEGMENTS, SEGMENTS >= 1", j->name);
+	if (c != C_RINGBCAST && w[n])
+		return 1; /* not a collective's name: a pattern spec */
+	if (j->root >= j->ranks)
+		return vt_err_set(b->e, "job %s: root %u is not one of its %u ranks", j->name,
+				  j->root, j->ranks);
 	for (unsigned r = 0; !rc && r < reps; r++) {
-		uint32_t st = stage0 + r, n = j->ranks, sz = j->size;
-
-		switch (k) {
-		case 0:
-			rc = vt_coll_barrier(b, g, n, st);
-			break;
-		case 1:
-			rc = vt_coll_bcast(b, g, n, 0, sz, st);
-			break;
-		case 2:
-			rc = vt_coll_reduce(b, g, n, 0, sz, st);
-			break;
-		case 3:
-			rc = vt_coll_allreduce(b, g, n, sz, st);
-			break;
-		case 4:
-			rc = vt_coll_alltoall(b, g, n, sz, st);
-			break;
-		case 5:
-			rc = vt_coll_allgather(b, g, n, sz, st);
-			break;
-		default:
-			rc = vt_coll_ring_bcast(b, g, n, 0, sz, segs, st);
-			break;
-		}
+		for (uint32_t i = 0; r && j->compute_ns && !rc && i < j->ranks; i++)
+			rc = vt_progb_compute(b, g[i], j->compute_ns);
+		if (!rc)
+			rc = coll_call(b, c, j, g, segs, stage0 + r);
 	}
 	return rc ? -1 : 0;
 }
@@ -210,14 +299,13 @@ static int job_work(vt_progb *b, const struct vt_job *j, const uint32_t *g,
 	if (!strncmp(j->work, "trace:", 6))
 		return job_trace(b, j, g, reps);
 	rc = collective(b, j, g, reps, stage0);
-
 	if (rc <= 0)
 		return rc;
 	if (j->ranks < 2)
 		return vt_err_set(b->e, "job %s: a pattern needs at least 2 ranks", j->name);
-	if (vt_pattern_parse(&p, j->work, j->ranks, b->e))
+	if (vt_pattern_parse(&p, j->op, j->ranks, b->e))
 		return -1;
-	rc = vt_progb_pattern(b, &p, g, j->size, reps, mode, stage0);
+	rc = vt_progb_pattern(b, &p, g, j->size, reps, mode, stage0, j->compute_ns);
 	vt_pattern_free(&p);
 	return rc;
 }
@@ -262,6 +350,7 @@ int vt_jobs_build(vt_jobs *js, const vt_fabric *f, const vt_order *ord, enum vt_
 	uint32_t *g;
 	int rc = 0;
 
+	js->bad = UINT32_MAX;
 	for (uint32_t k = 0; k < js->n; k++) {
 		js->job[k].first_rank = (uint32_t)n;
 		n += js->job[k].ranks;
@@ -282,7 +371,8 @@ int vt_jobs_build(vt_jobs *js, const vt_fabric *f, const vt_order *ord, enum vt_
 		return -1;
 	}
 	for (uint32_t k = 0; k < js->n && !rc; k++)
-		rc = job_work(&b, &js->job[k], g + js->job[k].first_rank, mode, reps);
+		if ((rc = job_work(&b, &js->job[k], g + js->job[k].first_rank, mode, reps)))
+			js->bad = k;
 	free(g);
 	if (rc) {
 		vt_progb_abort(&b);

@@ -20,9 +20,14 @@
  * Random choices come from one generator seeded with the run's seed, jobs
  * placed in the order given. WORKLOAD: a pattern spec (vt_pattern.h) run
  * under the run's release mode; a collective of vt_coll.h (barrier, bcast,
- * reduce, allreduce, alltoall, ring-allgather, ring-bcast[:SEGMENTS]); or
+ * reduce, gather, scatter, allreduce, alltoall, ring-allgather,
+ * ring-bcast[:SEGMENTS]); a collective with a root may name it, NAME@ROOT
+ * (a rank of the job; default 0), as bcast@5 or ring-bcast@3:16; or
  * trace:FILE, an OTF2 trace (vt_otf2.h, vt_replay.h) of exactly RANKS ranks,
  * its rank i as the job's rank i. SIZE is "-" for a barrier and a trace.
+ * WORKLOAD+TIME (not for a trace; TIME a number with ns, us, ms or s, up to
+ * 1 s): every rank of the job computes TIME between one phase and the next
+ * (the stages of a pattern, the repetitions of --reps).
  */
 #ifndef VT_JOBS_H
 #define VT_JOBS_H
@@ -49,7 +54,11 @@ struct vt_job {
 	uint32_t ppn;
 	enum vt_place place;
 	uint32_t size;
-	char work[512];
+	char work[512];	     /* as given */
+	char op[512];	     /* without @ROOT and +TIME */
+	uint32_t root;	     /* a rooted collective's root, a rank of the job */
+	int rooted;	     /* @ROOT given */
+	uint32_t compute_ns; /* +TIME: compute between phases */
 	/* placement */
 	uint32_t nnodes, *node; /* CA node indices, in rank order */
 	uint32_t first_rank;	/* global rank of its rank 0 */
@@ -61,6 +70,7 @@ typedef struct vt_jobs {
 	uint32_t nranks;
 	uint32_t *rank_ca;	/* per global rank: its CA (node index) */
 	const vt_simwork *work; /* what vt_jobs_build built */
+	uint32_t bad;		/* the job vt_jobs_place or _build failed on, else UINT32_MAX */
 } vt_jobs;
 
 /* The job stats: observed bandwidth of its nodes, bytes over the fabric per active second. */

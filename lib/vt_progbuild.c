@@ -85,6 +85,16 @@ int vt_progb_step(vt_progb *b, uint32_t rank, uint32_t kind, uint64_t mi)
 	return 0;
 }
 
+int vt_progb_compute(vt_progb *b, uint32_t rank, uint32_t ns)
+{
+	if (ns > VT_STEP_MAX_MSG) {
+		b->failed = 1;
+		return vt_err_set(b->e, "compute step of %u ns: at most %u ns", ns,
+				  VT_STEP_MAX_MSG);
+	}
+	return vt_progb_step(b, rank, VT_STEP_COMPUTE, ns);
+}
+
 int vt_progb_sendrecv(vt_progb *b, uint32_t src, uint32_t dst, uint32_t bytes, uint32_t stage)
 {
 	int64_t mi = vt_progb_msg(b, src, dst, bytes, stage);
@@ -113,7 +123,7 @@ static int stage_steps(vt_progb *b, uint64_t first, enum vt_simwork_mode mode)
 }
 
 int vt_progb_pattern(vt_progb *b, const vt_pattern *p, const uint32_t *g, uint32_t bytes,
-		     unsigned reps, enum vt_simwork_mode mode, uint32_t stage0)
+		     unsigned reps, enum vt_simwork_mode mode, uint32_t stage0, uint32_t gap_ns)
 {
 	uint32_t ns = vt_pattern_nstages(p), mf = vt_pattern_max_flows(p);
 	struct vt_flow *fl;
@@ -131,6 +141,9 @@ int vt_progb_pattern(vt_progb *b, const vt_pattern *p, const uint32_t *g, uint32
 		for (uint32_t s = 0; !rc && s < ns; s++) {
 			uint32_t k = vt_pattern_stage(p, s, fl);
 			uint64_t first = b->w->nmsg;
+
+			for (uint32_t i = 0; gap_ns && (r || s) && !rc && i < p->nranks; i++)
+				rc = vt_progb_compute(b, g[i], gap_ns);
 
 			for (uint32_t i = 0; !rc && i < k; i++)
 				if (vt_progb_msg(b, g[fl[i].src], g[fl[i].dst], bytes,

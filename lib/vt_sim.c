@@ -120,6 +120,9 @@ static void dispatch(sim *s, const struct vt_simq_ev *ev)
 	case EV_GEN:
 		vts_gen(s, ev->a);
 		break;
+	case EV_COMPUTE:
+		vts_prog_computed(s, ev->a);
+		break;
 	}
 }
 

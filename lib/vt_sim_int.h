@@ -30,6 +30,7 @@ enum {
 	EV_INREL,      /* a = input slot: its head packet may now ask for its output */
 	EV_DONE,       /* a = message: consumed; releases causal and barrier stages */
 	EV_GEN,	       /* a = rank: open-loop generator */
+	EV_COMPUTE,    /* a = rank: its program's compute step is over */
 };
 
 #define NO_T UINT64_MAX
@@ -234,6 +235,7 @@ int vts_prog_setup(sim *s);
 void vts_prog_run(sim *s, uint32_t r);
 void vts_prog_sent(sim *s, uint32_t mi);
 void vts_prog_done(sim *s, uint32_t mi);
+void vts_prog_computed(sim *s, uint32_t r);
 void vts_prog_finish(sim *s);
 void vts_oom(sim *s, const char *what);
 int vts_setup(sim *s, const vt_order *order);

@@ -2,7 +2,8 @@
 /*
  * Program workloads inside the simulator: each rank walks its steps in order
  * (cursor[] is its program counter), posting messages and stopping at a wait
- * until the message's HCA (sent) or sink (consumed) event lets it go on.
+ * until the message's HCA (sent) or sink (consumed) event lets it go on,
+ * or at a compute step until its EV_COMPUTE event.
  * Messages between ranks on one CA are shared-memory copies: done when
  * posted, never in the fabric, counted apart (msgs_local, bytes_local).
  */
@@ -12,6 +13,8 @@
 #include "vt_sim_int.h"
 
 enum { PF_SENT = 1, PF_DONE = 2 };
+/* prog_running[] per rank: inside vts_prog_run; its compute step's event is pending */
+enum { PR_RUNNING = 1, PR_COMPUTING = 2 };
 
 static uint32_t ca_of(const sim *s, uint32_t rank)
 {
@@ -26,9 +29,12 @@ static int check_steps(sim *s)
 	for (uint32_t r = 0; r < s->nranks; r++)
 		for (uint32_t k = w->step_off[r]; k < w->step_off[r + 1]; k++) {
 			uint32_t st = w->step[k], mi = VT_STEP_MSG(st), kind = VT_STEP_KIND(st);
-			int mine = kind == VT_STEP_RECV ? w->dst[mi] == r : w->src[mi] == r;
+			int mine;
 
-			if (mi >= w->nmsg || kind == (3u << 30) || !mine)
+			if (kind == VT_STEP_COMPUTE)
+				continue;
+			mine = kind == VT_STEP_RECV ? w->dst[mi] == r : w->src[mi] == r;
+			if (mi >= w->nmsg || !mine)
 				return vt_err_set(s->e,
 						  "rank %u step %u: not a message of this rank", r,
 						  k - w->step_off[r]);
@@ -108,12 +114,21 @@ void vts_prog_run(sim *s, uint32_t r)
 	const vt_simwork *w = s->w;
 	uint32_t end = w->step_off[r + 1];
 
-	if (s->prog_running[r])
+	if (s->prog_running[r] & (PR_RUNNING | PR_COMPUTING))
 		return;
-	s->prog_running[r] = 1;
+	s->prog_running[r] = PR_RUNNING;
 	while (s->cursor[r] < end && !s->failed) {
 		uint32_t st = w->step[s->cursor[r]], mi = VT_STEP_MSG(st);
 
+		if (VT_STEP_KIND(st) == VT_STEP_COMPUTE) {
+			if (!mi) {
+				s->cursor[r]++;
+				continue;
+			}
+			s->prog_running[r] = PR_COMPUTING; /* vts_prog_computed moves on */
+			push(s, s->now + (uint64_t)mi * 1000, EV_COMPUTE, r);
+			return;
+		}
 		if (VT_STEP_KIND(st) == VT_STEP_POST) {
 			s->cursor[r]++;
 			if (ca_of(s, s->src[mi]) == ca_of(s, s->dst[mi]))
@@ -139,6 +154,13 @@ void vts_prog_done(sim *s, uint32_t mi)
 {
 	s->prog_flag[mi] |= PF_DONE;
 	vts_prog_run(s, s->dst[mi]);
+}
+
+void vts_prog_computed(sim *s, uint32_t r)
+{
+	s->prog_running[r] = 0;
+	s->cursor[r]++;
+	vts_prog_run(s, r);
 }
 
 void vts_prog_finish(sim *s)

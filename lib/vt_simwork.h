@@ -39,9 +39,11 @@ enum vt_simwork_mode {
 };
 
 /* program steps: the kind in the top two bits, a message index below */
-#define VT_STEP_POST	0u	   /* post message m (its source is the rank) */
-#define VT_STEP_SENT	(1u << 30) /* wait until m's last packet has left the HCA */
-#define VT_STEP_RECV	(2u << 30) /* wait until m (addressed to the rank) is consumed */
+#define VT_STEP_POST 0u		/* post message m (its source is the rank) */
+#define VT_STEP_SENT (1u << 30) /* wait until m's last packet has left the HCA */
+#define VT_STEP_RECV (2u << 30) /* wait until m (addressed to the rank) is consumed */
+/* compute: the rank does nothing for VT_STEP_MSG(x) nanoseconds, then goes on (no message) */
+#define VT_STEP_COMPUTE (3u << 30)
 #define VT_STEP_KIND(x) ((x) & (3u << 30))
 #define VT_STEP_MSG(x)	((x) & ~(3u << 30))
 #define VT_STEP_MAX_MSG ((1u << 30) - 1)

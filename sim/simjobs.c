@@ -6,12 +6,97 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_io.h"
 #include "vt_json.h"
 
 static void fail(const char *msg, int status)
 {
 	fprintf(stderr, "vartree-sim: %s\n", msg);
 	exit(status);
+}
+
+/* Leading and trailing blanks off s. */
+static char *trim(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = 0;
+	return s;
+}
+
+/* Line ln of path as job k of o, or exit 2 naming file and line. */
+static void file_job(struct opts *o, const char *path, unsigned ln, const char *spec)
+{
+	char where[1024];
+	struct vt_job j;
+	vt_err e;
+
+	snprintf(where, sizeof(where), "%s:%u", path, ln);
+	if (o->njobs == MAX_JOBS) {
+		fprintf(stderr, "vartree-sim: %s: at most %d jobs\n", where, MAX_JOBS);
+		exit(2);
+	}
+	if (vt_job_parse(&j, spec, &e)) {
+		fprintf(stderr, "vartree-sim: %s: %s\n", where, e.msg);
+		exit(2);
+	}
+	o->job_own[o->njobs] = strdup(spec);
+	o->job_where[o->njobs] = strdup(where);
+	if (!o->job_own[o->njobs] || !o->job_where[o->njobs])
+		fail("out of memory", 1);
+	o->job[o->njobs] = o->job_own[o->njobs];
+	o->njobs++;
+}
+
+void simjobs_read(struct opts *o, const char *path)
+{
+	char *buf, *line, *next;
+	unsigned ln = 0, before = o->njobs;
+	size_t len;
+	vt_err e;
+
+	if (vt_read_text(path, &buf, &len, &e))
+		fail(e.msg, 2);
+	for (line = buf; line && *line; line = next) {
+		char *hash;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		ln++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		line = trim(line);
+		if (*line)
+			file_job(o, path, ln, line);
+	}
+	free(buf);
+	if (o->njobs == before) {
+		fprintf(stderr, "vartree-sim: %s: no jobs\n", path);
+		exit(2);
+	}
+}
+
+void simjobs_opts_free(struct opts *o)
+{
+	for (unsigned k = 0; k < o->njobs; k++) {
+		free(o->job_own[k]);
+		free(o->job_where[k]);
+	}
+}
+
+/* A placement or build error, named by its job's --jobs line when it has one. */
+static void job_fail(const struct opts *o, const vt_jobs *js, const char *msg)
+{
+	if (js->bad < js->n && o->job_where[js->bad]) {
+		fprintf(stderr, "vartree-sim: %s: %s\n", o->job_where[js->bad], msg);
+		exit(2);
+	}
+	fail(msg, 2);
 }
 
 void simjobs_setup(const struct opts *o, const vt_fabric *f, const vt_order *ord, vt_jobs *js,
@@ -29,14 +114,15 @@ void simjobs_setup(const struct opts *o, const vt_fabric *f, const vt_order *ord
 			fail(e.msg, 2);
 		for (unsigned i = 0; i < k; i++)
 			if (!strcmp(js->job[i].name, js->job[k].name)) {
-				snprintf(e.msg, sizeof(e.msg), "--job: two jobs named %s",
+				snprintf(e.msg, sizeof(e.msg), "%s: two jobs named %s",
+					 o->job_where[k] ? o->job_where[k] : "--job",
 					 js->job[k].name);
 				fail(e.msg, 2);
 			}
 	}
 	if (vt_jobs_place(js, f, ord, o->p.seed, &e) ||
 	    vt_jobs_build(js, f, ord, o->mode_set ? o->mode : VT_WORK_B2B, o->reps, w, gord, &e))
-		fail(e.msg, 2);
+		job_fail(o, js, e.msg);
 }
 
 static int stats(const vt_jobs *js, const struct routing *rt, struct vt_jobstat **job,
@@ -118,6 +204,8 @@ static json_t *job_json(const vt_jobs *js, const vt_fabric *f, uint32_t k,
 	vt_json_set(o, "placement", json_string(vt_place_name(j->place)));
 	vt_json_set(o, "message_bytes", json_integer(j->size));
 	vt_json_set(o, "workload", vt_json_text(j->work));
+	vt_json_set(o, "root", j->rooted ? json_integer(j->root) : json_null());
+	vt_json_set(o, "compute_us", vt_json_real(j->compute_ns / 1e3, 3));
 	for (uint32_t i = 0; i < j->nnodes; i++)
 		json_array_append_new(nodes, vt_json_text(f->nodes[j->node[i]].desc));
 	vt_json_set(o, "nodes", nodes);

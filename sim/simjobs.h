@@ -8,6 +8,14 @@
 #include "simout.h"
 #include "vt_jobs.h"
 
+/*
+ * --jobs FILE: one job spec a line ('#' to the end of a line is a comment,
+ * blank lines skipped), each checked now; a bad line exits 2 with
+ * "PROG: FILE:LINE: cause".
+ */
+void simjobs_read(struct opts *o, const char *path);
+/* What simjobs_read kept in o. */
+void simjobs_opts_free(struct opts *o);
 /* Parses o->job[], places the jobs on ord's hosts, builds w and the ranks' order gord. */
 void simjobs_setup(const struct opts *o, const vt_fabric *f, const vt_order *ord, vt_jobs *js,
 		   vt_simwork *w, vt_order *gord);

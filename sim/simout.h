@@ -20,7 +20,7 @@
 struct seedfig {
 	double v[MAX_SEEDS];
 };
-#define MAX_JOBS 64
+#define MAX_JOBS 256
 
 struct vt_jobs;
 
@@ -56,7 +56,9 @@ struct opts {
 	unsigned nseeds;	   /* 0: --seeds not given */
 	struct vt_sim_params p;
 	int fig6, navaridas;
-	const char *job[MAX_JOBS]; /* --job specs */
+	const char *job[MAX_JOBS]; /* --job specs and --jobs FILE lines, in the order given */
+	char *job_own[MAX_JOBS];   /* a --jobs line's copy (job[k]), else NULL */
+	char *job_where[MAX_JOBS]; /* "FILE:LINE" of a --jobs line, else NULL */
 	unsigned njobs;
 	const struct vt_jobs *jobs; /* placed and built, for the output */
 };

@@ -43,8 +43,10 @@ static const char usage[] =
 	"  --trace FILE.otf2  replay an OTF2 trace's MPI messages (rank r on host r)\n"
 	"  --job NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD  one job of several run at once;\n"
 	"                     repeatable (placement contiguous, random, random-leaves,\n"
-	"                     rr-leaves or order; workload a pattern, a collective or\n"
-	"                     trace:FILE.otf2 with SIZE -)\n"
+	"                     rr-leaves or order; workload a pattern, a collective\n"
+	"                     (NAME@ROOT for a rooted one) or trace:FILE.otf2 with SIZE -;\n"
+	"                     WORKLOAD+TIME: compute TIME between phases)\n"
+	"  --jobs FILE        --job specs, one a line ('#' comments)\n"
 	"  --mode b2b|barrier|causal|burst  stage release (default b2b)\n"
 	"  --size BYTES       message size (K, M and G suffixes; default 4096)\n"
 	"  --reps N           repeat the pattern or trace N times\n"
@@ -144,6 +146,7 @@ static const struct option long_opts[] = {
 	{"plot-format", 1, 0, 42},
 	{"job", 1, 0, 24},
 	{"trace", 1, 0, 25},
+	{"jobs", 1, 0, 26},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -275,6 +278,9 @@ static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
 		break;
 	case 24:
 		job_opt(cli, o, optarg);
+		break;
+	case 26:
+		simjobs_read(o, optarg);
 		break;
 	case VT_OPT_VERSION + 1:
 		o->name_map = optarg;
@@ -434,7 +440,7 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 	if (!o->fabric == !o->gen)
 		vt_cli_usage(cli, "give a FABRIC file or --gen SPEC");
 	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open + !!o->njobs + !!o->trace,
-			 "--pattern, --causal, --open, --job and --trace");
+			 "--pattern, --causal, --open, --job/--jobs and --trace");
 	if (o->njobs && o->mode_set && o->mode == VT_WORK_BARRIER)
 		vt_cli_usage(cli, "--mode barrier: jobs release per rank (b2b, causal or burst)");
 	vt_cli_needs(cli, o->load_set, "--load", !!o->open, "--open");
@@ -721,6 +727,7 @@ int main(int argc, char **argv)
 	vt_order_free(&ord);
 	vt_order_free(&gord);
 	vt_jobs_free(&js);
+	simjobs_opts_free(&o);
 	vt_simwork_free(&w);
 	vt_fabric_free(f);
 	if (vt_stdout_flush(&e))
