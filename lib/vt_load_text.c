@@ -523,7 +523,8 @@ static int keyword(const char *s, const char *e, const char *w)
  * ibnetdiscover's other reports, which hold no topology: the node lists of
  * -l, -H, -S and -R ("Switch\t : 0xGUID ports 36 ...") and the port report of
  * -p ("SW     3    1 0xGUID 4x QDR - CA ..."), which lists CA ports without
- * the node records that group them.
+ * the node records that group them, and --diff's changes ("< Switch ...",
+ * "> [3] ...").
  */
 static int other_report(struct parser *ps, const char *s, const char *e)
 {
@@ -541,6 +542,9 @@ static int other_report(struct parser *ps, const char *s, const char *e)
 					"a node list (ibnetdiscover -l, -H, -S or -R) has no "
 					"links: give ibnetdiscover's topology output (no option)");
 		}
+	if ((*s == '<' || *s == '>') && s + 1 < e && s[1] == ' ')
+		return fail(ps, "a --diff report lists changes, not a topology: give "
+				"ibnetdiscover's topology output (no option)");
 	for (unsigned i = 0; i < 4; i++)
 		if (starts(s, e, types[i]) && (c = skip_ws(s + 2, e)) > s + 2 &&
 		    (c = vt_lex_dec(c, e, &n)) && (c = vt_lex_dec(skip_ws(c, e), e, &n)) &&

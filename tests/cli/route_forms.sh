@@ -46,6 +46,15 @@ routes spine-down.topo 9 0        # leaves with 3, 2 and 1 up-links
 routes director3.topo 8 2         # CS7500 as core, a UFM HCA on a spine ASIC, a host-less leaf
 routes director3-bypass.topo 8 2  # every leaf on every line ASIC: the spine ASICs carry nothing
 
+# real sites' sizes: 800+ hosts on 40-port leaves (HDR), 64-port leaves with NDR 2x ports
+gen_routes() { # SPEC RANKS
+	# shellcheck disable=SC2086
+	"$VT_BIN/vartree-gen" $1 -o "$tmp/gen.topo" && d=$tmp routes gen.topo "$2" 0
+}
+gen_routes "oversub 40,20,20,20 --speed HDR" 800
+gen_routes "oversub 42,24,16,16 --speed EDR" 1008
+gen_routes "oversub 26,32,32,32 --speed NDR --width 2" 832
+
 # what routes must carry: every LID of an LMC 2 port, and the router's LID
 "$r" -q "$d/lmc.topo" -o "$tmp/l"
 ncase=$((ncase + 1))
@@ -65,6 +74,8 @@ for f in list-all.txt list-cas.txt list-switches.txt; do
 done
 expect 2 "vartree-analyze: $d/ports.txt:1: a port report (ibnetdiscover -p) does not say which ports form a node: give ibnetdiscover's topology output (no option)" \
 	"$a" -q "$d/ports.txt" --route vartree
+expect 2 "vartree-route: $d/diff.txt:1: a --diff report lists changes, not a topology: give ibnetdiscover's topology output (no option)" \
+	"$r" -q "$d/diff.txt" -o l
 expect 1 'vartree-route: switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300a0b030) port 5 and "MF0;leaf2:MQM8700/U1" (0x7cfe900300a0b040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" -q "$d/leaf-isl.topo" -o l
 finish
