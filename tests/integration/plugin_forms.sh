@@ -4,7 +4,8 @@
 # pass vartree-analyze's every-source audit on OpenSM's own subnet view, and
 # the rank order has the ranks vartree-route finds offline. The MLAG-style leaf
 # link falls back with its reason; a multi-PF adapter is refused before ibsim
-# starts (ibsim would give its port the next PF's GUID).
+# starts (ibsim would give its port the next PF's GUID). ibnetdiscover's own
+# -g, -f, -s, -m output routes as its plain output; -p, -l, -H, -S, -R are refused.
 set -u
 . "$VT_TOP/tests/integration/plugin_lib.bash"
 d=$VT_TOP/tests/data/forms
@@ -38,4 +39,19 @@ grep -q 'ERR VT01: fabric refused: switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300
 "$harness" -q -o "$tmp/mpf" "$d/multipf.topo" >/dev/null 2>"$tmp/err" && fail "multipf: ibsim started"
 grep -q 'ibsim cannot represent this fabric .*"n01 mlx5_0" (0x0c42a10300d0e050) port 1: ibsim would give it GUID 0x0c42a10300d0e051, the node GUID of "n01 mlx5_1"' "$tmp/err" ||
 	{ cat "$tmp/err"; fail "multipf: no reason"; }
+# ibnetdiscover's own output in every mode, on ibsim: topologies route to the
+# same tables as the plain form; the reports without topology are refused by name
+run_harness "$tmp/modes" "$d/router.topo" -x 'for m in g f s m gf; do ibnetdiscover -$m >$m.topo 2>&1; done
+	for m in p l H S R; do ibnetdiscover -$m >$m.txt; done; ibnetdiscover >plain.topo'
+w=$tmp/modes/sweep-0
+"$VT_BIN/vartree-route" -q "$w/plain.topo" -o "$tmp/plain.lft" || fail "modes: plain output not routed"
+for m in g f s m gf; do
+	"$VT_BIN/vartree-route" -q "$w/$m.topo" -o "$tmp/$m.lft" 2>"$tmp/err" || { cat "$tmp/err"; fail "ibnetdiscover -$m: not routed"; }
+	cmp -s "$tmp/plain.lft" "$tmp/$m.lft" || fail "ibnetdiscover -$m: other tables than the plain output"
+done
+for m in p l H S R; do
+	"$VT_BIN/vartree-route" -q "$w/$m.txt" -o "$tmp/x.lft" 2>"$tmp/err" && fail "ibnetdiscover -$m: routed"
+	grep -q "^vartree-route: $w/$m.txt:1: a \(port report\|node list\) (ibnetdiscover .*-$m" "$tmp/err" ||
+		{ cat "$tmp/err"; fail "ibnetdiscover -$m: not refused by name"; }
+done
 echo "forms ok"
