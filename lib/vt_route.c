@@ -49,6 +49,8 @@ static void router_free(struct router *r)
 	free(r->plan.dist);
 	free(r->plan.urank);
 	free(r->plan.urank_at);
+	free(r->plan.aoff);
+	free(r->plan.an);
 	free(r->fill.fsw);
 	free(r->fill.fcand);
 	free(r->fill.fbase);
@@ -67,6 +69,7 @@ static void router_free(struct router *r)
 	free(r->main.via);
 	free(r->links.dn_rport);
 	free(r->links.dn_ridx);
+	free(r->links.up_rpos);
 	free(r->links.swfirst);
 	free(r->deg.rank);
 	free(r->deg.sib);
@@ -92,6 +95,8 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->plan.dist = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.urank = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.urank_at = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->plan.aoff = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.an = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->fill.fsw = malloc(nsw * sizeof(*r->fill.fsw)));
 	ok &= !!(r->fill.fcand = malloc(nsw * sizeof(*r->fill.fcand)));
 	ok &= !!(r->fill.fbase = malloc(nsw * sizeof(*r->fill.fbase)));
@@ -122,13 +127,45 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 }
 
 /*
- * Per-plane tables: the turn order, the links' child ends, the sibling
- * lanes, the classes and room for a plan's candidates.
+ * The two ends of every link of plane t: per dn_port[] entry the child's port
+ * (number and ports[] index), per up_port[] entry the link's position in the
+ * parent's dn_port[] run.
  */
-static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
+static int link_ends(struct router *r, const vt_tree *t, vt_err *e)
 {
 	const vt_fabric *f = r->f;
 	struct route_links *lk = &r->links;
+	uint32_t *upos = malloc(((size_t)f->nports + 1) * sizeof(*upos)); /* per port: up entry */
+
+	free(lk->dn_rport);
+	free(lk->dn_ridx);
+	free(lk->up_rpos);
+	lk->dn_rport = malloc(t->dn_start[t->nsw] + 1);
+	lk->dn_ridx = malloc(((size_t)t->dn_start[t->nsw] + 1) * sizeof(uint32_t));
+	lk->up_rpos = malloc(t->up_start[t->nsw] + 1);
+	if (!upos || !lk->dn_rport || !lk->dn_ridx || !lk->up_rpos) {
+		free(upos);
+		return vt_err_nomem(e, "out of memory");
+	}
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			upos[swport(r, s, t->up_port[j])] = j;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
+			lk->dn_ridx[k] = f->ports[swport(r, s, t->dn_port[k])].peer;
+			lk->dn_rport[k] = f->ports[lk->dn_ridx[k]].num;
+			lk->up_rpos[upos[lk->dn_ridx[k]]] = (uint8_t)(k - t->dn_start[s]);
+		}
+	free(upos);
+	return 0;
+}
+
+/*
+ * Per-plane tables: the turn order, the links' ends, the sibling lanes, the
+ * classes and room for a plan's candidates.
+ */
+static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
+{
 	uint32_t nlinks = t->up_start[t->nsw] + t->dn_start[t->nsw];
 
 	r->t = t;
@@ -136,20 +173,13 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	r->main.crank = VT_NONE;
 	if (vt_route_turn_ranks(r, t, e) || vt_route_turn_leaf(r, t, e))
 		return -1;
-	free(lk->dn_rport);
-	free(lk->dn_ridx);
+	if (link_ends(r, t, e))
+		return -1;
 	free(r->fill.cpos);
-	lk->dn_rport = malloc(t->dn_start[t->nsw] + 1);
-	lk->dn_ridx = malloc(((size_t)t->dn_start[t->nsw] + 1) * sizeof(uint32_t));
 	/* each class's hop list once; detours: per switch a class list and a filtered one */
 	r->fill.cpos = malloc(3 * (size_t)nlinks + 1);
-	if (!lk->dn_rport || !lk->dn_ridx || !r->fill.cpos)
+	if (!r->fill.cpos)
 		return vt_err_nomem(e, "out of memory");
-	for (uint32_t s = 0; s < t->nsw; s++)
-		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
-			lk->dn_ridx[k] = f->ports[swport(r, s, t->dn_port[k])].peer;
-			lk->dn_rport[k] = f->ports[lk->dn_ridx[k]].num;
-		}
 	vt_route_siblings(r, t);
 	return vt_route_classes(r, t, e);
 }

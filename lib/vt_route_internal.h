@@ -35,13 +35,15 @@
  * A class: switches of a level with the same parents (up class) or the same
  * children (down class), in the same order, have the same candidates towards
  * every destination, so a plan finds them once per class (a pruned 36-port
- * tree: under a hundred classes, 1620 switches).
+ * tree: under a hundred classes, 1620 switches): the up candidates of
+ * switches that are not ancestors, and the detours'. (Ancestors' down
+ * candidates come from their ancestor children's up-links: plan.aoff.)
  */
 struct cls {
 	uint32_t rep;	 /* first member: its up_peer[] or dn_peer[] run is the class's */
 	uint32_t at;	 /* the plan the fields below belong to */
 	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
-	uint32_t off, n; /* candidates: fill.cpos[off .. off + n) */
+	uint32_t off, n; /* up classes' candidates: fill.cpos[off .. off + n) */
 	/*
 	 * Detour candidates of members at distance dd, plan dat: the parents
 	 * (up classes) or children (down classes) at distance dd - 1; down
@@ -68,14 +70,15 @@ struct route_usage {
 /* The plan of destination switch px: every route towards it but the main ones. */
 struct route_plan {
 	uint32_t px;
-	uint32_t stamp;	    /* plans made so far: the stamp of the current one */
-	uint32_t *h;	    /* per switch: up*-down* hops to px, VT_NONE when it has none */
-	uint32_t *anc;	    /* per switch: == stamp when px is below it (it routes down) */
-	uint32_t nreach0;   /* leaves that route up towards px (not ancestors, h set) */
-	uint32_t *queue;    /* switch ordinals, nsw */
-	uint32_t *dist;	    /* detour distances, nsw */
-	uint32_t *urank;    /* per up class: turn_key()'s lowest parent rank, valid when */
-	uint32_t *urank_at; /* ... urank_at == stamp */
+	uint32_t stamp;	     /* plans made so far: the stamp of the current one */
+	uint32_t *h;	     /* per switch: up*-down* hops to px, VT_NONE when it has none */
+	uint32_t *anc;	     /* per switch: == stamp when px is below it (it routes down) */
+	uint32_t nreach0;    /* leaves that route up towards px (not ancestors, h set) */
+	uint32_t *queue;     /* switch ordinals, nsw */
+	uint32_t *dist;	     /* detour distances, nsw */
+	uint32_t *urank;     /* per up class: turn_key()'s lowest parent rank, valid when */
+	uint32_t *urank_at;  /* ... urank_at == stamp */
+	uint32_t *aoff, *an; /* per ancestor: its down candidates, fill.cpos[aoff .. aoff + an) */
 };
 
 /*
@@ -117,6 +120,8 @@ struct route_main {
 struct route_links {
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
 	uint32_t *dn_ridx; /* ... and its ports[] index */
+	uint8_t *up_rpos;  /* per up_port[] entry: the link's position in the parent's dn_port[] run
+			    */
 	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
 };
 

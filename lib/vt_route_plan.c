@@ -5,11 +5,44 @@
  * every LID attached to it. Ancestors of x (x is below them) go down to a
  * child that is an ancestor; every other switch with an up*-down* route goes
  * up to a parent one hop closer; switches with none take a detour
- * (vt_route_detour.c). Candidates are found once per switch class
- * (vt_route_class.c) and taken in turn, one per LID (write_fill), so the
- * LIDs of a switch spread over every shortest way.
+ * (vt_route_detour.c). Up candidates are found once per switch class
+ * (vt_route_class.c), down candidates from the ancestors' up-links, and
+ * taken in turn, one per LID (write_fill), so the LIDs of a switch spread
+ * over every shortest way.
  */
 #include "vt_route_internal.h"
+
+/*
+ * Each ancestor's down candidates, its children that are ancestors too, found
+ * from those children's up-links (every parent of an ancestor is one) rather
+ * than by scanning every ancestor's down-links: a top switch has one or two
+ * links into the destination's pod among 64. Positions ascending, as in the
+ * ancestor's dn_port[] run; queue[0 .. nq) holds the ancestors, an[] their
+ * numbers of such links.
+ */
+static void plan_down_candidates(struct router *r, uint32_t nq)
+{
+	const vt_tree *t = r->t;
+	struct route_plan *pl = &r->plan;
+	const uint32_t *queue = pl->queue, *up_start = t->up_start, *up_peer = t->up_peer;
+	const uint8_t *up_rpos = r->links.up_rpos;
+	uint32_t *aoff = pl->aoff, *an = pl->an;
+	uint8_t *cpos = r->fill.cpos;
+
+	for (uint32_t q = 0; q < nq; q++) {
+		aoff[queue[q]] = r->fill.npos;
+		r->fill.npos += an[queue[q]];
+		an[queue[q]] = 0;
+	}
+	for (uint32_t q = 0; q < nq; q++)
+		for (uint32_t j = up_start[queue[q]]; j < up_start[queue[q] + 1]; j++) {
+			uint32_t p = up_peer[j], i = aoff[p] + an[p]++;
+
+			for (; i > aoff[p] && cpos[i - 1] > up_rpos[j]; i--) /* insertion sort */
+				cpos[i] = cpos[i - 1];
+			cpos[i] = up_rpos[j];
+		}
+}
 
 /* Ancestors of x (x is below them), upwards from x: h counts the hops down. */
 static void plan_ancestors(struct router *r, uint32_t x)
@@ -20,6 +53,7 @@ static void plan_ancestors(struct router *r, uint32_t x)
 
 	pl->anc[x] = pl->stamp;
 	pl->h[x] = 0;
+	pl->an[x] = 0;
 	pl->queue[nq++] = x;
 	for (uint32_t q = 0; q < nq; q++) {
 		uint32_t s = pl->queue[q];
@@ -30,10 +64,13 @@ static void plan_ancestors(struct router *r, uint32_t x)
 			if (!is_anc(r, p)) {
 				pl->anc[p] = pl->stamp;
 				pl->h[p] = pl->h[s] + 1;
+				pl->an[p] = 0;
 				pl->queue[nq++] = p;
 			}
+			pl->an[p]++;
 		}
 	}
+	plan_down_candidates(r, nq);
 }
 
 /*
@@ -69,25 +106,6 @@ static struct cls *up_class(struct router *r, uint32_t c)
 	return k;
 }
 
-/* The candidates of the down class c's members that are ancestors: the children that are. */
-static struct cls *down_class(struct router *r, uint32_t c)
-{
-	const vt_tree *t = r->t;
-	struct cls *k = &r->cls.dcl[c];
-	uint32_t a = t->dn_start[k->rep], n = t->dn_start[k->rep + 1] - a;
-
-	if (k->at == r->plan.stamp)
-		return k;
-	k->at = r->plan.stamp;
-	k->off = r->fill.npos;
-	k->n = 0;
-	for (uint32_t j = 0; j < n; j++)
-		if (is_anc(r, t->dn_peer[a + j]))
-			r->fill.cpos[k->off + k->n++] = (uint8_t)j;
-	r->fill.npos += k->n;
-	return k;
-}
-
 /*
  * Top level first, so every parent is done before its children: ancestors
  * go down to a child that is an ancestor, the others up to their nearest
@@ -108,9 +126,8 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			if (is_anc(r, s)) {
 				if (s == x)
 					continue;
-				k = down_class(r, r->cls.dcls[s]);
-				add_fill(r, s, &t->dn_port[t->dn_start[s]], &r->fill.cpos[k->off],
-					 k->n);
+				add_fill(r, s, &t->dn_port[t->dn_start[s]],
+					 &r->fill.cpos[pl->aoff[s]], pl->an[s]);
 				continue;
 			}
 			k = up_class(r, r->cls.ucls[s]);
