@@ -7,6 +7,7 @@
 #include "vt_cli.h"
 #include "vt_gen.h"
 #include "vt_io.h"
+#include "vt_json.h"
 #include "vt_namemap.h"
 #include "vt_write.h"
 
@@ -71,15 +72,16 @@ static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_g
 	fprintf(fp, "radix in use   %u\n", st->radix_used);
 	fprintf(fp, "levels         %u\n", st->levels);
 	fprintf(fp, "bisection      %u\n", st->bisection);
-	fprintf(fp, "cost           %.2f\n", st->cost);
-	fprintf(fp, "cost per host  %.2f\n", st->cost_per_host);
+	/* costs rounded as vartree-sweep's CSV and JSON round them (1003.125 -> 1003.13) */
+	fprintf(fp, "cost           %.2f\n", vt_json_round(st->cost, 2));
+	fprintf(fp, "cost per host  %.2f\n", vt_json_round(st->cost_per_host, 2));
 	if (!st->used_hosts)
 		return;
 	fprintf(fp, "used hosts     %u\n", st->used_hosts);
 	fprintf(fp, "used switches  %u\n", st->used_switches);
 	fprintf(fp, "used links     %u\n", st->used_links);
-	fprintf(fp, "used cost      %.2f\n", st->used_cost);
-	fprintf(fp, "used cost per host %.2f\n", st->used_cost_per_host);
+	fprintf(fp, "used cost      %.2f\n", vt_json_round(st->used_cost, 2));
+	fprintf(fp, "used cost per host %.2f\n", vt_json_round(st->used_cost_per_host, 2));
 }
 
 #define PROG "vartree-gen"

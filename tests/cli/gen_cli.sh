@@ -64,6 +64,9 @@ grep -q '^# Topology file: written by vartree from fat 2,2 aggregation-nodes spi
 out=$("$gen" gpu --stats) || fail "gpu stats"
 grep -qx 'switches       48' <<<"$out" || fail "gpu switches: $out"
 grep -qx 'radix          41' <<<"$out" || fail "gpu radix: $out"
+# costs round halves away from zero, as vartree-sweep's CSV and JSON: $16050 / 16 hosts
+out=$("$gen" fat 4,2 --stats) || fail "fat 4,2 stats"
+grep -qx 'cost per host  1003.13' <<<"$out" || fail "cost per host 1003.125: $out"
 
 # -o writes the file whole
 "$gen" clique 8 -o "$tmp/c.topo" || fail "-o"
