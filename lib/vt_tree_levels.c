@@ -394,6 +394,33 @@ static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t
 }
 
 /*
+ * With one class of leaves (hosts on one leaf, or on the leaves of one pod) no
+ * switch above that pod lies between two leaves, and the roots would come out
+ * at the pod's own top. The far ends of the empty parts, switches every
+ * neighbour of which is nearer to the leaves (the host-less leaves of empty
+ * pods), are leaves too, so the roots lie halfway to them: the largest such
+ * half, 0 when there is none.
+ */
+static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			   const uint32_t *dist)
+{
+	uint32_t mid = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t i = nl->start[s];
+
+		if (is_leaf[s] || dist[s] == VT_NONE || dist[s] % 2 || dist[s] / 2 <= mid ||
+		    i == nl->start[s + 1])
+			continue;
+		while (i < nl->start[s + 1] && dist[nl->v[i]] < dist[s])
+			i++;
+		if (i == nl->start[s + 1])
+			mid = dist[s] / 2;
+	}
+	return mid;
+}
+
+/*
  * The roots without a root_guid_file: by hops from the leaves (dist), the
  * highest switches that lie on a shortest path between two leaves, and every
  * other switch that high that is not a host-less leaf (a twin of a leaf). A
@@ -428,6 +455,8 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *i
 		for (uint32_t s = 0; s < nsw && !found; s++)
 			if (dist[s] == d && !twin[s] && between(&cl, nsw, s))
 				found = d;
+	if (rc == 1 && cl.n == 1 && far_middle(t, nl, is_leaf, dist) > found)
+		found = far_middle(t, nl, is_leaf, dist);
 	classes_free(&cl);
 	top = found ? found : top;
 	for (uint32_t s = 0; s < nsw; s++)

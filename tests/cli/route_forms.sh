@@ -47,13 +47,24 @@ routes director3.topo 8 2         # CS7500 as core, a UFM HCA on a spine ASIC, a
 routes director3-bypass.topo 8 2  # every leaf on every line ASIC: the spine ASICs carry nothing
 
 # real sites' sizes: 800+ hosts on 40-port leaves (HDR), 64-port leaves with NDR 2x ports
-gen_routes() { # SPEC RANKS
+gen_routes() { # SPEC RANKS [DUMMIES]
 	# shellcheck disable=SC2086
-	"$VT_BIN/vartree-gen" $1 -o "$tmp/gen.topo" && d=$tmp routes gen.topo "$2" 0
+	"$VT_BIN/vartree-gen" $1 -o "$tmp/gen.topo" && d=$tmp routes gen.topo "$2" "${3:-0}"
 }
 gen_routes "oversub 40,20,20,20 --speed HDR" 800
 gen_routes "oversub 42,24,16,16 --speed EDR" 1008
 gen_routes "oversub 26,32,32,32 --speed NDR --width 2" 832
+# hosts on one leaf, or on the leaves of one pod, of a 3-level tree (an installation
+# under way): the roots are still the top level (were a pod's own top, then refused)
+gen_routes "fat 4,3 --hostless-leaves 15" 16 12
+gen_routes "fat 4,3 --hostless-leaves 14 --seed 7" 16 8
+for s in 15 "14 --seed 7"; do
+	# shellcheck disable=SC2086
+	"$VT_BIN/vartree-gen" fat 4,3 --hostless-leaves $s -o "$tmp/gen.topo"
+	ncase=$((ncase + 1))
+	"$r" "$tmp/gen.topo" -o /dev/null 2>&1 | grep -q '^vartree-route: 3 switch levels, 4 compute nodes\|^vartree-route: 3 switch levels, 8 compute nodes' ||
+		{ echo "FAIL: fat 4,3 --hostless-leaves $s: not 3 levels"; nfail=$((nfail + 1)); }
+done
 
 # what routes must carry: every LID of an LMC 2 port, and the router's LID
 "$r" -q "$d/lmc.topo" -o "$tmp/l"
