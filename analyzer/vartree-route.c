@@ -352,9 +352,9 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 	fprintf(stderr,
 		PROG ": against %s: %s: %" PRIu64 " entries in %" PRIu64
 		     " blocks changed (fresh route: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64
-		     ": link lost)\n",
+		     " in %" PRIu64 ": link lost; forced minimum %" PRIu64 " in %" PRIu64 ")\n",
 		o->previous, mode[st.mode], st.changed, st.blocks, st.fresh_changed,
-		st.fresh_blocks, st.minimum);
+		st.fresh_blocks, st.minimum, st.minimum_blocks, st.forced, st.forced_blocks);
 	if (st.mode != VT_REPAIR_DONE)
 		fprintf(stderr, PROG ": %s\n", st.why);
 	return 0;

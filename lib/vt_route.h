@@ -106,7 +106,10 @@ struct vt_repair_stats {
 	/* entries (and 64-LID blocks) differing from prev, for LIDs still in the fabric */
 	uint64_t changed, blocks;
 	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
-	uint64_t minimum;     /* entries that had to change: prev's port lost its link */
+	uint64_t minimum; /* entries that had to change: prev's port lost its link */
+	/* the forced minimum (vt_route_forced.h): those and the entries no legal route
+	 * starts with any more, and the blocks holding them; 0 when HEALED */
+	uint64_t forced, forced_blocks, minimum_blocks;
 	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
 };
 

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "vt_audit.h"
+#include "vt_route_forced.h"
 #include "vt_tree.h"
 
 #define BLOCK 64u /* LIDs per LFT block, the unit OpenSM sends */
@@ -438,20 +439,30 @@ static int audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fres
 	return 0;
 }
 
+static int forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
+			  const uint8_t *level, struct vt_repair_stats *st, vt_err *e)
+{
+	struct vt_forced fm;
+
+	if (vt_route_forced(f, prev, fresh, level, &fm, e))
+		return -1;
+	st->forced = fm.forced;
+	st->forced_blocks = fm.forced_blocks;
+	st->minimum_blocks = fm.lost_blocks;
+	return 0;
+}
+
 static int repair_run(struct repair *r, vt_err *e)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
 
 	r->t->port = malloc(n ? n : 1);
-	r->level = malloc((size_t)r->f->nswitches + 1);
 	r->pend = malloc(((size_t)r->f->nswitches + 1) * sizeof(*r->pend));
 	r->used_prev = malloc(n / 8 + 1);
 	r->used_now = malloc(n / 8 + 1);
-	if (!r->t->port || !r->level || !r->pend || !r->used_prev || !r->used_now)
+	if (!r->t->port || !r->pend || !r->used_prev || !r->used_now)
 		return vt_err_nomem(e, "out of memory");
 	memcpy(r->t->port, r->fresh->port, n);
-	if (tree_levels(r->f, r->level, e))
-		return -1;
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (r->f->lid_port[lid] != VT_NONE)
 			keep_lid(r, lid);
@@ -478,7 +489,13 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 		return 0;
 	}
 	t.port = NULL;
-	bad = repair_run(&r, e);
+	r.level = malloc((size_t)f->nswitches + 1);
+	if (!r.level)
+		return vt_err_nomem(e, "out of memory");
+	bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e) ||
+			      repair_run(&r, e)
+		      ? -1
+		      : 0;
 	free(r.level);
 	free(r.pend);
 	free(r.used_prev);

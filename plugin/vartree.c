@@ -191,9 +191,10 @@ static void repair(struct vtp *p, const struct vtp_opts *o)
 	vt_lfts_free(&prev);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"vartree: %s: %" PRIu64 " entries in %" PRIu64 " blocks differ from the last "
-		"sweep's (fresh tables: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64 ")%s%s\n",
+		"sweep's (fresh tables: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64
+		" link lost, %" PRIu64 " forced)%s%s\n",
 		mode[st.mode], st.changed, st.blocks, st.fresh_changed, st.fresh_blocks, st.minimum,
-		st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
+		st.forced, st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
 }
 
 /* build_lid_matrices: the whole of vartree's work happens here, so a refusal falls back cleanly. */

@@ -7,11 +7,15 @@
 # the last level-1 switch, the first level-1 switch (above vartree's turn leaf,
 # so every-source switch-to-switch routes must turn elsewhere) and the last top.
 #   offline (vartree-route, tests/data/topo_fault.py for the degraded fabric):
-#     min      entries whose port lost its link
+#     forced   the forced minimum, entries/blocks (vartree-route(1) --previous,
+#              lib/vt_route_forced.h): the entries whose port lost its link and
+#              those no deadlock-free route can start with any more (up*-down*,
+#              down-up turns only where the previous or the fresh tables turn)
+#     min      entries/blocks whose port lost its link (the old minimum)
 #   (all counts for the LIDs still in the fabric: the entries of LIDs that left
 #   change alike under any routing)
 #     repair   vartree-route --previous (vartree.repair=minimal): entries/blocks
-#     x min    repair entries / min
+#     x forced repair entries / forced entries
 #     fresh    vartree-route of the degraded fabric alone
 #     fewest   --repair fewest (vartree.repair=fewest): longer routes kept too
 #     shift    worst/avg shift congestion, fresh and repaired (vartree-analyze)
@@ -80,7 +84,8 @@ shift_q() { # TOPO LFTS -> worst/avg
 	"$bin/vartree-analyze" "$1" --lfts "$2" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
 }
 
-printf '%-9s %-11s | %6s %12s %5s %12s %12s %9s %9s %9s %4s |' fabric fault min repair "x min" fresh fewest \
+printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' fabric fault forced min repair \
+	"x forced" fresh fewest \
 	"shift fr" "shift rep" "shift few" heal
 for e in $engines; do printf ' %13s' "$e"; done
 echo
@@ -104,7 +109,8 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 		python3 "$top/tests/data/topo_fault.py" "$t" "$fault" >"$tmp/d.topo" || exit 1
 		"$bin/vartree-route" -q "$tmp/d.topo" -o "$tmp/fresh" || exit 1
 		"$bin/vartree-route" "$tmp/d.topo" --previous "$tmp/$fab.a" -o "$tmp/rep" 2>"$tmp/err" || exit 1
-		min=$(sed -n 's/.*; minimum \([0-9]*\): link lost)$/\1/p' "$tmp/err")
+		min=$(sed -n 's/.*; minimum \([0-9]*\) in \([0-9]*\): link lost; .*/\1\/\2/p' "$tmp/err")
+		forced=$(sed -n 's/.*; forced minimum \([0-9]*\) in \([0-9]*\))$/\1\/\2/p' "$tmp/err")
 		norm "$tmp/$fab.a" >"$tmp/na"
 		rep=$(ndiff "$tmp/na" <(norm "$tmp/rep"))
 		freshc=$(ndiff "$tmp/na" <(norm "$tmp/fresh"))
@@ -112,8 +118,9 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 		"$bin/vartree-route" -q "$t" --previous "$tmp/rep" -o "$tmp/heal" || exit 1
 		heal=no
 		cmp -s "$tmp/heal" "$tmp/$fab.a" && heal=yes
-		printf '%-9s %-11s | %6s %12s %5s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" "$min" "$rep" \
-			"$(awk -v a="${rep%/*}" -v b="$min" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')" \
+		printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" "$forced" \
+			"$min" "$rep" \
+			"$(awk -v a="${rep%/*}" -v b="${forced%/*}" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')" \
 			"$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" "$(shift_q "$tmp/d.topo" "$tmp/fresh")" \
 			"$(shift_q "$tmp/d.topo" "$tmp/rep")" "$(shift_q "$tmp/d.topo" "$tmp/few")" "$heal"
 		for e in $engines; do

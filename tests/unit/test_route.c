@@ -372,6 +372,61 @@ START_TEST(every_topofile_cdg_acyclic)
 }
 END_TEST
 
+/* Entries of switch (node GUID) sw in t out of port p, for every LID f holds. */
+static uint64_t entries_out(const vt_fabric *f, const vt_lfts *t, uint64_t sw, unsigned p)
+{
+	uint32_t s = f->nodes[vt_fabric_node_by_guid(f, sw)].sw;
+	uint64_t n = 0;
+
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++)
+		n += f->lid_port[lid] != VT_NONE && vt_lft_get(t, s, lid) == p;
+	return n;
+}
+
+/*
+ * The forced minimum on a 2-ary-3-tree whose last leaf (S-0-3) loses its
+ * first up-link, to S-1-2 (leaf port 3, S-1-2's port 2). Link lost: the
+ * leaf's entries out of port 3 and S-1-2's three out of port 2 (hosts 6, 7
+ * and the leaf's own LID). Deadlock freedom forces six more: the two tops
+ * above S-1-2 (its only way up) send those three LIDs down into S-1-2, which
+ * now reaches the leaf only by going up again, a turn at a switch where no
+ * route of either routing turns (the turn leaf is S-0-0, in the other pod).
+ * Every other entry keeps a legal route: e.g. S-0-2's up-going entries to
+ * hosts 6, 7 into S-1-2 climb on over a top and come down through S-1-3.
+ */
+START_TEST(forced_minimum_2ary3_leaf_uplink)
+{
+	struct fat_opts cut = {.skip_top = -1, .cut_leaf = 3, .cut_up = 0};
+	vt_fabric *f = fat(2, 3, NULL), *g = fat(2, 3, &cut);
+	struct vt_repair_stats st;
+	vt_lfts a, prev, fresh;
+	vt_order o;
+	vt_err e;
+	uint64_t lost;
+
+	ck_assert_int_eq(vt_route(f, NULL, &a, &o, &e), 0);
+	vt_order_free(&o);
+	ck_assert_int_eq(vt_route(g, NULL, &fresh, &o, &e), 0);
+	vt_order_free(&o);
+	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
+	ck_assert_uint_eq(entries_out(g, &prev, 0x1000 + 1 * 4096 + 2, 2), 3);
+	lost = entries_out(g, &prev, 0x1000 + 3, 3) + 3;
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, VT_REPAIR_MINIMAL, &st, &e), 0);
+	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
+	ck_assert_uint_eq(st.minimum, lost);
+	ck_assert_uint_eq(st.forced, lost + 6);
+	/* one block per switch here (LIDs below 64): the leaf, S-1-2 and the two tops */
+	ck_assert_uint_eq(st.minimum_blocks, 2);
+	ck_assert_uint_eq(st.forced_blocks, 4);
+	ck_assert_uint_ge(st.changed, st.forced);
+	vt_lfts_free(&a);
+	vt_lfts_free(&prev);
+	vt_lfts_free(&fresh);
+	vt_fabric_free(f);
+	vt_fabric_free(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("route");
@@ -391,6 +446,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, degraded_8ary3_leaf_uplinks_lanes);
 	tcase_add_test(tc, multi_rail_each_plane_congestion_free);
 	tcase_add_test(tc, every_topofile_cdg_acyclic);
+	tcase_add_test(tc, forced_minimum_2ary3_leaf_uplink);
 	suite_add_tcase(s, tc);
 	return s;
 }
