@@ -284,7 +284,7 @@ static int job_trace(vt_progb *b, const struct vt_job *j, const uint32_t *g, uns
 		vt_mpitrace_free(&t);
 		return -1;
 	}
-	rc = vt_replay_reps(b, &t, g, reps, path);
+	rc = vt_replay_reps(b, &t, g, reps, j->trace_compute, path);
 	vt_mpitrace_free(&t);
 	return rc;
 }

@@ -24,7 +24,8 @@
  * ring-bcast[:SEGMENTS]); a collective with a root may name it, NAME@ROOT
  * (a rank of the job; default 0), as bcast@5 or ring-bcast@3:16; or
  * trace:FILE, an OTF2 trace (vt_otf2.h, vt_replay.h) of exactly RANKS ranks,
- * its rank i as the job's rank i. SIZE is "-" for a barrier and a trace.
+ * its rank i as the job's rank i, its compute gaps replayed if the job's
+ * trace_compute is set. SIZE is "-" for a barrier and a trace.
  * WORKLOAD+TIME (not for a trace; TIME a number with ns, us, ms or s, up to
  * 1 s): every rank of the job computes TIME between one phase and the next
  * (the stages of a pattern, the repetitions of --reps).
@@ -59,6 +60,7 @@ struct vt_job {
 	uint32_t root;	     /* a rooted collective's root, a rank of the job */
 	int rooted;	     /* @ROOT given */
 	uint32_t compute_ns; /* +TIME: compute between phases */
+	int trace_compute;   /* trace: its compute gaps replayed (vt_replay.h); set by the caller */
 	/* placement */
 	uint32_t nnodes, *node; /* CA node indices, in rank order */
 	uint32_t first_rank;	/* global rank of its rank 0 */

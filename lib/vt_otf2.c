@@ -26,6 +26,13 @@ struct locrank {
 	uint32_t rank;
 };
 
+/* A rank's time outside MPI: the end of its last MPI call, the gap before its next. */
+struct clk {
+	uint64_t leave, gap;
+	uint32_t depth; /* MPI calls entered, not left */
+	int seen;	/* leave is set */
+};
+
 /* The open isends of a rank: request id and operation index. */
 struct reqs {
 	uint64_t *id, *op;
@@ -48,7 +55,11 @@ struct rd {
 	uint8_t *global;    /* per communicator: ranks in events are world ranks */
 	struct locrank *lr; /* sorted by location */
 	uint32_t nlr;
-	struct reqs *req; /* per rank */
+	struct reqs *req;    /* per rank */
+	uint8_t *mpi_region; /* per region id: 1 if an MPI call */
+	uint32_t nregion;
+	uint64_t res;	 /* timer ticks per second */
+	struct clk *clk; /* per rank */
 };
 
 /* An error of the trace's content: names the file, stops the reading. */
@@ -102,6 +113,36 @@ static OTF2_CallbackCode def_string(void *ud, OTF2_StringRef self, const char *s
 	free(d->str[self]);
 	d->str[self] = strdup(s);
 	return d->str[self] ? OTF2_CALLBACK_SUCCESS : bad(d, "out of memory for strings");
+}
+
+static OTF2_CallbackCode def_clock(void *ud, uint64_t res, uint64_t offset, uint64_t len,
+				   uint64_t realtime)
+{
+	((struct rd *)ud)->res = res;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
+				    OTF2_StringRef canonical, OTF2_StringRef desc,
+				    OTF2_RegionRole role, OTF2_Paradigm paradigm,
+				    OTF2_RegionFlag flags, OTF2_StringRef file, uint32_t begin,
+				    uint32_t end)
+{
+	struct rd *d = ud;
+
+	if (paradigm != OTF2_PARADIGM_MPI || self >= (1u << 24))
+		return OTF2_CALLBACK_SUCCESS; /* not MPI's (or too far out to count) */
+	if (self >= d->nregion) {
+		uint8_t *p = realloc(d->mpi_region, self + 1);
+
+		if (!p)
+			return bad(d, "out of memory for regions");
+		memset(p + d->nregion, 0, self + 1 - d->nregion);
+		d->mpi_region = p;
+		d->nregion = self + 1;
+	}
+	d->mpi_region[self] = 1;
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
@@ -187,7 +228,8 @@ static int make_ranks(struct rd *d)
 		return bad(d, "no MPI ranks (no locations)"), -1;
 	d->lr = malloc((size_t)n * sizeof(*d->lr));
 	d->req = calloc(n, sizeof(*d->req));
-	if (!d->lr || !d->req || vt_mpitrace_init(d->t, n, d->e))
+	d->clk = calloc(n, sizeof(*d->clk));
+	if (!d->lr || !d->req || !d->clk || vt_mpitrace_init(d->t, n, d->e))
 		return bad(d, "out of memory for %u ranks", n), -1;
 	for (uint32_t r = 0; r < n; r++)
 		d->lr[r] = (struct locrank){m[r], r};
@@ -299,9 +341,20 @@ static OTF2_CallbackCode where(struct rd *d, OTF2_LocationRef loc, OTF2_CommRef 
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode add(struct rd *d, uint32_t rank, const struct vt_mpiop *op)
+/* Time stamp ticks as picoseconds. */
+static uint64_t ticks_ps(const struct rd *d, uint64_t ticks)
 {
-	if (vt_mpitrace_add(d->t, rank, op, d->e))
+	return d->res ? (uint64_t)((long double)ticks * 1e12L / (long double)d->res + 0.5L) : 0;
+}
+
+/* Appends op to rank's operations with the compute gap before it. */
+static OTF2_CallbackCode add(struct rd *d, uint32_t rank, const struct vt_mpiop *o)
+{
+	struct vt_mpiop op = *o;
+
+	op.gap_ps = ticks_ps(d, d->clk[rank].gap);
+	d->clk[rank].gap = 0;
+	if (vt_mpitrace_add(d->t, rank, &op, d->e))
 		return bad(d, "out of memory for the operations of rank %u", rank);
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -322,6 +375,37 @@ static OTF2_CallbackCode p2p(struct rd *d, OTF2_LocationRef loc, enum vt_mpiop_k
 			   d->t->comm[op.comm].name, d->t->comm[op.comm].n);
 	op.peer = (uint32_t)w;
 	return add(d, r, &op);
+}
+
+/* The clock of the rank at loc if region is an MPI call; NULL otherwise. */
+static struct clk *mpi_clk(struct rd *d, OTF2_LocationRef loc, OTF2_RegionRef region)
+{
+	int64_t r = rank_of(d, loc);
+
+	return r < 0 || region >= d->nregion || !d->mpi_region[region] ? NULL : &d->clk[r];
+}
+
+/* Enter and Leave of MPI calls: the time between two calls is the rank's compute. */
+static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp ts, void *ud,
+				  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+	struct clk *c = mpi_clk(ud, loc, region);
+
+	if (c && c->depth++ == 0 && c->seen && ts > c->leave)
+		c->gap += ts - c->leave;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode ev_leave(OTF2_LocationRef loc, OTF2_TimeStamp ts, void *ud,
+				  OTF2_AttributeList *al, OTF2_RegionRef region)
+{
+	struct clk *c = mpi_clk(ud, loc, region);
+
+	if (c && c->depth && --c->depth == 0) {
+		c->leave = ts;
+		c->seen = 1;
+	}
+	return OTF2_CALLBACK_SUCCESS;
 }
 
 static OTF2_CallbackCode ev_send(OTF2_LocationRef loc, OTF2_TimeStamp ts, void *ud,
@@ -527,6 +611,8 @@ static int read_defs(struct rd *d, OTF2_Reader *rdr)
 
 	if (gr && cb) {
 		OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, def_string);
+		OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
+		OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 		OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, def_location);
 		OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
 		OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
@@ -578,6 +664,8 @@ static int read_events(struct rd *d, OTF2_Reader *rdr)
 	uint64_t n;
 
 	if (gr && cb) {
+		OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, ev_enter);
+		OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, ev_leave);
 		OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, ev_send);
 		OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, ev_isend);
 		OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, ev_isend_done);
@@ -615,6 +703,8 @@ static void rd_free(struct rd *d)
 	free(d->global);
 	free(d->lr);
 	free(d->req);
+	free(d->clk);
+	free(d->mpi_region);
 }
 
 int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e)

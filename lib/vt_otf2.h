@@ -15,7 +15,10 @@
  * allreduce and reduce, and NonBlockingCollectiveComplete for the same (a
  * non-blocking collective replayed where it completes, as a blocking one).
  * Other collectives (alltoallw, scans, reduce-scatter)
- * are refused by name; every other event is skipped. Time stamps are not used.
+ * are refused by name; every other event is skipped. Enter and Leave of MPI
+ * regions (paradigm MPI) give each operation its gap_ps: the time since the
+ * rank left its previous MPI call, up to the call holding the operation
+ * (the first call has none), at the archive's timer resolution.
  */
 #ifndef VT_OTF2_H
 #define VT_OTF2_H

@@ -71,6 +71,7 @@ struct replay {
 	vt_progb *b;
 	const vt_mpitrace *t;
 	const uint32_t *g;
+	int compute;	   /* compute steps for the gaps */
 	uint64_t *off;	   /* rank r's operation i is flat operation off[r] + i */
 	uint32_t *mi;	   /* per flat operation: its message (sends and receives) */
 	uint64_t *cur;	   /* per rank: its next operation */
@@ -181,6 +182,18 @@ out:
 	return rc;
 }
 
+/* A compute gap as compute steps: whole nanoseconds, at most VT_STEP_MAX_MSG a step. */
+static int compute(vt_progb *b, uint32_t rank, uint64_t ps)
+{
+	uint64_t ns = (ps + 500) / 1000;
+
+	for (; ns; ns -= ns < VT_STEP_MAX_MSG ? ns : VT_STEP_MAX_MSG)
+		if (vt_progb_compute(b, rank,
+				     ns < VT_STEP_MAX_MSG ? (uint32_t)ns : VT_STEP_MAX_MSG))
+			return -1;
+	return 0;
+}
+
 /* Rank r's steps up to its next collective, where it waits for the other members. */
 static int advance(struct replay *x, uint32_t r)
 {
@@ -193,6 +206,8 @@ static int advance(struct replay *x, uint32_t r)
 		uint32_t m = x->mi[x->off[r] + x->cur[r]];
 		int rc = 0;
 
+		if (x->compute && compute(b, me, op->gap_ps))
+			return -1;
 		switch (op->kind) {
 		case VT_MPI_SEND:
 			rc = vt_progb_step(b, me, VT_STEP_POST, m) ||
@@ -389,9 +404,9 @@ static int setup(struct replay *x)
 	return 0;
 }
 
-int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g)
+int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, int compute)
 {
-	struct replay x = {.b = b, .t = t, .g = g, .stage0 = b->w->nstages};
+	struct replay x = {.b = b, .t = t, .g = g, .compute = compute, .stage0 = b->w->nstages};
 	int rc = b->failed ? -1 : 0;
 
 	if (!rc)
@@ -409,11 +424,11 @@ int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g)
 	return rc;
 }
 
-int vt_replay_reps(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, unsigned reps,
+int vt_replay_reps(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, unsigned reps, int compute,
 		   const char *src)
 {
 	for (unsigned k = 0; k < reps; k++)
-		if (vt_replay_build(b, t, g)) {
+		if (vt_replay_build(b, t, g, compute)) {
 			char msg[VT_ERR_MAX];
 
 			snprintf(msg, sizeof(msg), "%s", b->e->msg);

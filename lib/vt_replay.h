@@ -2,8 +2,10 @@
 /*
  * MPI trace replay: each rank's MPI operations in program order (what a
  * trace reader such as vt_otf2.h fills in) turned into a program workload
- * (vt_progbuild.h). Replay is driven by dependencies, not by time stamps:
- * ranks compute in no time, a rank stops only where MPI would make it wait.
+ * (vt_progbuild.h). Replay is driven by dependencies, not by time stamps: a
+ * rank stops only where MPI would make it wait, and computes in no time
+ * unless asked to replay the compute gaps the trace measured between MPI
+ * calls (then each is a compute step of that length before the call).
  *   send       post the message, wait until its last packet has left the HCA
  *   isend      post the message and go on
  *   isend-done wait until the isend's message has left the HCA (MPI_Wait)
@@ -66,10 +68,11 @@ struct vt_mpiop {
 	uint32_t comm;	    /* index into the trace's communicators */
 	uint32_t peer;	    /* world rank: a send's destination, a receive's source */
 	uint32_t tag;
-	uint32_t root;	/* collective: root as a rank of the communicator */
-	uint64_t bytes; /* message bytes; collective: bytes sent */
-	uint64_t recvd; /* collective: bytes received */
-	uint64_t isend; /* isend-done: index of its isend in the rank's operations */
+	uint32_t root;	 /* collective: root as a rank of the communicator */
+	uint64_t bytes;	 /* message bytes; collective: bytes sent */
+	uint64_t recvd;	 /* collective: bytes received */
+	uint64_t isend;	 /* isend-done: index of its isend in the rank's operations */
+	uint64_t gap_ps; /* compute before it: the last MPI call's end to its call's start */
 };
 
 struct vt_mpicomm {
@@ -98,12 +101,14 @@ const char *vt_mpicoll_name(enum vt_mpicoll c);
 /* 1 if c has a root (bcast, gather(v), scatter(v), reduce). */
 int vt_mpicoll_rooted(enum vt_mpicoll c);
 /*
- * Appends the trace to b: trace rank r runs as b's rank g[r]. Errors name
- * the rank (trace rank), the operation and the communicator.
+ * Appends the trace to b: trace rank r runs as b's rank g[r]; with compute,
+ * each operation's gap_ps, to the nanosecond, is computed before it
+ * (vt_progb_compute steps). Errors name the rank
+ * (trace rank), the operation and the communicator.
  */
-int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g);
+int vt_replay_build(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, int compute);
 /* vt_replay_build reps times over (one run after the other); errors begin "src: ". */
-int vt_replay_reps(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, unsigned reps,
+int vt_replay_reps(vt_progb *b, const vt_mpitrace *t, const uint32_t *g, unsigned reps, int compute,
 		   const char *src);
 
 #endif

@@ -112,6 +112,7 @@ void simjobs_setup(const struct opts *o, const vt_fabric *f, const vt_order *ord
 	for (unsigned k = 0; k < o->njobs; k++) {
 		if (vt_job_parse(&js->job[k], o->job[k], &e))
 			fail(e.msg, 2);
+		js->job[k].trace_compute = o->trace_compute;
 		for (unsigned i = 0; i < k; i++)
 			if (!strcmp(js->job[i].name, js->job[k].name)) {
 				snprintf(e.msg, sizeof(e.msg), "%s: two jobs named %s",

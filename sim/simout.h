@@ -39,6 +39,7 @@ struct routing {
 struct opts {
 	const char *fabric, *gen, *order, *pattern, *causal, *open, *plot;
 	const char *trace;	 /* --trace: an OTF2 anchor file */
+	int trace_compute;	 /* --trace-compute: replay the traces' compute gaps */
 	const char *plot_format; /* --plot-format: png, svg or pdf; NULL: png and svg */
 	const char *name_map;	 /* --node-name-map */
 	const char *rspec[MAX_ROUTINGS];

@@ -41,6 +41,7 @@ static const char usage[] =
 	"  --open uniform|perm|pair --load L --duration US\n"
 	"                     open-loop traffic at load L (0..4] of one link for US us\n"
 	"  --trace FILE.otf2  replay an OTF2 trace's MPI messages (rank r on host r)\n"
+	"  --trace-compute    and the compute time between its MPI calls (else none)\n"
 	"  --job NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD  one job of several run at once;\n"
 	"                     repeatable (placement contiguous, random, random-leaves,\n"
 	"                     rr-leaves or order; workload a pattern, a collective\n"
@@ -147,6 +148,7 @@ static const struct option long_opts[] = {
 	{"job", 1, 0, 24},
 	{"trace", 1, 0, 25},
 	{"jobs", 1, 0, 26},
+	{"trace-compute", 0, 0, 27},
 	{"help", 0, 0, 'h'},
 	{"version", 0, 0, VT_OPT_VERSION},
 	{"node-name-map", 1, 0, VT_OPT_VERSION + 1},
@@ -192,6 +194,9 @@ static int workload_opt(const struct vt_cli *cli, struct opts *o, int c)
 		break;
 	case 25:
 		o->trace = optarg;
+		break;
+	case 27:
+		o->trace_compute = 1;
 		break;
 	case 'O':
 		o->open = opens[vt_cli_choice(cli, "--open", optarg, opens)];
@@ -447,6 +452,8 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 	vt_cli_needs(cli, o->duration_set, "--duration", !!o->open, "--open");
 	if (o->open && o->mode_set)
 		vt_cli_usage(cli, "--mode does not apply to --open traffic");
+	vt_cli_needs(cli, o->trace_compute, "--trace-compute", o->trace || o->njobs,
+		     "--trace or --job with a trace");
 	if (o->trace && o->mode_set)
 		vt_cli_usage(cli, "--mode does not apply to --trace (MPI's own waits release it)");
 	if (o->reps_set && (o->open || o->causal))
@@ -597,7 +604,7 @@ static void trace_work(const struct opts *o, uint32_t nhosts, vt_simwork *w)
 		die(g ? e.msg : "out of memory");
 	for (uint32_t r = 0; r < t.nranks; r++)
 		g[r] = r;
-	if (vt_replay_reps(&b, &t, g, o->reps, o->trace)) {
+	if (vt_replay_reps(&b, &t, g, o->reps, o->trace_compute, o->trace)) {
 		vt_progb_abort(&b);
 		die(e.msg);
 	}

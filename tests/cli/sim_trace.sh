@@ -2,8 +2,9 @@
 # vartree-sim --trace and --job NAME:...:-:trace:FILE: OTF2 traces written by
 # tests/tools/otf2-write (libotf2's writer) replayed. Bytes and messages are
 # what the writer added up; a traced alltoall equals the built-in alltoall job
-# and a traced shift the causal shift pattern, to the picosecond; damaged,
-# missing and too large traces are one-line errors with exit status 2.
+# and a traced shift the causal shift pattern, to the picosecond;
+# --trace-compute adds the 10 us of compute the trace holds on its one path;
+# damaged, missing and too large traces are one-line errors with exit status 2.
 set -u
 s=$VT_BIN/vartree-sim
 w=$VT_TOP/build/asan/tests/otf2-write
@@ -39,6 +40,16 @@ b=$("$s" -q --json --gen "fat 4,2" --pattern shift --mode causal --size 4096 | p
 a=$("$s" -q --json --gen "fat 4,2" --trace "$mix" --reps 3 | python3 -c "$key" | cut -d' ' -f2,3)
 [ "$a" = "$((3 * wmsgs)) $((3 * wbytes))" ] || bad "mix --reps 3: '$a'"
 
+# --trace-compute: exactly the trace's 10 us of compute more, in a job too
+"$w" "$tmp" compute 16 || bad "otf2-write compute exited $?"
+key='import json,sys; print(json.load(sys.stdin)["runs"][0]["total_us"])'
+a=$("$s" -q --json --gen "fat 4,2" --trace "$tmp/compute/compute.otf2" | python3 -c "$key")
+b=$("$s" -q --json --gen "fat 4,2" --trace "$tmp/compute/compute.otf2" --trace-compute | python3 -c "$key")
+c=$("$s" -q --json --gen "fat 4,2" --trace-compute --job "c:16:order:-:trace:$tmp/compute/compute.otf2" |
+	python3 -c "$key")
+python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(not (a > 0 and round(b - a, 3) == 10 and b == c))" \
+	"$a" "$b" "$c" || bad "--trace-compute: $a us without, $b us with, $c us as a job"
+
 # 3. as a job beside another, randomly placed: its own messages and bytes
 "$s" -q --json --gen "fat 4,3" --seed 7 --job app:16:random:-:trace:"$mix" \
 	--job bg:16:contiguous:4K:shift >"$tmp/jobs.json" || bad "jobs exited $?"
@@ -67,6 +78,8 @@ refuse "vartree-sim: $tmp/none.otf2: No such file or directory" --gen "fat 4,2" 
 refuse "vartree-sim: job app: $mix has 16 ranks, the job 8" --gen "fat 4,2" --job "app:8:order:-:trace:$mix"
 refuse "vartree-sim: --job: job 'a:16:order:4K:trace:$mix': size: '-' for a trace (its messages carry their own sizes). Try 'vartree-sim --help'." \
 	--gen "fat 4,2" --job "a:16:order:4K:trace:$mix"
+refuse "vartree-sim: --trace-compute needs --trace or --job with a trace. Try 'vartree-sim --help'." \
+	--gen "fat 4,2" --pattern shift --trace-compute
 refuse "vartree-sim: --mode does not apply to --trace (MPI's own waits release it). Try 'vartree-sim --help'." \
 	--gen "fat 4,2" --trace "$mix" --mode burst
 cp -r "$tmp/mix" "$tmp/cut"

@@ -8,6 +8,9 @@
  *             sub-communicator of the odd ranks, a bcast from rank N - 1 and
  *             a reduce to the sub-communicator's rank 1; prints the bytes and
  *             the messages it holds ("bytes B messages M")
+ *   compute   rank 0 computes 7 us, sends 4096 bytes to rank 1, which computes
+ *             3 us once it has them and sends them back (10 us of compute on
+ *             the one path)
  */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -55,7 +58,7 @@ int main(int argc, char **argv)
 	otf2w *w;
 
 	if (argc != 4 || (n = (uint32_t)strtoul(argv[3], NULL, 10)) < 4 || n > 4096) {
-		fprintf(stderr, "usage: otf2-write DIR alltoall|shift|mix N (N >= 4)\n");
+		fprintf(stderr, "usage: otf2-write DIR alltoall|shift|mix|compute N (N >= 4)\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/%s", argv[1], argv[2]);
@@ -74,6 +77,8 @@ int main(int argc, char **argv)
 			}
 	} else if (!strcmp(argv[2], "mix")) {
 		mix(w, n);
+	} else if (!strcmp(argv[2], "compute")) {
+		otf2w_pingpong(w, 7000, 3000, 4096);
 	} else {
 		fprintf(stderr, "otf2-write: unknown trace %s\n", argv[2]);
 		return 2;

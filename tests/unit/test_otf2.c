@@ -55,8 +55,8 @@ static otf2w *start(const char *dir, const char *name, uint32_t n)
 	return w;
 }
 
-/* The trace as a program workload of its own ranks. */
-static void replay(const char *path, vt_simwork *w)
+/* The trace as a program workload of its own ranks, its compute gaps as compute steps or not. */
+static void replay_c(const char *path, vt_simwork *w, int compute)
 {
 	vt_mpitrace t;
 	vt_progb b;
@@ -69,13 +69,18 @@ static void replay(const char *path, vt_simwork *w)
 	for (uint32_t r = 0; r < t.nranks; r++)
 		g[r] = r;
 	ck_assert_int_eq(vt_progb_init(&b, w, t.nranks, &e), 0);
-	if (vt_replay_build(&b, &t, g)) {
+	if (vt_replay_build(&b, &t, g, compute)) {
 		vt_progb_abort(&b);
 		ck_abort_msg("%s", e.msg);
 	}
 	ck_assert_int_eq(vt_progb_finish(&b), 0);
 	free(g);
 	vt_mpitrace_free(&t);
+}
+
+static void replay(const char *path, vt_simwork *w)
+{
+	replay_c(path, w, 0);
 }
 
 struct net {
@@ -415,6 +420,58 @@ START_TEST(trace_equals_builtin)
 }
 END_TEST
 
+/* The nanoseconds of w's compute steps, and how many there are. */
+static uint64_t compute_ns(const vt_simwork *w, uint64_t *steps)
+{
+	uint64_t ns = 0;
+
+	*steps = 0;
+	for (uint32_t k = 0; k < w->step_off[w->nranks]; k++)
+		if (VT_STEP_KIND(w->step[k]) == VT_STEP_COMPUTE) {
+			ns += VT_STEP_MSG(w->step[k]);
+			(*steps)++;
+		}
+	return ns;
+}
+
+/*
+ * Compute gaps: rank 0 computes 7 us, then a blocking send to rank 1, which
+ * computes 3 us after receiving it and sends it back. Both gaps lie on the
+ * one path, so replaying them adds exactly 10 us; without, none.
+ */
+START_TEST(compute_gaps)
+{
+	uint64_t steps;
+	char dir[64], path[512];
+	struct net n;
+	vt_simwork a, b;
+	vt_sim_result ra, rb;
+	otf2w *tw = start(scratch(dir, sizeof(dir)), "gaps", 16);
+
+	otf2w_pingpong(tw, 7000, 3000, 4096);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "gaps");
+	replay_c(path, &a, 0);
+	replay_c(path, &b, 1);
+	ck_assert_uint_eq(compute_ns(&a, &steps), 0);
+	ck_assert_uint_eq(steps, 0);
+	ck_assert_uint_eq(compute_ns(&b, &steps), 10000);
+	ck_assert_uint_eq(steps, 2);
+	net_up(&n, "fat 4,2");
+	simulate(&n, &a, &ra);
+	simulate(&n, &b, &rb);
+	ck_assert_uint_gt(ra.end_ps, 0);
+	ck_assert_uint_eq(rb.end_ps, ra.end_ps + 10000000);
+	ck_assert_uint_eq(rb.bytes_delivered, 2 * 4096);
+	vt_sim_result_free(&ra);
+	vt_sim_result_free(&rb);
+	vt_simwork_free(&a);
+	vt_simwork_free(&b);
+	net_down(&n);
+	rmtree(dir);
+}
+END_TEST
+
 /* The error of reading path, and of replaying it if it reads. */
 static const char *read_error(const char *path, vt_err *e)
 {
@@ -429,7 +486,7 @@ static const char *read_error(const char *path, vt_err *e)
 		g[r] = r;
 	ck_assert_uint_le(t.nranks, 64);
 	ck_assert_int_eq(vt_progb_init(&b, &w, t.nranks, e), 0);
-	if (vt_replay_build(&b, &t, g)) {
+	if (vt_replay_build(&b, &t, g, 0)) {
 		vt_progb_abort(&b);
 		vt_mpitrace_free(&t);
 		return e->msg;
@@ -504,6 +561,7 @@ static Suite *otf2_suite(void)
 	tcase_add_test(tc, collectives_expand);
 	tcase_add_test(tc, v_collectives_expand);
 	tcase_add_test(tc, trace_equals_builtin);
+	tcase_add_test(tc, compute_gaps);
 	tcase_add_test(tc, errors_name_file_and_cause);
 	suite_add_tcase(s, tc);
 	return s;

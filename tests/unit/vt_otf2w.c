@@ -14,7 +14,7 @@ struct otf2w {
 	OTF2_Archive *a;
 	uint32_t n, ncomm;
 	OTF2_EvtWriter **ew;
-	uint64_t *clock;
+	uint64_t *clock, *nev; /* per rank: ns, events */
 	uint32_t *memb[MAX_COMM], nmemb[MAX_COMM];
 	int failed;
 };
@@ -37,6 +37,34 @@ static uint64_t loc_of(uint32_t r)
 	return 100 + 7 * (uint64_t)r;
 }
 
+static void check(otf2w *w, OTF2_ErrorCode c)
+{
+	if (c != OTF2_SUCCESS)
+		w->failed = 1;
+}
+
+/*
+ * Every event sits in an MPI call (region 0, paradigm MPI): enter() at the
+ * time the last call was left, the events and leave() 1 ns apart; time
+ * outside calls is only otf2w_compute's.
+ */
+static uint64_t now(otf2w *w, uint32_t r)
+{
+	w->nev[r]++;
+	return ++w->clock[r];
+}
+
+static void enter(otf2w *w, uint32_t r) /* at the previous leave's time: no gap */
+{
+	w->nev[r]++;
+	check(w, OTF2_EvtWriter_Enter(w->ew[r], NULL, w->clock[r], 0));
+}
+
+static void leave(otf2w *w, uint32_t r)
+{
+	check(w, OTF2_EvtWriter_Leave(w->ew[r], NULL, now(w, r), 0));
+}
+
 otf2w *otf2w_open(const char *dir, const char *name, uint32_t n)
 {
 	otf2w *w = calloc(1, sizeof(*w));
@@ -46,9 +74,10 @@ otf2w *otf2w_open(const char *dir, const char *name, uint32_t n)
 	w->n = n;
 	w->ew = calloc(n, sizeof(*w->ew));
 	w->clock = calloc(n, sizeof(*w->clock));
+	w->nev = calloc(n, sizeof(*w->nev));
 	w->a = OTF2_Archive_Open(dir, name, OTF2_FILEMODE_WRITE, 1 << 20, 4 << 20,
 				 OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	if (!w->ew || !w->clock || !w->a ||
+	if (!w->ew || !w->clock || !w->nev || !w->a ||
 	    OTF2_Archive_SetFlushCallbacks(w->a, &flush, NULL) != OTF2_SUCCESS ||
 	    OTF2_Archive_SetSerialCollectiveCallbacks(w->a) != OTF2_SUCCESS ||
 	    OTF2_Archive_OpenEvtFiles(w->a) != OTF2_SUCCESS) {
@@ -56,11 +85,15 @@ otf2w *otf2w_open(const char *dir, const char *name, uint32_t n)
 			OTF2_Archive_Close(w->a);
 		free(w->ew);
 		free(w->clock);
+		free(w->nev);
 		free(w);
 		return NULL;
 	}
-	for (uint32_t r = 0; r < n; r++)
+	for (uint32_t r = 0; r < n; r++) {
 		w->ew[r] = OTF2_Archive_GetEvtWriter(w->a, loc_of(r));
+		enter(w, r); /* as MPI_Init: compute is measured from its end */
+		leave(w, r);
+	}
 	w->memb[0] = malloc(n * sizeof(uint32_t));
 	for (uint32_t r = 0; r < n; r++)
 		w->memb[0][r] = r;
@@ -79,43 +112,57 @@ uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n)
 	return c;
 }
 
-static uint64_t tick(otf2w *w, uint32_t r)
+void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns)
 {
-	return w->clock[r] += 10;
-}
-
-static void check(otf2w *w, OTF2_ErrorCode c)
-{
-	if (c != OTF2_SUCCESS)
-		w->failed = 1;
+	w->clock[r] += ns;
 }
 
 void otf2w_send(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len)
 {
-	check(w, OTF2_EvtWriter_MpiSend(w->ew[r], NULL, tick(w, r), peer, comm, tag, len));
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiSend(w->ew[r], NULL, now(w, r), peer, comm, tag, len));
+	leave(w, r);
 }
 
 void otf2w_isend(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
 		 uint64_t req)
 {
-	check(w, OTF2_EvtWriter_MpiIsend(w->ew[r], NULL, tick(w, r), peer, comm, tag, len, req));
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiIsend(w->ew[r], NULL, now(w, r), peer, comm, tag, len, req));
+	leave(w, r);
 }
 
 void otf2w_isend_done(otf2w *w, uint32_t r, uint64_t req)
 {
-	check(w, OTF2_EvtWriter_MpiIsendComplete(w->ew[r], NULL, tick(w, r), req));
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiIsendComplete(w->ew[r], NULL, now(w, r), req));
+	leave(w, r);
 }
 
 void otf2w_recv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len)
 {
-	check(w, OTF2_EvtWriter_MpiRecv(w->ew[r], NULL, tick(w, r), peer, comm, tag, len));
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiRecv(w->ew[r], NULL, now(w, r), peer, comm, tag, len));
+	leave(w, r);
 }
 
 void otf2w_irecv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
 		 uint64_t req)
 {
-	check(w, OTF2_EvtWriter_MpiIrecvRequest(w->ew[r], NULL, tick(w, r), req));
-	check(w, OTF2_EvtWriter_MpiIrecv(w->ew[r], NULL, tick(w, r), peer, comm, tag, len, req));
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiIrecvRequest(w->ew[r], NULL, now(w, r), req));
+	check(w, OTF2_EvtWriter_MpiIrecv(w->ew[r], NULL, now(w, r), peer, comm, tag, len, req));
+	leave(w, r);
+}
+
+void otf2w_pingpong(otf2w *w, uint64_t ns0, uint64_t ns1, uint64_t len)
+{
+	otf2w_compute(w, 0, ns0);
+	otf2w_send(w, 0, 0, 1, 0, len);
+	otf2w_recv(w, 0, 0, 1, 0, len);
+	otf2w_recv(w, 1, 0, 0, 0, len);
+	otf2w_compute(w, 1, ns1);
+	otf2w_send(w, 1, 0, 0, 0, len);
 }
 
 void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
@@ -145,10 +192,12 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
 			sent = recvd = n * block;
 			break;
 		}
-		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, tick(w, r)));
+		enter(w, r);
+		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
 		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
-				 w->ew[r], NULL, tick(w, r), (OTF2_CollectiveOp)op, comm,
+				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
 				 rooted ? root : OTF2_COLLECTIVE_ROOT_NONE, sent, recvd));
+		leave(w, r);
 	}
 }
 
@@ -178,10 +227,12 @@ void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t
 			recvd = total;
 			break;
 		}
-		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, tick(w, r)));
+		enter(w, r);
+		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
 		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
-				 w->ew[r], NULL, tick(w, r), (OTF2_CollectiveOp)op, comm,
+				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
 				 rooted ? root : OTF2_COLLECTIVE_ROOT_NONE, sent, recvd));
+		leave(w, r);
 	}
 }
 
@@ -192,23 +243,31 @@ void otf2w_iallreduce(otf2w *w, uint32_t comm, uint64_t block, uint64_t req)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r = w->memb[comm][i];
 
+		enter(w, r);
 		check(w,
-		      OTF2_EvtWriter_NonBlockingCollectiveRequest(w->ew[r], NULL, tick(w, r), req));
+		      OTF2_EvtWriter_NonBlockingCollectiveRequest(w->ew[r], NULL, now(w, r), req));
 		check(w, OTF2_EvtWriter_NonBlockingCollectiveComplete(
-				 w->ew[r], NULL, tick(w, r), OTF2_COLLECTIVE_OP_ALLREDUCE, comm,
+				 w->ew[r], NULL, now(w, r), OTF2_COLLECTIVE_OP_ALLREDUCE, comm,
 				 OTF2_COLLECTIVE_ROOT_NONE, n * block, n * block, req));
+		leave(w, r);
 	}
 }
 
-/* Strings 0 "", 1 "MPI", 2 "node", 3 "rank", 4 "MPI_COMM_WORLD", 5 "sub". */
+/* Strings 0 "", 1 "MPI", 2 "node", 3 "rank", 4 "MPI_COMM_WORLD", 5 "sub", 6 "MPI_Call". */
 static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 {
-	static const char *const s[] = {"", "MPI", "node", "rank", "MPI_COMM_WORLD", "sub"};
-	uint64_t *m = malloc(w->n * sizeof(uint64_t));
+	static const char *const s[] = {"",    "MPI",	  "node", "rank", "MPI_COMM_WORLD",
+					"sub", "MPI_Call"};
+	uint64_t *m = malloc(w->n * sizeof(uint64_t)), end = 0;
 
-	check(w, OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 1000000, 0));
-	for (uint32_t i = 0; i < 6; i++)
+	for (uint32_t r = 0; r < w->n; r++)
+		end = w->clock[r] > end ? w->clock[r] : end;
+	check(w, OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, end + 1, 0));
+	for (uint32_t i = 0; i < 7; i++)
 		check(w, OTF2_GlobalDefWriter_WriteString(g, i, s[i]));
+	check(w,
+	      OTF2_GlobalDefWriter_WriteRegion(g, 0, 6, 6, 0, OTF2_REGION_ROLE_FUNCTION,
+					       OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0));
 	check(w, OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 2, 2,
 							  OTF2_UNDEFINED_SYSTEM_TREE_NODE));
 	for (uint32_t r = 0; r < w->n; r++)
@@ -216,9 +275,8 @@ static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 								 OTF2_LOCATION_GROUP_TYPE_PROCESS,
 								 0, OTF2_UNDEFINED_LOCATION_GROUP));
 	for (uint32_t r = 0; r < w->n; r++)
-		check(w, OTF2_GlobalDefWriter_WriteLocation(g, loc_of(r), 3,
-							    OTF2_LOCATION_TYPE_CPU_THREAD,
-							    w->clock[r] / 10, r));
+		check(w, OTF2_GlobalDefWriter_WriteLocation(
+				 g, loc_of(r), 3, OTF2_LOCATION_TYPE_CPU_THREAD, w->nev[r], r));
 	for (uint32_t r = 0; r < w->n; r++)
 		m[r] = loc_of(r);
 	check(w, OTF2_GlobalDefWriter_WriteGroup(g, 0, 1, OTF2_GROUP_TYPE_COMM_LOCATIONS,
@@ -260,6 +318,7 @@ int otf2w_close(otf2w *w)
 		free(w->memb[c]);
 	free(w->ew);
 	free(w->clock);
+	free(w->nev);
 	free(w);
 	return rc;
 }

@@ -4,7 +4,9 @@
  * of n ranks, communicator 0 being MPI_COMM_WORLD. Location ids are not the
  * ranks (rank r is location 100 + 7 r), so a reader must map them through
  * the COMM_LOCATIONS group. Collectives are written on every member with the
- * byte counts Score-P records (the self copy included).
+ * byte counts Score-P records (the self copy included). Each call is an
+ * MPI region entered and left around its events (1 ns apart), after one as
+ * MPI_Init; time between calls is only what otf2w_compute adds.
  */
 #ifndef VT_OTF2W_H
 #define VT_OTF2W_H
@@ -17,6 +19,8 @@ typedef struct otf2w otf2w;
 otf2w *otf2w_open(const char *dir, const char *name, uint32_t n);
 /* A communicator of the given world ranks (its rank i is members[i]); its id. */
 uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n);
+/* Rank r computes for ns nanoseconds (the time stamps' unit) before its next MPI call. */
+void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns);
 /* Point-to-point events of world rank r; peer is a rank of communicator comm. */
 void otf2w_send(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len);
 void otf2w_isend(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
@@ -37,6 +41,11 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block);
 void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t *block);
 /* A non-blocking allreduce of every member of comm: its request, then its completion. */
 void otf2w_iallreduce(otf2w *w, uint32_t comm, uint64_t block, uint64_t req);
+/*
+ * Rank 0 computes ns0, sends len bytes to rank 1 and waits for them back;
+ * rank 1 receives them, computes ns1 and sends them back.
+ */
+void otf2w_pingpong(otf2w *w, uint64_t ns0, uint64_t ns1, uint64_t len);
 /* Writes the definitions and closes; 0 or -1. */
 int otf2w_close(otf2w *w);
 
