@@ -336,6 +336,24 @@ static int cand_cmp(const void *a, const void *b)
 }
 
 /*
+ * Leaves are never linked to each other, so of two linked CA-bearing switches
+ * the one with fewer CAs is a spine when it has other switch neighbours too
+ * (with hosts on a single leaf no spine lies between two leaves). Two lone
+ * switches linked to each other stay as they are: no tree, refused later.
+ */
+static int above_fuller_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			     uint32_t s, uint32_t cas)
+{
+	int fuller = 0;
+
+	if (nl->start[s + 1] - nl->start[s] < 2)
+		return 0;
+	for (uint32_t i = nl->start[s]; i < nl->start[s + 1] && !fuller; i++)
+		fuller = is_leaf[nl->v[i]] && cn_count(t, nl->v[i]) > cas;
+	return fuller;
+}
+
+/*
  * Without a cn_guid_file, a switch holding fewer compute CAs than the fullest
  * leaf and lying on a shortest path between two other CA-bearing switches is
  * a spine with storage or management CAs: they stop being compute nodes.
@@ -365,6 +383,11 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 			unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 			cl.active[cl.of[c[i].s]]--;
+		}
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
+		if (is_leaf[c[i].s] && above_fuller_leaf(t, nl, is_leaf, c[i].s, c[i].cas)) {
+			unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
 		}
 	classes_free(&cl);
 	free(c);

@@ -58,6 +58,10 @@ gen_routes "oversub 26,32,32,32 --speed NDR --width 2" 832
 # under way): the roots are still the top level (were a pod's own top, then refused)
 gen_routes "fat 4,3 --hostless-leaves 15" 16 12
 gen_routes "fat 4,3 --hostless-leaves 14 --seed 7" 16 8
+# ... and with storage HCAs on the spines of a 2-level tree: the spines stay spines
+# (their CAs were taken for leaves, outnumbering the one leaf: refused)
+gen_routes "oversub 8,12,4,4 --hostless-leaves 7 --spine-cas 2 --seed 1" 96 84
+gen_routes "oversub 8,12,4,4 --hostless-leaves 7 --spine-cas 2:dual --seed 2" 96 84
 for s in 15 "14 --seed 7"; do
 	# shellcheck disable=SC2086
 	"$VT_BIN/vartree-gen" fat 4,3 --hostless-leaves $s -o "$tmp/gen.topo"
