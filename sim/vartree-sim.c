@@ -40,7 +40,7 @@ static const char usage[] =
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
 	"  --open uniform|perm|pair --load L --duration US\n"
 	"                     open-loop traffic at load L (0..4] of one link for US us\n"
-	"  --trace FILE.otf2  replay an OTF2 trace's MPI messages (rank r on host r)\n"
+	"  --trace FILE.otf2  replay an OTF2 trace's MPI messages (rank r on the r-th host)\n"
 	"  --trace-compute    and the compute time between its MPI calls (else none)\n"
 	"  --job NAME:RANKS[xPPN]:PLACEMENT:SIZE:WORKLOAD  one job of several run at once;\n"
 	"                     repeatable (placement contiguous, random, random-leaves,\n"
@@ -585,23 +585,32 @@ static void host_order(const struct opts *o, const vt_fabric *f, const struct ro
 		die(e.msg);
 }
 
-/* --trace: rank r of the trace on host r of the order. */
-static void trace_work(const struct opts *o, uint32_t nhosts, vt_simwork *w)
+/*
+ * --trace: trace rank r on the r-th host of the order, place-keepers skipped
+ * as jobs place their ranks (tord: the trace's ranks' order).
+ */
+static void trace_work(const struct opts *o, const vt_order *ord, vt_simwork *w, vt_order *tord)
 {
 	vt_mpitrace t;
 	vt_progb b;
-	uint32_t *g;
+	uint32_t *g, nhosts = 0;
 	vt_err e;
 
 	if (vt_otf2_read(&t, o->trace, &e))
 		die(e.msg);
+	for (uint32_t i = 0; i < ord->n; i++)
+		nhosts += ord->port[i] != VT_NONE;
 	if (t.nranks > nhosts)
 		vt_cli_die(PROG, VT_EXIT_USAGE,
-			   "%s: %u ranks, more than the %u hosts of the fabric", o->trace, t.nranks,
-			   nhosts);
-	g = malloc((size_t)t.nranks * sizeof(*g));
-	if (!g || vt_progb_init(&b, w, t.nranks, &e))
-		die(g ? e.msg : "out of memory");
+			   "%s: %u ranks, more than the %u hosts of the host order", o->trace,
+			   t.nranks, nhosts);
+	g = malloc(((size_t)t.nranks + 1) * sizeof(*g));
+	tord->port = malloc(((size_t)t.nranks + 1) * sizeof(uint32_t));
+	if (!g || !tord->port || vt_progb_init(&b, w, t.nranks, &e))
+		die(g && tord->port ? e.msg : "out of memory");
+	for (uint32_t i = 0; i < ord->n && tord->n < t.nranks; i++)
+		if (ord->port[i] != VT_NONE)
+			tord->port[tord->n++] = ord->port[i];
 	for (uint32_t r = 0; r < t.nranks; r++)
 		g[r] = r;
 	if (vt_replay_reps(&b, &t, g, o->reps, o->trace_compute, o->trace)) {
@@ -615,12 +624,13 @@ static void trace_work(const struct opts *o, uint32_t nhosts, vt_simwork *w)
 	snprintf(w->name, sizeof(w->name), "trace %s", o->trace);
 }
 
-static void make_work(const struct opts *o, uint32_t nranks, vt_simwork *w)
+static void make_work(const struct opts *o, const vt_order *ord, vt_simwork *w, vt_order *tord)
 {
+	uint32_t nranks = ord->n;
 	vt_err e;
 
 	if (o->trace) {
-		trace_work(o, nranks, w);
+		trace_work(o, ord, w, tord);
 	} else if (o->causal) {
 		if (vt_simwork_navaridas(w, o->causal, nranks, o->size, &e))
 			die(e.msg);
@@ -683,7 +693,7 @@ int main(int argc, char **argv)
 	vt_err e;
 	vt_fabric *f;
 	vt_simwork w;
-	vt_order ord = {0}, gord = {0};
+	vt_order ord = {0}, gord = {0}; /* gord: the ranks' order of jobs and traces */
 	vt_jobs js = {0};
 	struct routing rt[MAX_ROUTINGS];
 	struct progress pr = {.on = 0};
@@ -702,7 +712,7 @@ int main(int argc, char **argv)
 		simjobs_setup(&o, f, &ord, &js, &w, &gord);
 		o.jobs = &js;
 	} else {
-		make_work(&o, ord.n, &w);
+		make_work(&o, &ord, &w, &gord);
 	}
 	/* progress is for a person watching; logs and pipes get the result only */
 	pr.on = !o.quiet && isatty(STDERR_FILENO);
@@ -710,9 +720,9 @@ int main(int argc, char **argv)
 	o.p.progress = progress;
 	o.p.progress_ctx = &pr;
 	for (unsigned k = 0; k < o.nr; k++) {
-		if (run_one(&o, f, o.njobs ? &gord : &ord, &w, &rt[k]))
+		if (run_one(&o, f, gord.port ? &gord : &ord, &w, &rt[k]))
 			rc = VT_EXIT_CHECK;
-		if (o.nseeds > 1 && simseeds_run(&o, f, o.njobs ? &gord : &ord, &w, &rt[k]))
+		if (o.nseeds > 1 && simseeds_run(&o, f, gord.port ? &gord : &ord, &w, &rt[k]))
 			rc = VT_EXIT_CHECK;
 	}
 	if (o.json) {
