@@ -177,9 +177,11 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 		return -1;
 	free(r->fill.cpos);
 	/* each class's hop list once; detours: per switch a class list and a filtered one */
-	r->fill.cpos = malloc(3 * (size_t)nlinks + 1);
+	r->fill.cpos = malloc(3 * (size_t)nlinks + VT_MAX_PORTS + 1);
 	if (!r->fill.cpos)
 		return vt_err_nomem(e, "out of memory");
+	for (unsigned j = 0; j <= VT_MAX_PORTS; j++) /* the list of every position */
+		r->fill.cpos[j] = (uint8_t)j;
 	vt_route_siblings(r, t);
 	return vt_route_classes(r, t, e);
 }

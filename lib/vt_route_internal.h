@@ -94,7 +94,12 @@ struct route_fill {
 	uint32_t n;
 	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
 	uint32_t *rstart, *rn, nrun, lastn;
-	uint8_t *cpos; /* candidate positions of this plan: class lists, then detours */
+	/*
+	 * Candidate positions: 0, 1, ..., VT_MAX_PORTS (the list of a class
+	 * whose parents are all as near), then this plan's lists: ancestors',
+	 * classes', detours'
+	 */
+	uint8_t *cpos;
 	uint32_t npos;
 };
 

@@ -76,32 +76,36 @@ static void plan_ancestors(struct router *r, uint32_t x)
 /*
  * The candidates of the up class c's members that are not ancestors: one hop
  * more than their nearest parent, up to every parent that near (their parents
- * are one level up, done already).
+ * are one level up, done already). Where all are as near, the list is every
+ * position (cpos's first): the nearest and farthest found first, without a
+ * branch per parent.
  */
 static struct cls *up_class(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
 	struct cls *k = &r->cls.ucl[c];
-	uint32_t a, n, best = VT_NONE;
+	const uint32_t *h = r->plan.h, *peer;
+	uint32_t n, lo = VT_NONE, hi = 0;
 
 	if (k->at == r->plan.stamp)
 		return k;
-	a = t->up_start[k->rep];
-	n = t->up_start[k->rep + 1] - a;
+	peer = &t->up_peer[t->up_start[k->rep]];
+	n = t->up_start[k->rep + 1] - t->up_start[k->rep];
 	k->at = r->plan.stamp;
+	for (uint32_t j = 0; j < n; j++) {
+		lo = h[peer[j]] < lo ? h[peer[j]] : lo;
+		hi = h[peer[j]] > hi ? h[peer[j]] : hi;
+	}
+	k->h = lo == VT_NONE ? VT_NONE : lo + 1;
+	k->off = 0; /* every parent as near (a leaf's parents in another pod): cpos's 0, 1, ... */
+	k->n = lo == VT_NONE ? 0 : n;
+	if (lo == hi)
+		return k;
 	k->off = r->fill.npos;
 	k->n = 0;
-	for (uint32_t j = 0; j < n; j++) {
-		uint32_t v = r->plan.h[t->up_peer[a + j]];
-
-		if (v < best) {
-			best = v;
-			k->n = 0;
-		}
-		if (v == best && v != VT_NONE)
+	for (uint32_t j = 0; j < n; j++)
+		if (h[peer[j]] == lo)
 			r->fill.cpos[k->off + k->n++] = (uint8_t)j;
-	}
-	k->h = best == VT_NONE ? VT_NONE : best + 1;
 	r->fill.npos += k->n;
 	return k;
 }
@@ -157,7 +161,7 @@ void vt_route_make_plan(struct router *r, uint32_t x)
 	r->fill.n = 0;
 	r->fill.nrun = 0;
 	r->fill.lastn = 0;
-	r->fill.npos = 0;
+	r->fill.npos = VT_MAX_PORTS + 1; /* after the list of every position */
 	plan_ancestors(r, x);
 	vt_route_plan_detours(r, plan_hops(r, x));
 }
