@@ -94,6 +94,7 @@ struct route_fill {
 	uint32_t n;
 	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
 	uint32_t *rstart, *rn, nrun, lastn;
+	uint32_t leaf0, leaf1; /* fill routes of the leaves that route up (plan.nreach0) */
 	/*
 	 * Candidate positions: 0, 1, ..., VT_MAX_PORTS (the list of a class
 	 * whose parents are all as near), then this plan's lists: ancestors',
@@ -244,6 +245,7 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 /* vt_route_plan.c */
 void vt_route_make_plan(struct router *r, uint32_t x);
 void vt_route_write_fill(struct router *r, uint32_t rot);
+void vt_route_write_leaf_fill(struct router *r, uint32_t rot);
 /* vt_route_batch.c: the column of lid (0: a place-keeper, none) becomes r->batch.col */
 int vt_route_batch_init(struct router *r, vt_err *e);
 void vt_route_batch_start(struct router *r, uint32_t lid);

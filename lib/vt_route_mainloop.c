@@ -21,7 +21,7 @@
  */
 static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, uint32_t rot)
 {
-	uint32_t path[VT_TREE_MAX_LEVELS], n;
+	uint32_t path[VT_TREE_MAX_LEVELS], n, nf;
 	uint8_t pn[VT_TREE_MAX_LEVELS] = {0};
 
 	if (r->plan.px != x)
@@ -32,9 +32,12 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 		vt_route_write_fill(r, r->main.serial);
 	set_entry(r, x, xp);
 	n = vt_route_ascend(r, x, rot, path, pn);
+	nf = vt_route_descend(r, path, n);
 	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
-	if (vt_route_descend(r, path, n) < r->plan.nreach0 && (xp || !lid))
+	if (nf < r->plan.nreach0 && (xp || !lid))
 		vt_route_stragglers(r, pn);
+	if (nf < r->plan.nreach0 && lid)
+		vt_route_write_leaf_fill(r, r->main.serial);
 }
 
 /* Compute nodes in index order, place-keepers included, offset by offset of their LMC. */

@@ -121,7 +121,8 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 	struct route_plan *pl = &r->plan;
 	uint32_t nd = 0;
 
-	for (uint32_t l = t->nlevels; l-- > 0;)
+	for (uint32_t l = t->nlevels; l-- > 0;) {
+		r->fill.leaf0 = r->fill.n; /* the leaves' from here on, at l = 0 */
 		for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
 			uint32_t s = t->by_level[i];
 			const struct cls *k;
@@ -144,6 +145,8 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			pl->nreach0 += !l;
 			add_fill(r, s, &t->up_port[t->up_start[s]], &r->fill.cpos[k->off], k->n);
 		}
+	}
+	r->fill.leaf1 = r->fill.n;
 	return nd;
 }
 
@@ -167,11 +170,11 @@ void vt_route_make_plan(struct router *r, uint32_t x)
 }
 
 /*
- * Every switch of the plan gets its fill route, candidates taken in turn
- * (rot). Locals, not r->...: the byte stores may alias anything, so the
- * compiler would reload every field per entry.
+ * Fill routes lo .. hi - 1, candidates taken in turn (rot); where keep, only
+ * switches nothing wrote yet. Locals, not r->...: the byte stores may alias
+ * anything, so the compiler would reload every field per entry.
  */
-void vt_route_write_fill(struct router *r, uint32_t rot)
+static void write_fill_range(struct router *r, uint32_t rot, uint32_t lo, uint32_t hi, int keep)
 {
 	uint8_t *col = r->batch.col;
 	const struct route_fill *fl = &r->fill;
@@ -181,10 +184,38 @@ void vt_route_write_fill(struct router *r, uint32_t rot)
 	const uint8_t *const *fbase = fl->fbase;
 
 	/* counts repeat in runs: divide once per run */
-	for (uint32_t g = 0, i = 0; g < nrun; g++) {
-		uint32_t m = rot % rn[g], e = g + 1 < nrun ? rstart[g + 1] : n;
+	for (uint32_t g = 0; g < nrun && rstart[g] < hi; g++) {
+		uint32_t b = rstart[g] > lo ? rstart[g] : lo, e = g + 1 < nrun ? rstart[g + 1] : n;
+		uint32_t m;
 
-		for (; i < e; i++)
-			col[fsw[i]] = fbase[i][fcand[i][m]];
+		if (e <= lo)
+			continue;
+		m = rot % rn[g];
+		e = e < hi ? e : hi;
+		if (keep) {
+			for (; b < e; b++)
+				if (col[fsw[b]] == VT_LFT_NONE)
+					col[fsw[b]] = fbase[b][fcand[b][m]];
+		} else {
+			for (; b < e; b++)
+				col[fsw[b]] = fbase[b][fcand[b][m]];
+		}
 	}
+}
+
+/*
+ * Every switch of the plan but the leaves that route up gets its fill route
+ * before the main route: the descent (vt_route_upgoing.c) writes those
+ * leaves, all of them unless some lost their link (vt_route_write_leaf_fill).
+ */
+void vt_route_write_fill(struct router *r, uint32_t rot)
+{
+	write_fill_range(r, rot, 0, r->fill.leaf0, 0);
+	write_fill_range(r, rot, r->fill.leaf1, r->fill.n, 0);
+}
+
+/* After the main route: the leaves that route up and that nothing wrote get their fill route. */
+void vt_route_write_leaf_fill(struct router *r, uint32_t rot)
+{
+	write_fill_range(r, rot, r->fill.leaf0, r->fill.leaf1, 1);
 }
