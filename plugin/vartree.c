@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <complib/cl_qmap.h>
 #include <opensm/osm_event_plugin.h>
@@ -34,14 +33,6 @@
 
 typedef cl_status_t (*register_fn)(osm_opensm_t *, const external_routing_engine_module_t *,
 				   void *);
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static void sweep_clear(struct vtp *p)
 {
@@ -139,7 +130,8 @@ static void write_order(struct vtp *p, const struct vtp_opts *o, const vt_order 
 static int build_hops(struct vtp *p, const struct vtp_opts *o)
 {
 	osm_subn_t *subn = &p->osm->subn;
-	double t0 = now_ms();
+	double t0 = vtp_now_ms();
+	struct vtp_hops_stats st;
 	vt_err e;
 
 	if (o->hops == VTP_HOPS_OPENSM)
@@ -149,7 +141,7 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
 			"vartree: hop_weights_file is set, so OpenSM builds the min-hop tables\n");
 		return 1;
 	}
-	if (vtp_hops_fill(subn, &e)) {
+	if (vtp_hops_fill(subn, &st, &e)) {
 		char msg[VT_ERR_MAX + 128];
 
 		vtp_hops_clear(subn);
@@ -159,7 +151,11 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
 		return 1;
 	}
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO, "vartree: min-hop tables filled in %.3f ms\n",
-		now_ms() - t0);
+		vtp_now_ms() - t0);
+	OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+		"vartree: min-hop tables: %" PRIu64 " rows (%" PRIu64 " allocated now): distances "
+		"%.3f ms, row allocation %.3f ms, rows written %.3f ms\n",
+		st.rows, st.new_rows, st.dist_ms, st.alloc_ms, st.fill_ms);
 	return 0;
 }
 
@@ -208,7 +204,7 @@ static int vtp_route(void *ctx)
 	uint64_t *roots = NULL, *cns = NULL, *ios = NULL;
 	vt_order order = {0};
 	char msg[VT_ERR_MAX + 128];
-	double t0 = now_ms(), t1, t2;
+	double t0 = vtp_now_ms(), t1, t2;
 	int ret = -1;
 	vt_err e;
 
@@ -234,7 +230,7 @@ static int vtp_route(void *ctx)
 			"ERR %s; falling back to the next routing engine\n", msg);
 		goto out;
 	}
-	t1 = now_ms();
+	t1 = vtp_now_ms();
 	if (vt_route(p->fab, &ro, &p->lfts, &order, &e)) {
 		vtp_err_text(msg, sizeof(msg), "VT01", "fabric refused", "routing", &e);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
@@ -243,7 +239,7 @@ static int vtp_route(void *ctx)
 		goto out;
 	}
 	repair(p, &o);
-	t2 = now_ms();
+	t2 = vtp_now_ms();
 	p->routed = 1;
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"vartree: routed %u switches, %u CAs, %u ranks (lmc %u) in %.3f ms "
@@ -265,11 +261,29 @@ out:
 	return ret;
 }
 
+/*
+ * One switch's LFT into its new_lft, a row copy (both are indexed by LID);
+ * LIDs past the routed ones keep OpenSM's OSM_NO_PATH.
+ */
+static void copy_lft(osm_switch_t *sw, const vt_lfts *t, uint32_t swi)
+{
+	size_t n = (size_t)sw->max_lid_ho + 1;
+
+	if (n > sw->lft_size)
+		n = sw->lft_size;
+	if (n > t->nlid) {
+		memset(sw->new_lft + t->nlid, OSM_NO_PATH, n - t->nlid);
+		n = t->nlid;
+	}
+	memcpy(sw->new_lft, vt_lft_row(t, swi), n);
+}
+
 /* ucast_build_fwd_tables: copy the tables into OpenSM's switches; the sweep's state ends here. */
 static int vtp_fill(void *ctx)
 {
 	struct vtp *p = ctx;
 	cl_qmap_t *tbl = &p->osm->subn.sw_guid_tbl;
+	double t0 = vtp_now_ms();
 	int ret = 0;
 
 	if (!p->routed) {
@@ -292,9 +306,13 @@ static int vtp_fill(void *ctx)
 			ret = -1;
 			break;
 		}
-		for (uint32_t lid = 0; lid <= sw->max_lid_ho && lid < sw->lft_size; lid++)
-			sw->new_lft[lid] = vt_lft_get(&p->lfts, p->fab->nodes[n].sw, lid);
+		copy_lft(sw, &p->lfts, p->fab->nodes[n].sw);
 	}
+	if (!ret)
+		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+			"vartree: tables of %u switches copied in %.3f ms; OpenSM sends their "
+			"blocks next\n",
+			(unsigned)cl_qmap_count(tbl), vtp_now_ms() - t0);
 	prev_clear(p);
 	if (!ret) { /* these tables are the next sweep's previous ones */
 		p->prev_fab = p->fab;

@@ -7,6 +7,8 @@
 #ifndef VTP_H
 #define VTP_H
 
+#include <time.h>
+
 #include <opensm/osm_opensm.h>
 
 #include "vt_err.h"
@@ -32,12 +34,30 @@ struct vtp {
 /* Builds a finished vt_fabric from OpenSM's current subnet (LIDs as OpenSM assigned them). */
 int vtp_fabric_from_subnet(const osm_subn_t *subn, unsigned lmc, vt_fabric **out, vt_err *e);
 
+/* Monotonic milliseconds, for the plugin's timing lines. */
+static inline double vtp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* What filling the min-hop tables cost, for the log. */
+struct vtp_hops_stats {
+	uint64_t rows;	   /* rows written (switch x switch LID) */
+	uint64_t new_rows; /* of them allocated now (a switch's first sweep) */
+	double dist_ms;	   /* switch graph and switch-to-switch distances */
+	double alloc_ms;   /* the new rows' mallocs */
+	double fill_ms;	   /* writing every row */
+};
+
 /*
  * Fills every switch's hops rows (OpenSM's min-hop matrices) with the values
  * osm_ucast_mgr_build_lid_matrices computes when no hop_weights_file is set.
  * Needs the rows OpenSM's ucast_mgr_setup_all_switches prepared for this sweep.
  */
-int vtp_hops_fill(osm_subn_t *subn, vt_err *e);
+int vtp_hops_fill(osm_subn_t *subn, struct vtp_hops_stats *st, vt_err *e);
 
 /* Resets every row to OSM_NO_PATH, as OpenSM's osm_switch_clear_hops does. */
 void vtp_hops_clear(osm_subn_t *subn);

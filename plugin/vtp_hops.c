@@ -178,35 +178,95 @@ static void distances_block(const struct graph *g, uint32_t t0, uint8_t *dist, u
 	}
 }
 
-/* S's row for every switch LID, as osm_switch_set_hops would leave them. */
-static int fill_switch(const struct graph *g, uint32_t s, const uint8_t *dist, uint8_t **rows)
+/* Where S's row for T lives: NULL if OpenSM would have none (T unreachable or LID out of range). */
+static uint8_t **row_slot(const struct graph *g, uint32_t s, uint32_t t, const uint8_t *dist)
 {
 	osm_switch_t *sw = g->sw[s];
-	const uint8_t *mine = dist + (size_t)s * g->n;
+	uint16_t lid = g->lid[t];
 
-	for (uint32_t t = 0; t < g->n; t++) {
-		uint16_t lid = g->lid[t];
+	if (dist[(size_t)s * g->n + t] == OSM_NO_PATH || !lid || lid > sw->max_lid_ho ||
+	    lid >= sw->num_hops)
+		return NULL;
+	return &sw->hops[lid];
+}
 
-		rows[t] = NULL;
-		if (mine[t] == OSM_NO_PATH || !lid || lid > sw->max_lid_ho || lid >= sw->num_hops)
-			continue;
-		if (!sw->hops[lid]) {
-			/* OpenSM frees each row itself (osm_switch_delete), so one malloc per row
-			 */
-			sw->hops[lid] = malloc(sw->num_ports);
-			if (!sw->hops[lid])
-				return -1;
-		}
-		rows[t] = sw->hops[lid];
-		memset(rows[t], OSM_NO_PATH, sw->num_ports);
-		rows[t][0] = mine[t];
-	}
-	/* port by port, so each neighbour's distances are read in order */
-	for (uint32_t k = g->first[s]; k < g->first[s + 1]; k++) {
-		const struct edge ed = g->out[k];
-		const uint8_t *theirs = dist + (size_t)ed.peer * g->n;
+/*
+ * glibc's thread arenas (OpenSM routes on a thread of its own) grow by the
+ * page a small malloc needs, one mprotect call each: 2.6 M rows (pruned
+ * 36,36) made 32 K of them. Taking RESERVE bytes and giving them back grows
+ * the arena once for the next RESERVE / row bytes of rows (measured: 3.2 K
+ * calls). Below 64 KB, so the free neither trims nor consolidates the arena.
+ * Elsewhere it is a harmless malloc and free.
+ */
+#define RESERVE (32u << 10)
+
+static void reserve_room(void)
+{
+	void *volatile room = malloc(RESERVE); /* volatile: the pair is not optimised away */
+
+	free(room);
+}
+
+/*
+ * The rows OpenSM does not have yet (only the first sweep of a switch). One
+ * malloc per row is OpenSM's layout, not a choice: osm_switch_delete frees
+ * every hops[lid] on its own, so rows cannot share one block.
+ */
+static int alloc_rows(const struct graph *g, const uint8_t *dist, struct vtp_hops_stats *st)
+{
+	size_t since = RESERVE;
+
+	for (uint32_t s = 0; s < g->n; s++) {
+		unsigned np = g->sw[s]->num_ports;
 
 		for (uint32_t t = 0; t < g->n; t++) {
+			uint8_t **slot = row_slot(g, s, t, dist);
+
+			if (!slot)
+				continue;
+			st->rows++;
+			if (*slot)
+				continue;
+			if (since >= RESERVE) {
+				reserve_room();
+				since = 0;
+			}
+			*slot = malloc(np);
+			if (!*slot)
+				return -1;
+			since += np + 16; /* with malloc's header and alignment, about */
+			st->new_rows++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * S's row for every switch LID, as osm_switch_set_hops would leave them: port
+ * by port, so each neighbour's distances are read in order. Locals, not g's
+ * fields: a byte store may alias anything, so fields would be read again
+ * after every entry written.
+ */
+static void fill_switch(const struct graph *g, uint32_t s, const uint8_t *dist, uint8_t **rows)
+{
+	const uint32_t n = g->n, k0 = g->first[s], k1 = g->first[s + 1];
+	const unsigned np = g->sw[s]->num_ports;
+	const uint8_t *mine = dist + (size_t)s * n;
+
+	for (uint32_t t = 0; t < n; t++) {
+		uint8_t **slot = row_slot(g, s, t, dist);
+
+		rows[t] = slot ? *slot : NULL;
+		if (!rows[t])
+			continue;
+		memset(rows[t], OSM_NO_PATH, np);
+		rows[t][0] = mine[t];
+	}
+	for (uint32_t k = k0; k < k1; k++) {
+		const struct edge ed = g->out[k];
+		const uint8_t *theirs = dist + (size_t)ed.peer * n;
+
+		for (uint32_t t = 0; t < n; t++) {
 			if (!rows[t])
 				continue;
 			if (t == ed.peer)
@@ -215,16 +275,17 @@ static int fill_switch(const struct graph *g, uint32_t s, const uint8_t *dist, u
 				rows[t][ed.port] = (uint8_t)(theirs[t] + 1);
 		}
 	}
-	return 0;
 }
 
-int vtp_hops_fill(osm_subn_t *subn, vt_err *e)
+int vtp_hops_fill(osm_subn_t *subn, struct vtp_hops_stats *st, vt_err *e)
 {
 	struct graph g;
 	uint8_t *dist = NULL, **rows = NULL;
 	uint64_t *words = NULL;
+	double start = vtp_now_ms(), mark;
 	int ret = 0;
 
+	memset(st, 0, sizeof(*st));
 	if (graph_build(&g, subn, e))
 		return -1;
 	dist = malloc((size_t)g.n * g.n + 1);
@@ -237,9 +298,17 @@ int vtp_hops_fill(osm_subn_t *subn, vt_err *e)
 	memset(dist, OSM_NO_PATH, (size_t)g.n * g.n);
 	for (uint32_t t0 = 0; t0 < g.n; t0 += 64)
 		distances_block(&g, t0, dist, words, words + g.n, words + 2 * g.n);
-	for (uint32_t s = 0; s < g.n && !ret; s++)
-		if (fill_switch(&g, s, dist, rows))
-			ret = vt_err_nomem(e, "out of memory for the hop tables");
+	mark = vtp_now_ms();
+	st->dist_ms = mark - start;
+	if (alloc_rows(&g, dist, st)) {
+		ret = vt_err_nomem(e, "out of memory for the hop tables");
+		goto out;
+	}
+	start = vtp_now_ms();
+	st->alloc_ms = start - mark;
+	for (uint32_t s = 0; s < g.n; s++)
+		fill_switch(&g, s, dist, rows);
+	st->fill_ms = vtp_now_ms() - start;
 out:
 	free(dist);
 	free(rows);

@@ -35,6 +35,16 @@ check() { # NAME "GEN SPEC" [harness options]
 	sw=$(grep -c '^Switch: guid' "$a/sweep-0/opensm-lid-matrix.dump")
 	rows=$(grep -c '^0x' "$a/sweep-0/opensm-lid-matrix.dump")
 	[ "$rows" = $((sw * sw)) ] || fail "$n: $rows rows for $sw switches"
+	# the VERBOSE timing lines: every row allocated on the first sweep, none on a
+	# sweep where no switch is new (a link down), and the LFT copy
+	grep -q "vartree: min-hop tables: $rows rows ($rows allocated now): distances [0-9.]* ms, row allocation [0-9.]* ms, rows written [0-9.]* ms" "$a/opensm.log" ||
+		{ grep "min-hop tables:" "$a/opensm.log"; fail "$n: no timing line for $rows rows all allocated"; }
+	if [ "$k" -gt 1 ]; then
+		sed -n 's/.*min-hop tables: \([0-9]*\) rows (\([0-9]*\) allocated now).*/\1 \2/p' "$a/opensm.log" | sed -n 2p |
+			grep -qx "$rows 0" || fail "$n: sweep 1 allocated rows again"
+	fi
+	grep -q "vtp_fill: vartree: tables of $sw switches copied in [0-9.]* ms; OpenSM sends their blocks next" "$a/opensm.log" ||
+		fail "$n: no LFT copy timing line"
 	echo "$n: $k sweeps, $sw switches, $rows rows equal OpenSM's"
 }
 
