@@ -335,6 +335,66 @@ static int cand_cmp(const void *a, const void *b)
 	return (x->s > y->s) - (x->s < y->s);
 }
 
+/* Is s a far end: every switch neighbour nearer to the leaves (dist) than s? */
+static int far_end(const struct nblist *nl, const uint32_t *dist, uint32_t s)
+{
+	uint32_t i = nl->start[s];
+
+	if (dist[s] == VT_NONE || !dist[s] || i == nl->start[s + 1])
+		return 0;
+	while (i < nl->start[s + 1] && dist[nl->v[i]] < dist[s])
+		i++;
+	return i == nl->start[s + 1];
+}
+
+/*
+ * Do the fullest leaves (most CAs) all share their neighbours (hosts on one
+ * leaf or on one pod's leaves), and s does not? Only then can a switch with
+ * fewer CAs be a top one that lies between no two leaves.
+ */
+static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			     uint32_t most, uint32_t s)
+{
+	uint32_t rep = VT_NONE;
+
+	for (uint32_t x = 0; x < t->nsw; x++) {
+		if (!is_leaf[x] || cn_count(t, x) != most)
+			continue;
+		if (rep == VT_NONE)
+			rep = x;
+		else if (!same_neighbours(nl, rep, x))
+			return 0;
+	}
+	return rep != VT_NONE && !same_neighbours(nl, rep, s);
+}
+
+/*
+ * The CA-bearing switches and the far ends seen from the fullest leaves (most
+ * CAs): with hosts in one pod only, a top switch with storage CAs lies between
+ * those and the empty pods' host-less leaves. NULL when out of memory; q and
+ * dist are scratch.
+ */
+static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
+				    const uint8_t *is_leaf, uint32_t most, uint32_t *q,
+				    uint32_t *dist)
+{
+	uint8_t *m = malloc(t->nsw + 1);
+	uint32_t nq = 0;
+
+	if (!m)
+		return NULL;
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && cn_count(t, s) == most) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		m[s] = is_leaf[s] || far_end(nl, dist, s);
+	return m;
+}
+
 /*
  * Leaves are never linked to each other, so of two linked CA-bearing switches
  * the one with fewer CAs is a spine when it has other switch neighbours too
@@ -366,6 +426,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 	uint32_t nsw = t->nsw, nc = 0, most = 0;
 	struct cand *c = malloc((nsw + 1) * sizeof(*c));
 	struct classes cl = {0};
+	uint8_t *far = NULL;
 	int rc;
 
 	if (!c)
@@ -389,6 +450,20 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 			unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 		}
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most && !far; i++)
+		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s)) {
+			classes_free(&cl);
+			far = leaves_and_far_ends(t, nl, is_leaf, most, q, dist);
+			rc = far ? classes_build(&cl, t->f, nl, far, q, dist) : -1;
+		}
+	for (uint32_t i = 0; rc == 1 && far && i < nc && c[i].cas < most; i++)
+		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s) &&
+		    between(&cl, nsw, c[i].s)) {
+			unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
+			cl.active[cl.of[c[i].s]]--;
+		}
+	free(far);
 	classes_free(&cl);
 	free(c);
 	return rc < 0 ? vt_err_nomem(e, "out of memory") : 0;
@@ -419,27 +494,19 @@ static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t
 /*
  * With one class of leaves (hosts on one leaf, or on the leaves of one pod) no
  * switch above that pod lies between two leaves, and the roots would come out
- * at the pod's own top. The far ends of the empty parts, switches every
- * neighbour of which is nearer to the leaves (the host-less leaves of empty
- * pods), are leaves too, so the roots lie halfway to them: the largest such
- * half, 0 when there is none.
+ * at the pod's own top. The far ends of the empty parts (the host-less leaves
+ * of empty pods) are leaves too, so the roots lie halfway to them: the largest
+ * such half, 0 when there is none.
  */
 static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
 			   const uint32_t *dist)
 {
 	uint32_t mid = 0;
 
-	for (uint32_t s = 0; s < t->nsw; s++) {
-		uint32_t i = nl->start[s];
-
-		if (is_leaf[s] || dist[s] == VT_NONE || dist[s] % 2 || dist[s] / 2 <= mid ||
-		    i == nl->start[s + 1])
-			continue;
-		while (i < nl->start[s + 1] && dist[nl->v[i]] < dist[s])
-			i++;
-		if (i == nl->start[s + 1])
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (!is_leaf[s] && dist[s] != VT_NONE && !(dist[s] % 2) && dist[s] / 2 > mid &&
+		    far_end(nl, dist, s))
 			mid = dist[s] / 2;
-	}
 	return mid;
 }
 

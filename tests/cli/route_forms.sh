@@ -62,6 +62,10 @@ gen_routes "fat 4,3 --hostless-leaves 14 --seed 7" 16 8
 # (their CAs were taken for leaves, outnumbering the one leaf: refused)
 gen_routes "oversub 8,12,4,4 --hostless-leaves 7 --spine-cas 2 --seed 1" 96 84
 gen_routes "oversub 8,12,4,4 --hostless-leaves 7 --spine-cas 2:dual --seed 2" 96 84
+# ... and on the top switches of a 3-level tree with hosts in one pod only
+gen_routes "fat 4,3 --hostless-leaves 15 --spine-cas 2" 16 12
+gen_routes "fat 4,3 --hostless-leaves 14 --spine-cas 2 --seed 7" 16 8
+gen_routes "pruned 36,4 --hostless-leaves 70 --spine-cas 2" 324 288
 for s in 15 "14 --seed 7"; do
 	# shellcheck disable=SC2086
 	"$VT_BIN/vartree-gen" fat 4,3 --hostless-leaves $s -o "$tmp/gen.topo"
