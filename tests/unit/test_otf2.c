@@ -163,6 +163,12 @@ START_TEST(p2p_conserves)
 		msgs += 2;
 		bytes += 4098;
 	}
+	/* a GLOBAL_MEMBERS sub-communicator: peers are world ranks already; 6 -> 3 */
+	c = otf2w_comm_global(tw, (const uint32_t[]){3, 6}, 2);
+	otf2w_send(tw, 6, c, 3, 0, 777);
+	otf2w_recv(tw, 3, c, 6, 0, 777);
+	msgs++;
+	bytes += 777;
 	ck_assert_int_eq(otf2w_close(tw), 0);
 	replay(anchor(path, sizeof(path), dir, "p2p"), &w);
 	ck_assert_uint_eq(w.nranks, 8);
@@ -177,6 +183,9 @@ START_TEST(p2p_conserves)
 			ck_assert_uint_eq(w.dst[i], sub[(k + 1) % 4]);
 			ck_assert_uint_lt(seen++, 4);
 		}
+	for (uint64_t i = 0; i < w.nmsg; i++)
+		if (w.bytes[i] == 777)
+			ck_assert(w.src[i] == 6 && w.dst[i] == 3);
 	net_up(&n, "fat 4,2");
 	simulate(&n, &w, &r);
 	ck_assert_uint_eq(r.msgs, msgs);
@@ -238,8 +247,9 @@ static int sends(const vt_simwork *w, uint32_t st, uint32_t r, int as_dst)
 
 /*
  * Every collective, roots other than 0, a 6-member sub-communicator (not a
- * power of two), a non-blocking allreduce: per collective (stage 1 + k) the message count and bytes
- * of its algorithm, the root where it must be.
+ * power of two), a non-blocking allreduce, a GLOBAL_MEMBERS communicator:
+ * per collective (stage 1 + k) the message count and bytes of its
+ * algorithm, the root where it must be.
  */
 START_TEST(collectives_expand)
 {
@@ -252,6 +262,8 @@ START_TEST(collectives_expand)
 	uint64_t m, by, total = 0;
 	otf2w *tw = start(scratch(dir, sizeof(dir)), "coll", 16);
 	uint32_t c = otf2w_comm(tw, sub, 6);
+	/* GLOBAL_MEMBERS: the bcast's root comes as world rank 7, its rank 1 */
+	uint32_t gc = otf2w_comm_global(tw, (const uint32_t[]){12, 7, 2}, 3);
 	struct {
 		uint32_t comm;
 		int op;
@@ -268,6 +280,7 @@ START_TEST(collectives_expand)
 		{0, OTF2_COLLECTIVE_OP_ALLTOALL, 0, 16 * 15, 16 * 15 * B},
 		{c, OTF2_COLLECTIVE_OP_BARRIER, 0, 6 * log2ceil(6), 0},
 		{0, -1, 0, 16 * 4, 16 * 4 * B}, /* MPI_Iallreduce, as an allreduce */
+		{gc, OTF2_COLLECTIVE_OP_BCAST, 1, 2, 2 * B},
 	};
 	uint32_t nw = sizeof(want) / sizeof(want[0]);
 
@@ -292,6 +305,7 @@ START_TEST(collectives_expand)
 	ck_assert(sends(&w, 2, 1, 1) && !sends(&w, 2, 1, 0));
 	ck_assert(sends(&w, 3, 14, 1) && !sends(&w, 3, 14, 0));
 	ck_assert(sends(&w, 4, 13, 0) && !sends(&w, 4, 13, 1));
+	ck_assert(sends(&w, nw, 7, 0) && !sends(&w, nw, 7, 1));
 	/* sub-communicator collectives stay inside it */
 	for (uint64_t i = 0; i < w.nmsg; i++)
 		if (want[w.stage[i] - 1].comm == c)

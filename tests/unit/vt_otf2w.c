@@ -16,6 +16,7 @@ struct otf2w {
 	OTF2_EvtWriter **ew;
 	uint64_t *clock, *nev; /* per rank: ns, events */
 	uint32_t *memb[MAX_COMM], nmemb[MAX_COMM];
+	uint8_t global[MAX_COMM]; /* group flagged GLOBAL_MEMBERS: events give world ranks */
 	int failed;
 };
 
@@ -112,6 +113,20 @@ uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n)
 	return c;
 }
 
+uint32_t otf2w_comm_global(otf2w *w, const uint32_t *members, uint32_t n)
+{
+	uint32_t c = otf2w_comm(w, members, n);
+
+	w->global[c] = 1;
+	return c;
+}
+
+/* A root (a rank of comm) as the events give it. */
+static uint32_t root_of(const otf2w *w, uint32_t comm, uint32_t root)
+{
+	return w->global[comm] ? w->memb[comm][root] : root;
+}
+
 void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns)
 {
 	w->clock[r] += ns;
@@ -196,7 +211,8 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
 		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
 		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
 				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
-				 rooted ? root : OTF2_COLLECTIVE_ROOT_NONE, sent, recvd));
+				 rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
+				 recvd));
 		leave(w, r);
 	}
 }
@@ -231,7 +247,8 @@ void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t
 		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
 		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
 				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
-				 rooted ? root : OTF2_COLLECTIVE_ROOT_NONE, sent, recvd));
+				 rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
+				 recvd));
 		leave(w, r);
 	}
 }
@@ -284,9 +301,11 @@ static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 	for (uint32_t c = 0; c < w->ncomm; c++) {
 		for (uint32_t i = 0; i < w->nmemb[c]; i++)
 			m[i] = w->memb[c][i];
-		check(w, OTF2_GlobalDefWriter_WriteGroup(g, 1 + c, 0, OTF2_GROUP_TYPE_COMM_GROUP,
-							 OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-							 w->nmemb[c], m));
+		check(w,
+		      OTF2_GlobalDefWriter_WriteGroup(
+			      g, 1 + c, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+			      w->global[c] ? OTF2_GROUP_FLAG_GLOBAL_MEMBERS : OTF2_GROUP_FLAG_NONE,
+			      w->nmemb[c], m));
 		check(w, OTF2_GlobalDefWriter_WriteComm(g, c, c ? 5 : 4, 1 + c,
 							c ? 0 : OTF2_UNDEFINED_COMM,
 							OTF2_COMM_FLAG_NONE));

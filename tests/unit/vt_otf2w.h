@@ -21,6 +21,8 @@ otf2w *otf2w_open(const char *dir, const char *name, uint32_t n);
 uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n);
 /* Rank r computes for ns nanoseconds (the time stamps' unit) before its next MPI call. */
 void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns);
+/* The same, its group flagged GLOBAL_MEMBERS: its events give peers and roots as world ranks. */
+uint32_t otf2w_comm_global(otf2w *w, const uint32_t *members, uint32_t n);
 /* Point-to-point events of world rank r; peer is a rank of communicator comm. */
 void otf2w_send(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len);
 void otf2w_isend(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
