@@ -25,6 +25,20 @@
  * has to take the turn order's detours instead, deg.unsure is set and
  * vt_route audits the finished tables (every source) and refuses the fabric
  * on a credit loop.
+ *
+ * Why detours are not shortened to minimal routes elsewhere: a switch M of
+ * group a (the level-1 switches under one set of tops) in pod p reaches a top
+ * T of group b in 3 hops by turning at a leaf l of its pod: M, l, M' (group b),
+ * T. Group b reaches group a through Z (M'' of b, Z, M0 of a). With the CA
+ * routes these two turns chain: l up to M', M' up to T, T down to Z's
+ * level-1 switch of b and into Z (CA traffic from pod p to Z's hosts), Z up to
+ * M0 (the detour b -> a), M0 up to a top of a, down to M and into l (CA
+ * traffic from Z's pod to l's hosts), l up to M': a credit loop. The CA routes
+ * spread over every top and parallel link, so each link of that chain is some
+ * route's: on vartree-gen gpu each of the 36 such 3-hop entries alone closes
+ * one (tests/cli/route_turn_leaf.sh). In general one leaf per pair of groups
+ * can take down-up turns both ways, and Z is that leaf for every pair, so
+ * only Z's pod reaches other groups minimally; more needs virtual lanes.
  */
 #include "vt_route_internal.h"
 
