@@ -8,6 +8,7 @@
 
 #include "vt_io.h"
 #include "vt_rand.h"
+#include "vt_tree.h"
 
 void vt_order_free(vt_order *o)
 {
@@ -82,11 +83,12 @@ int vt_order_sort_nodes(const vt_fabric *f, uint32_t *nodes, uint32_t n, vt_err 
 	return 0;
 }
 
+/* A host's port: a CA's, but not a SHArP aggregation node's, which runs no ranks. */
 static int is_ca_port(const vt_fabric *f, uint32_t port)
 {
 	uint32_t n = vt_peer_node(f, port);
 
-	return n != VT_NONE && f->nodes[n].type == VT_CA;
+	return n != VT_NONE && f->nodes[n].type == VT_CA && !vt_tree_is_agg(f, n);
 }
 
 int vt_order_leaf(vt_order *o, const vt_fabric *f, vt_err *e)

@@ -24,7 +24,7 @@ void vt_order_free(vt_order *o);
 /*
  * Leaf-then-port order: switches with at least one CA in natural order of node
  * description (digit runs compared as numbers, ties by GUID), their CA-facing
- * ports in port order.
+ * ports in port order. SHArP aggregation nodes (vt_tree_is_agg) are not hosts.
  */
 int vt_order_leaf(vt_order *o, const vt_fabric *f, vt_err *e);
 /* Sorts node indices into that natural order of descriptions. */

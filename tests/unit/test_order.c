@@ -53,6 +53,30 @@ START_TEST(leaf_order_is_natural)
 }
 END_TEST
 
+/* A SHArP aggregation node (on S2 port 3, by its description) runs no ranks. */
+START_TEST(leaf_order_skips_aggregation_nodes)
+{
+	vt_fabric *f = vt_fabric_new("an");
+	uint32_t s, h, an;
+	vt_order o;
+	vt_err e;
+
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_SWITCH, 4, 0x10, "S2", NULL, &s, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x100, "h-a", NULL, &h, &e), 0);
+	ck_assert_int_eq(vt_fabric_add_node(f, VT_CA, 1, 0x101, "an",
+					    "Mellanox Technologies Aggregation Node", &an, &e),
+			 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s, 3, an, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_connect(f, s, 1, h, 1, 4, VT_QDR, &e), 0);
+	ck_assert_int_eq(vt_fabric_finish(f, 0, &e), 0);
+	ck_assert_int_eq(vt_order_leaf(&o, f, &e), 0);
+	ck_assert_uint_eq(o.n, 1);
+	ck_assert_str_eq(rank_name(f, &o, 0), "h-a");
+	vt_order_free(&o);
+	vt_fabric_free(f);
+}
+END_TEST
+
 static const char *write_tmp(const char *text)
 {
 	static char path[64];
@@ -154,6 +178,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, leaf_order_is_natural);
+	tcase_add_test(tc, leaf_order_skips_aggregation_nodes);
 	tcase_add_test(tc, dump_form_written_and_read_back);
 	tcase_add_test(tc, plain_list_and_unknown_name);
 	tcase_add_test(tc, shuffle_is_seeded);
