@@ -18,7 +18,8 @@
 #     x forced repair entries / forced entries
 #     fresh    vartree-route of the degraded fabric alone
 #     fewest   --repair fewest (vartree.repair=fewest): longer routes kept too
-#     shift    worst/avg shift congestion, fresh and repaired (vartree-analyze)
+#     shift    worst/avg shift congestion, fresh and repaired (vartree-analyze,
+#              each in its own rank order: vartree-route --order-out)
 #     heal     the healthy fabric with --previous the repaired tables gives the
 #              original tables byte for byte
 #   harness (real OpenSM 3.3.23 on ibsim, -F down then -F up per fault; vartree with
@@ -80,8 +81,8 @@ ndiff() {
 		END { for (k in b) nb++; printf "%d/%d", n, nb }' "$1" "$2"
 }
 
-shift_q() { # TOPO LFTS -> worst/avg
-	"$bin/vartree-analyze" "$1" --lfts "$2" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
+shift_q() { # TOPO LFTS ORDER -> worst/avg, in the routing's own rank order
+	"$bin/vartree-analyze" "$1" --lfts "$2" --order "$3" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
 }
 
 printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' fabric fault forced min repair \
@@ -107,22 +108,26 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 	for l in "${fl[@]}"; do
 		label=${l%% *} fault=${l#* }
 		python3 "$top/tests/data/topo_fault.py" "$t" "$fault" >"$tmp/d.topo" || exit 1
-		"$bin/vartree-route" -q "$tmp/d.topo" -o "$tmp/fresh" || exit 1
-		"$bin/vartree-route" "$tmp/d.topo" --previous "$tmp/$fab.a" -o "$tmp/rep" 2>"$tmp/err" || exit 1
+		"$bin/vartree-route" -q "$tmp/d.topo" -o "$tmp/fresh" --order-out "$tmp/fresh.o" || exit 1
+		"$bin/vartree-route" "$tmp/d.topo" --previous "$tmp/$fab.a" -o "$tmp/rep" --order-out "$tmp/rep.o" \
+			2>"$tmp/err" || exit 1
 		min=$(sed -n 's/.*; minimum \([0-9]*\) in \([0-9]*\): link lost; .*/\1\/\2/p' "$tmp/err")
 		forced=$(sed -n 's/.*; forced minimum \([0-9]*\) in \([0-9]*\))$/\1\/\2/p' "$tmp/err")
 		norm "$tmp/$fab.a" >"$tmp/na"
 		rep=$(ndiff "$tmp/na" <(norm "$tmp/rep"))
 		freshc=$(ndiff "$tmp/na" <(norm "$tmp/fresh"))
-		"$bin/vartree-route" -q "$tmp/d.topo" --previous "$tmp/$fab.a" --repair fewest -o "$tmp/few" || exit 1
+		"$bin/vartree-route" -q "$tmp/d.topo" --previous "$tmp/$fab.a" --repair fewest -o "$tmp/few" \
+			--order-out "$tmp/few.o" || exit 1
 		"$bin/vartree-route" -q "$t" --previous "$tmp/rep" -o "$tmp/heal" || exit 1
 		heal=no
 		cmp -s "$tmp/heal" "$tmp/$fab.a" && heal=yes
 		printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" "$forced" \
 			"$min" "$rep" \
 			"$(awk -v a="${rep%/*}" -v b="${forced%/*}" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')" \
-			"$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" "$(shift_q "$tmp/d.topo" "$tmp/fresh")" \
-			"$(shift_q "$tmp/d.topo" "$tmp/rep")" "$(shift_q "$tmp/d.topo" "$tmp/few")" "$heal"
+			"$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" \
+			"$(shift_q "$tmp/d.topo" "$tmp/fresh" "$tmp/fresh.o")" \
+			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")" \
+			"$(shift_q "$tmp/d.topo" "$tmp/few" "$tmp/few.o")" "$heal"
 		for e in $engines; do
 			d=$tmp/$fab-$e
 			if [ -s "$d/sweep-$((2 * i + 1))/opensm-lfts.dump" ] && [ -s "$d/sweep-$((2 * i + 2))/opensm-lfts.dump" ]; then
