@@ -7,50 +7,61 @@
 #          send (every 64-entry block of every switch is queued on the first sweep).
 #   vartree: own = subnet model + vt_route (its "routed" log line); hops = its
 #          "min-hop tables filled" line (OpenSM's own matrices are skipped);
-#          send = from that line to "tables configured" (LFT copy + OpenSM's send).
+#          copy = its tables copied into OpenSM's new_lft (the VERBOSE "copied" line);
+#          send = from that line to "tables configured": OpenSM's
+#          osm_ucast_mgr_set_fwd_tables, one MAD per LFT block, as for ftree.
 #   ftree: own = "building routing" to "FatTree routing is done", less OpenSM's hop
 #          matrices that ftree has built in the middle; hops = those matrices
-#          ("Max LID in switch LFTs" to "Starting FatTree routing");
-#          send = "FatTree routing is done" to "tables configured".
-# Ratios are ftree / vartree. The 11664-host runs take several minutes each (ibsim
-# discovery); VT_BENCH_PODS="12 18" skips them.
+#          ("Max LID in switch LFTs" to "Starting FatTree routing"); ftree writes
+#          new_lft while routing, so it has no copy; send = "FatTree routing is
+#          done" to "tables configured".
+# Ratios are ftree / vartree. A second table splits vartree's min-hop tables
+# (its VERBOSE line): switch distances, the rows' mallocs (first sweep only), writing.
+# The 11664-host ftree run takes minutes (ibsim discovery and ftree's step);
+# VT_BENCH_PODS="12 18" skips it.
 set -u
 top=${VT_TOP:?}
+. "$top/tests/bench/lib.bash"
 h=$top/sim/vartree-harness
 gen=$top/build/bin/vartree-gen
 tmp=$(mktemp -d /tmp/vt-bench-plugin.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-ms() { # LOG START-REGEX END-REGEX: ms between the first matching lines
-	awk -v a="$2" -v b="$3" 'function ts(  t) { split($3, t, ":"); return (t[1] * 3600 + t[2] * 60 + t[3]) * 1000 + $4 / 1000 }
-		$0 ~ a && !s { s = ts() } $0 ~ b && s && !e { e = ts() } END { printf "%.1f", e - s }' "$1"
-}
 calc() { awk "BEGIN { printf \"%.1f\", $1 }"; }
+hops=()
 echo "ftree / vartree from one run of each (goal: step >= 10x at 3888 and 5832 hosts)"
-printf '%-14s %6s | %8s %8s %8s %9s | %8s %8s %8s %9s | %9s %10s\n' fabric hosts \
-	"vt own" "vt hops" "vt send" "vt step" "ft own" "ft hops" "ft send" "ft step" \
-	"own ft/vt" "step ft/vt"
+printf '%-14s %6s | %8s %8s %7s %8s %9s | %8s %8s %8s %9s | %9s %9s %10s\n' fabric hosts \
+	"vt own" "vt hops" "vt copy" "vt send" "vt step" "ft own" "ft hops" "ft send" "ft step" \
+	"own ft/vt" "send ft/vt" "step ft/vt"
 for pods in ${VT_BENCH_PODS:-12 18 36}; do
 	f=$tmp/p$pods.topo
 	"$gen" pruned 36,$pods -o "$f" || exit 1
 	hosts=$((pods * 324))
-	for e in vartree ftree; do
-		"$h" -q -T 1800 -e $e -o "$tmp/$e$pods" "$f" >/dev/null || { cat "$tmp/$e$pods/summary.txt"; exit 1; }
-		grep -q "^osm_sweep 0: SUBNET UP, engine $e, fallbacks none," "$tmp/$e$pods/summary.txt" ||
-			{ cat "$tmp/$e$pods/summary.txt"; exit 1; }
-	done
+	"$h" -q -T 1800 -e vartree -o "$tmp/vartree$pods" "$f" >/dev/null || { cat "$tmp/vartree$pods/summary.txt"; exit 1; }
+	grep -q "^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none," "$tmp/vartree$pods/summary.txt" ||
+		{ cat "$tmp/vartree$pods/summary.txt"; exit 1; }
+	ftree_run $pods "$f" "$tmp/ftree$pods" || exit 1
 	lv=$tmp/vartree$pods/opensm.log lf=$tmp/ftree$pods/opensm.log
 	grep -q "Min Hop Table Assignment" "$lv" && { echo "vartree: OpenSM built its own hop matrices" >&2; exit 1; }
 	vown=$(sed -n 's/.*vartree: routed .* in \([0-9.]*\) ms.*/\1/p' "$lv" | head -1)
 	vhop=$(sed -n 's/.*vartree: min-hop tables filled in \([0-9.]*\) ms.*/\1/p' "$lv" | head -1)
-	vsend=$(ms "$lv" "vartree: min-hop tables filled" "vartree tables configured")
+	vcopy=$(sed -n 's/.*vartree: tables of [0-9]* switches copied in \([0-9.]*\) ms.*/\1/p' "$lv" | head -1)
+	vsend=$(ms "$lv" "vartree: tables of [0-9]* switches copied" "vartree tables configured")
 	vstep=$(ms "$lv" "building routing with 'vartree'" "vartree tables configured")
+	hops+=("$(sed -n 's/.*min-hop tables: \([0-9]*\) rows ([0-9]* allocated now): distances \([0-9.]*\) ms, row allocation \([0-9.]*\) ms, rows written \([0-9.]*\) ms.*/\1 \2 \3 \4/p' "$lv" | head -1) $vhop pruned 36,$pods")
 	fall=$(ms "$lf" "building routing with 'ftree'" "FatTree routing is done")
 	fhop=$(ms "$lf" "Max LID in switch LFTs" "Starting FatTree routing")
 	fown=$(calc "$fall - $fhop")
 	fsend=$(ms "$lf" "FatTree routing is done" "ftree tables configured")
 	fstep=$(ms "$lf" "building routing with 'ftree'" "ftree tables configured")
-	printf '%-14s %6d | %6.1fms %6.1fms %6.1fms %7.1fms | %6.1fms %6.1fms %6.1fms %7.1fms | %8.1fx %9.1fx\n' \
-		"pruned 36,$pods" $hosts "$vown" "$vhop" "$vsend" "$vstep" "$fown" "$fhop" "$fsend" "$fstep" \
-		"$(calc "$fown / $vown")" "$(calc "$fstep / $vstep")"
+	printf '%-14s %6d | %6.1fms %6.1fms %5.1fms %6.1fms %7.1fms | %6.1fms %6.1fms %6.1fms %7.1fms | %8.1fx %9.1fx %9.1fx\n' \
+		"pruned 36,$pods" $hosts "$vown" "$vhop" "$vcopy" "$vsend" "$vstep" "$fown" "$fhop" "$fsend" "$fstep" \
+		"$(calc "$fown / $vown")" "$(calc "$fsend / $vsend")" "$(calc "$fstep / $vstep")"
 	rm -rf "$tmp/vartree$pods" "$tmp/ftree$pods" "$f"
+done
+echo
+echo "vartree's min-hop tables (first sweep: every row is allocated), beside ftree's hops above"
+printf '%-14s %9s | %10s %10s %10s %10s\n' fabric rows distances allocation written whole
+for l in "${hops[@]}"; do
+	read -r rows d a w whole name <<<"$l"
+	printf '%-14s %9d | %8.1fms %8.1fms %8.1fms %8.1fms\n' "$name" "$rows" "$d" "$a" "$w" "$whole"
 done

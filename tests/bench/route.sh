@@ -14,17 +14,14 @@
 #            ftree has OpenSM build ("Max LID in switch LFTs" to "Starting
 #            FatTree routing").
 # Ratios are ftree / vartree from one run of each: own vs routing is the same
-# work (tables computed in memory). The 11664-host ftree run takes about a minute.
+# work (tables computed in memory). The 11664-host ftree run takes minutes; under
+# run-bench it is plugin.sh's run of the same fabric (tests/bench/lib.bash).
 set -u
 top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${VT_BIN:-$top/build/bin}
-h=$top/sim/vartree-harness
+. "$top/tests/bench/lib.bash"
 tmp=$(mktemp -d /tmp/vt-bench-route.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-ms() { # LOG START-REGEX END-REGEX: ms between the first matching lines
-	awk -v a="$2" -v b="$3" 'function ts(  t) { split($3, t, ":"); return (t[1] * 3600 + t[2] * 60 + t[3]) * 1000 + $4 / 1000 }
-		$0 ~ a && !s { s = ts() } $0 ~ b && s && !e { e = ts() } END { printf "%.1f", e - s }' "$1"
-}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
 now() { date +%s.%N; }
 
@@ -41,10 +38,8 @@ for pods in 12 18 36; do
 	vrt=$(awk -v s="$vrt" 'BEGIN { printf "%.1f", s * 1000 }')
 	vcpu=$(awk -v s="$vcpu" 'BEGIN { printf "%.1f", s * 1000 }')
 	vwhole=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
-	"$h" -q -T 900 -e ftree -o "$tmp/ft$pods" "$f" >/dev/null 2>"$tmp/h.err" ||
-		{ cat "$tmp/h.err" "$tmp/ft$pods/summary.txt" 2>/dev/null; exit 1; }
+	ftree_run $pods "$f" "$tmp/ft$pods" || exit 1
 	s=$tmp/ft$pods/summary.txt
-	grep -q "^osm_sweep 0: SUBNET UP, engine ftree, fallbacks none," "$s" || { cat "$s"; exit 1; }
 	fstep=$(sed -n 's/^osm_sweep 0: .*routing_ms \([0-9.]*\).*/\1/p' "$s")
 	fstep=$(awk -v a="$fstep" 'BEGIN { printf "%.1f", a }')
 	lf=$tmp/ft$pods/opensm.log
