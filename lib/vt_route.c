@@ -61,6 +61,10 @@ static void router_free(struct router *r)
 	free(r->cls.dcls);
 	free(r->cls.ucl);
 	free(r->cls.dcl);
+	free(r->cls.pcls);
+	free(r->cls.pstart);
+	free(r->cls.ppeer);
+	free(r->cls.pcl);
 	free(r->main.mark);
 	free(r->main.found);
 	free(r->main.cur);
@@ -106,6 +110,9 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->cls.dcls = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->cls.ucl = calloc(nsw, sizeof(struct cls)));
 	ok &= !!(r->cls.dcl = calloc(nsw, sizeof(struct cls)));
+	ok &= !!(r->cls.pcls = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->cls.pstart = malloc((nsw + 1) * sizeof(uint32_t)));
+	ok &= !!(r->cls.pcl = calloc(nsw, sizeof(struct cls)));
 	ok &= !!(r->main.mark = calloc(nsw, sizeof(uint32_t)));
 	ok &= !!(r->main.found = calloc(nsw, sizeof(uint32_t)));
 	ok &= !!(r->main.cur = malloc(nsw * sizeof(uint32_t)));

@@ -9,6 +9,7 @@
 
 #include "vt_hash.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int same_run(const vt_tree *t, const uint32_t *start, const uint32_t *peer, uint32_t a,
@@ -53,13 +54,36 @@ static uint32_t classify(const vt_tree *t, const uint32_t *start, const uint32_t
 	return nk;
 }
 
-/* The up and down classes of plane t. */
+/*
+ * Each switch's distinct parents: its up_peer[] run without repeats (a run
+ * lists each parent's links together), into pstart/ppeer.
+ */
+static int distinct_parents(struct route_classes *c, const vt_tree *t)
+{
+	uint32_t n = 0;
+
+	free(c->ppeer);
+	c->ppeer = malloc(((size_t)t->up_start[t->nsw] + 1) * sizeof(uint32_t));
+	if (!c->ppeer)
+		return -1;
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		c->pstart[s] = n;
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			if (j == t->up_start[s] || t->up_peer[j] != t->up_peer[j - 1])
+				c->ppeer[n++] = t->up_peer[j];
+	}
+	c->pstart[t->nsw] = n;
+	return 0;
+}
+
+/* The up and down classes and the parent sets of plane t. */
 int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e)
 {
 	struct route_classes *c = &r->cls;
 
 	if (classify(t, t->up_start, t->up_peer, c->ucls, c->ucl) == VT_NONE ||
-	    classify(t, t->dn_start, t->dn_peer, c->dcls, c->dcl) == VT_NONE)
+	    classify(t, t->dn_start, t->dn_peer, c->dcls, c->dcl) == VT_NONE ||
+	    distinct_parents(c, t) || classify(t, c->pstart, c->ppeer, c->pcls, c->pcl) == VT_NONE)
 		return vt_err_nomem(e, "out of memory");
 	return 0;
 }

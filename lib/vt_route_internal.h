@@ -43,6 +43,7 @@ struct cls {
 	uint32_t rep;	 /* first member: its up_peer[] or dn_peer[] run is the class's */
 	uint32_t at;	 /* the plan the fields below belong to */
 	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
+	uint32_t lo, hi; /* parent sets: hops of the nearest and farthest parent, plan at */
 	uint32_t off, n; /* up classes' candidates: fill.cpos[off .. off + n) */
 	/*
 	 * Detour candidates of members at distance dd, plan dat: the parents
@@ -108,6 +109,14 @@ struct route_fill {
 struct route_classes {
 	uint32_t *ucls, *dcls; /* per switch: its up and down class */
 	struct cls *ucl, *dcl;
+	/*
+	 * Parent sets: switches of a level with the same parents, whatever
+	 * their links' order and number (up classes of pruned 64,40: 640, parent
+	 * sets: 32). pcls per switch, pcl the sets; pstart/ppeer per switch its
+	 * distinct parents (up_peer[] without repeats).
+	 */
+	uint32_t *pcls, *pstart, *ppeer;
+	struct cls *pcl;
 };
 
 /* The main route of the current destination: Algorithms 4 and 3. */

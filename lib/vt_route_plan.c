@@ -74,37 +74,57 @@ static void plan_ancestors(struct router *r, uint32_t x)
 }
 
 /*
+ * Hops of the nearest and farthest parent of parent set p, once per plan
+ * (many up classes share one: the same parents, other links), in one
+ * branch-free pass.
+ */
+static const struct cls *parent_set(struct router *r, uint32_t p)
+{
+	struct cls *ps = &r->cls.pcl[p];
+	const uint32_t *h = r->plan.h, *pp = r->cls.ppeer;
+	uint32_t lo = VT_NONE, hi = 0;
+
+	if (ps->at == r->plan.stamp)
+		return ps;
+	for (uint32_t j = r->cls.pstart[ps->rep]; j < r->cls.pstart[ps->rep + 1]; j++) {
+		lo = h[pp[j]] < lo ? h[pp[j]] : lo;
+		hi = h[pp[j]] > hi ? h[pp[j]] : hi;
+	}
+	ps->at = r->plan.stamp;
+	ps->lo = lo;
+	ps->hi = hi;
+	return ps;
+}
+
+/*
  * The candidates of the up class c's members that are not ancestors: one hop
  * more than their nearest parent, up to every parent that near (their parents
- * are one level up, done already). Where all are as near, the list is every
- * position (cpos's first): the nearest and farthest found first, without a
- * branch per parent.
+ * are one level up, done already). Where all are as near (their parent
+ * set's nearest and farthest), the list is every position (cpos's first).
  */
 static struct cls *up_class(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
 	struct cls *k = &r->cls.ucl[c];
 	const uint32_t *h = r->plan.h, *peer;
-	uint32_t n, lo = VT_NONE, hi = 0;
+	const struct cls *ps;
+	uint32_t n;
 
 	if (k->at == r->plan.stamp)
 		return k;
+	ps = parent_set(r, r->cls.pcls[k->rep]);
 	peer = &t->up_peer[t->up_start[k->rep]];
 	n = t->up_start[k->rep + 1] - t->up_start[k->rep];
 	k->at = r->plan.stamp;
-	for (uint32_t j = 0; j < n; j++) {
-		lo = h[peer[j]] < lo ? h[peer[j]] : lo;
-		hi = h[peer[j]] > hi ? h[peer[j]] : hi;
-	}
-	k->h = lo == VT_NONE ? VT_NONE : lo + 1;
+	k->h = ps->lo == VT_NONE ? VT_NONE : ps->lo + 1;
 	k->off = 0; /* every parent as near (a leaf's parents in another pod): cpos's 0, 1, ... */
-	k->n = lo == VT_NONE ? 0 : n;
-	if (lo == hi)
+	k->n = ps->lo == VT_NONE ? 0 : n;
+	if (ps->lo == ps->hi)
 		return k;
 	k->off = r->fill.npos;
 	k->n = 0;
 	for (uint32_t j = 0; j < n; j++)
-		if (h[peer[j]] == lo)
+		if (h[peer[j]] == ps->lo)
 			r->fill.cpos[k->off + k->n++] = (uint8_t)j;
 	r->fill.npos += k->n;
 	return k;
