@@ -17,7 +17,8 @@ int vt_route_batch_init(struct router *r, vt_err *e)
 {
 	size_t n = (size_t)r->lfts->nsw * VT_ROUTE_BATCH;
 
-	r->batch.cols = malloc(n + 1);
+	/* and a place-keeper's column, written and never read */
+	r->batch.cols = malloc(n + r->lfts->nsw + 1);
 	if (!r->batch.cols)
 		return vt_err_nomem(e, "out of memory");
 	memset(r->batch.cols, VT_LFT_NONE, n);
@@ -26,12 +27,12 @@ int vt_route_batch_init(struct router *r, vt_err *e)
 	return 0;
 }
 
-/* The next LID's column; lid 0, a place-keeper, writes nothing. */
+/* The next LID's column; lid 0, a place-keeper, writes into one that goes nowhere. */
 void vt_route_batch_start(struct router *r, uint32_t lid)
 {
 	struct route_batch *b = &r->batch;
 
-	b->col = NULL;
+	b->col = b->cols + (size_t)VT_ROUTE_BATCH * r->lfts->nsw;
 	if (!lid)
 		return;
 	if (b->n == VT_ROUTE_BATCH)

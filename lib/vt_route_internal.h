@@ -196,7 +196,7 @@ struct route_batch {
 	uint8_t *cols; /* VT_ROUTE_BATCH columns of nsw entries */
 	uint32_t lid[VT_ROUTE_BATCH];
 	uint32_t n;
-	uint8_t *col; /* the current LID's column; NULL for a place-keeper */
+	uint8_t *col; /* the current LID's column; a place-keeper's, never flushed */
 };
 
 struct router {
@@ -226,8 +226,8 @@ static inline int is_anc(const struct router *r, uint32_t s)
 
 static inline void set_entry(struct router *r, uint32_t s, unsigned p)
 {
-	if (r->batch.col) /* none for a place-keeper, which moves the counters only */
-		r->batch.col[s] = (uint8_t)p;
+	r->batch.col[s] =
+		(uint8_t)p; /* a place-keeper's goes nowhere: it moves the counters only */
 }
 
 static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, const uint8_t *cand,
@@ -255,7 +255,8 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 void vt_route_make_plan(struct router *r, uint32_t x);
 void vt_route_write_fill(struct router *r, uint32_t rot);
 void vt_route_write_leaf_fill(struct router *r, uint32_t rot);
-/* vt_route_batch.c: the column of lid (0: a place-keeper, none) becomes r->batch.col */
+/* vt_route_batch.c: the column of lid (0: a place-keeper, one never flushed) becomes r->batch.col
+ */
 int vt_route_batch_init(struct router *r, vt_err *e);
 void vt_route_batch_start(struct router *r, uint32_t lid);
 void vt_route_batch_flush(struct router *r);

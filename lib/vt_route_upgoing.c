@@ -44,8 +44,7 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	q = first[c] + t->up_port[best];
 	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
 	r->use.up[q]++;
-	if (col)
-		col[c] = t->up_port[best];
+	col[c] = t->up_port[best];
 }
 
 /*
@@ -96,8 +95,7 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 				found[c] = serial;
 				via[c] = k;
 				use_up[dn_ridx[k]]++;
-				if (col)
-					col[c] = dn_rport[k];
+				col[c] = dn_rport[k];
 				next[nnext++] = c;
 			}
 			if (level[s] == 1) { /* its children are leaves: nothing below */
