@@ -110,6 +110,10 @@ static json_t *json_workload(const struct opts *o, const vt_simwork *w)
 		vt_json_set(j, "flows", vt_json_u64(w->nmsg));
 		vt_json_set(j, "reps", json_integer(o->reps));
 	}
+	if (o->trace)
+		vt_json_set(j, "trace", vt_json_text(o->trace));
+	if (o->trace || o->njobs)
+		vt_json_set(j, "trace_compute", json_boolean(o->trace_compute));
 	return j;
 }
 

@@ -47,6 +47,9 @@ a=$("$s" -q --json --gen "fat 4,2" --trace "$tmp/compute/compute.otf2" | python3
 b=$("$s" -q --json --gen "fat 4,2" --trace "$tmp/compute/compute.otf2" --trace-compute | python3 -c "$key")
 c=$("$s" -q --json --gen "fat 4,2" --trace-compute --job "c:16:order:-:trace:$tmp/compute/compute.otf2" |
 	python3 -c "$key")
+d=$("$s" -q --json --gen "fat 4,2" --trace "$tmp/compute/compute.otf2" --trace-compute |
+	python3 -c 'import json,sys; w=json.load(sys.stdin)["work"]; print(w["trace"].endswith("compute.otf2"), w["trace_compute"])')
+[ "$d" = "True True" ] || bad "--trace-compute JSON work: $d"
 python3 -c "import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(not (a > 0 and round(b - a, 3) == 10 and b == c))" \
 	"$a" "$b" "$c" || bad "--trace-compute: $a us without, $b us with, $c us as a job"
 
