@@ -540,6 +540,25 @@ START_TEST(errors_name_file_and_cause)
 	ck_assert_str_eq(msg, "rank 2: receive from rank 3, tag 9, communicator MPI_COMM_WORLD "
 			      "has no matching send");
 
+	/* collectives that cannot be replayed: a rank calls another, a rank never comes */
+	tw = start(dir, "mismatch", 4);
+	for (uint32_t r = 0; r < 4; r++)
+		otf2w_coll_at(tw, r, 0,
+			      r == 2 ? OTF2_COLLECTIVE_OP_REDUCE : OTF2_COLLECTIVE_OP_BCAST, 0, 8,
+			      8);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	ck_assert_str_eq(read_error(anchor(path, sizeof(path), dir, "mismatch"), &e),
+			 "communicator MPI_COMM_WORLD: rank 2 calls reduce (root 0) where rank 0 "
+			 "calls bcast (root 0)");
+	tw = start(dir, "stuck", 4);
+	for (uint32_t r = 0; r < 3; r++)
+		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_BARRIER, OTF2_COLLECTIVE_ROOT_NONE, 0,
+			      0);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	ck_assert_str_eq(read_error(anchor(path, sizeof(path), dir, "stuck"), &e),
+			 "rank 0 waits in barrier on communicator MPI_COMM_WORLD, where 3 of its 4 "
+			 "members arrive");
+
 	snprintf(file, sizeof(file), "%s/nothere.otf2", dir);
 	snprintf(want, sizeof(want), "%s: No such file or directory", file);
 	ck_assert_str_eq(read_error(file, &e), want);

@@ -180,6 +180,16 @@ void otf2w_pingpong(otf2w *w, uint64_t ns0, uint64_t ns1, uint64_t len)
 	otf2w_send(w, 1, 0, 0, 0, len);
 }
 
+void otf2w_coll_at(otf2w *w, uint32_t r, uint32_t comm, int op, uint32_t root, uint64_t sent,
+		   uint64_t recvd)
+{
+	enter(w, r);
+	check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
+	check(w, OTF2_EvtWriter_MpiCollectiveEnd(w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op,
+						 comm, root, sent, recvd));
+	leave(w, r);
+}
+
 void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
 {
 	uint32_t n = w->nmemb[comm];
@@ -207,13 +217,9 @@ void otf2w_coll(otf2w *w, uint32_t comm, int op, uint32_t root, uint64_t block)
 			sent = recvd = n * block;
 			break;
 		}
-		enter(w, r);
-		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
-		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
-				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
-				 rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
-				 recvd));
-		leave(w, r);
+		otf2w_coll_at(w, r, comm, op,
+			      rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
+			      recvd);
 	}
 }
 
@@ -243,13 +249,9 @@ void otf2w_coll_v(otf2w *w, uint32_t comm, int op, uint32_t root, const uint64_t
 			recvd = total;
 			break;
 		}
-		enter(w, r);
-		check(w, OTF2_EvtWriter_MpiCollectiveBegin(w->ew[r], NULL, now(w, r)));
-		check(w, OTF2_EvtWriter_MpiCollectiveEnd(
-				 w->ew[r], NULL, now(w, r), (OTF2_CollectiveOp)op, comm,
-				 rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
-				 recvd));
-		leave(w, r);
+		otf2w_coll_at(w, r, comm, op,
+			      rooted ? root_of(w, comm, root) : OTF2_COLLECTIVE_ROOT_NONE, sent,
+			      recvd);
 	}
 }
 

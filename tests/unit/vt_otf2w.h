@@ -31,6 +31,9 @@ void otf2w_isend_done(otf2w *w, uint32_t r, uint64_t req);
 void otf2w_recv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len);
 void otf2w_irecv(otf2w *w, uint32_t r, uint32_t comm, uint32_t peer, uint32_t tag, uint64_t len,
 		 uint64_t req);
+/* One rank's collective event as given (root as the event has it: no checks). */
+void otf2w_coll_at(otf2w *w, uint32_t r, uint32_t comm, int op, uint32_t root, uint64_t sent,
+		   uint64_t recvd);
 /*
  * Collective op (OTF2_COLLECTIVE_OP_*) of every member of comm, `block`
  * bytes per member and message as MPI's count x type size, root a rank of comm.
