@@ -343,7 +343,7 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 
 	if (vt_lfts_read_prev(&prev, r->f, o->previous, e))
 		return VT_EXIT_USAGE;
-	rc = vt_route_repair(r->f, &prev, &r->lfts, o->policy, &st, e);
+	rc = vt_route_repair(r->f, &prev, &r->lfts, &r->order, o->policy, &st, e);
 	vt_lfts_free(&prev);
 	if (rc)
 		return VT_EXIT_USAGE;

@@ -85,7 +85,10 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
  * fewest changes, but routes through a switch that lost its way down then
  * turn there (non-minimal hops, which the audit allows, and more load there). The
  * result is audited with every switch and CA as a source; a credit loop or a
- * broken route (none expected) gives the fresh tables back. When the fabric
+ * broken route (none expected) gives the fresh tables back, and so do (the
+ * quality guard) more changed entries than the fresh tables or more shift
+ * congestion over the ranks of order than theirs, worst stage or average.
+ * When the fabric
  * gained something since prev (a LID prev does not route, a switch or a port
  * prev never used: a link or switch came back), the fresh tables stay, so a
  * healed fabric gets its original tables exactly.
@@ -93,7 +96,7 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
 enum vt_repair_mode {
 	VT_REPAIR_DONE,	  /* lfts repaired */
 	VT_REPAIR_HEALED, /* fabric gained since prev: lfts left fresh */
-	VT_REPAIR_REFUSED /* the repaired tables failed the audit: lfts left fresh */
+	VT_REPAIR_REFUSED /* the repaired tables failed the audit or the guard: lfts left fresh */
 };
 
 enum vt_repair_policy {
@@ -115,10 +118,11 @@ struct vt_repair_stats {
 
 /*
  * prev: the previous tables mapped onto f (VT_LFT_NONE where they have no
- * entry; vt_lfts_remap, or vt_lfts_read_prev from a file). Returns -1 only
- * when out of memory (lfts then unchanged).
+ * entry; vt_lfts_remap, or vt_lfts_read_prev from a file); order: the
+ * compute-node order vt_route gave with lfts (NULL: no shift guard). Returns
+ * -1 only when out of memory (lfts then unchanged).
  */
-int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
 
 /*

@@ -30,6 +30,9 @@
 #include <string.h>
 
 #include "vt_audit.h"
+#include "vt_congest.h"
+#include "vt_pattern.h"
+#include "vt_routes.h"
 #include "vt_route_forced.h"
 #include "vt_tree.h"
 
@@ -439,6 +442,71 @@ static int audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fres
 	return 0;
 }
 
+/*
+ * Average shift loads this close count as equal: kept entries move a few
+ * flows between equally loaded links (fat 8,3, the last leaf's up-link down:
+ * repaired 1.9843 against fresh 1.9824, both 1.98 as vartree-analyze prints).
+ */
+#define SHIFT_AVG_NOISE 0.0025
+
+/* Shift congestion of tables t over the ranks of o (plane 0's hosts). */
+static int shift_load(const vt_fabric *f, const vt_lfts *t, const vt_order *o, uint32_t *worst,
+		      double *avg, vt_err *e)
+{
+	struct vt_congest_opts co = {.threads = 1};
+	vt_routes rt;
+	vt_pattern pat;
+	vt_congest c;
+	int rc;
+
+	if (vt_routes_build(&rt, f, t, o, e))
+		return -1;
+	if (vt_pattern_parse(&pat, "shift", o->n, e)) {
+		vt_routes_free(&rt);
+		return -1;
+	}
+	rc = vt_congest_run(&rt, &pat, &co, &c, e);
+	if (!rc) {
+		*worst = c.worst;
+		*avg = c.avg;
+		vt_congest_free(&c);
+	}
+	vt_pattern_free(&pat);
+	vt_routes_free(&rt);
+	return rc;
+}
+
+/*
+ * The quality guard (policy): the repaired tables t must congest shift, the
+ * pattern the spreading makes congestion-free on full trees, no more than
+ * the fresh ones, neither its worst stage nor its average over the stages
+ * (beyond SHIFT_AVG_NOISE), and change no more entries than the fresh ones;
+ * else 1, with why.
+ */
+static int guard_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh,
+		       const vt_order *o, uint64_t changed, struct vt_repair_stats *st, vt_err *e)
+{
+	uint32_t wt, wf;
+	double at, af;
+
+	if (changed > st->fresh_changed) {
+		snprintf(st->why, sizeof(st->why),
+			 "the repaired tables change more entries than the fresh ones");
+		return 1;
+	}
+	if (!o || o->n < 2)
+		return 0;
+	if (shift_load(f, t, o, &wt, &at, e) || shift_load(f, fresh, o, &wf, &af, e))
+		return -1;
+	if (wt <= wf && at <= af * (1 + SHIFT_AVG_NOISE))
+		return 0;
+	snprintf(st->why, sizeof(st->why),
+		 "the repaired tables congest shift more than the fresh ones: worst/avg %u/%.4f "
+		 "against %u/%.4f",
+		 wt, at, wf, af);
+	return 1;
+}
+
 static int forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
 			  const uint8_t *level, struct vt_repair_stats *st, vt_err *e)
 {
@@ -470,11 +538,12 @@ static int repair_run(struct repair *r, vt_err *e)
 	return 0;
 }
 
-int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
 	vt_lfts t = *lfts;
 	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL, NULL, NULL};
+	uint64_t changed = 0, blocks = 0;
 	int bad;
 
 	memset(st, 0, sizeof(*st));
@@ -502,6 +571,11 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 	free(r.used_now);
 	if (!bad)
 		bad = audit_worse(f, &t, lfts, st->why, sizeof(st->why), e);
+	if (!bad) {
+		count_changes(f, prev, &t, &changed, &blocks);
+		/* fewest trades quality for changes by definition: no shift guard */
+		bad = guard_worse(f, &t, lfts, r.any_length ? NULL : order, changed, st, e);
+	}
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
@@ -511,7 +585,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 	}
 	free(lfts->port);
 	lfts->port = t.port;
-	count_changes(f, prev, lfts, &st->changed, &st->blocks);
+	st->changed = changed;
+	st->blocks = blocks;
 	st->mode = VT_REPAIR_DONE;
 	return 0;
 }

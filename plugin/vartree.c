@@ -164,7 +164,7 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
  * fault changes few LFT blocks; a fabric that gained links or switches gets
  * the fresh tables (after a heal, the original ones).
  */
-static void repair(struct vtp *p, const struct vtp_opts *o)
+static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
 					   "fresh tables (repair refused)"};
@@ -175,7 +175,7 @@ static void repair(struct vtp *p, const struct vtp_opts *o)
 	if (!o->repair || !p->prev_fab)
 		return;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
-	    vt_route_repair(p->fab, &prev, &p->lfts, o->repair_policy, &st, &e)) {
+	    vt_route_repair(p->fab, &prev, &p->lfts, order, o->repair_policy, &st, &e)) {
 		char msg[VT_ERR_MAX + 128];
 
 		vt_lfts_free(&prev);
@@ -238,7 +238,7 @@ static int vtp_route(void *ctx)
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		goto out;
 	}
-	repair(p, &o);
+	repair(p, &o, &order);
 	t2 = vtp_now_ms();
 	p->routed = 1;
 	OSM_LOG(&osm->log, OSM_LOG_INFO,

@@ -42,7 +42,7 @@ static int parse_hops(const char *v, size_t n, enum vtp_hops_mode *out)
 	return -1;
 }
 
-/* off (the default), or what a repair keeps: minimal (also for on/yes/1) or fewest */
+/* off, or what a repair keeps: minimal (the default; also for on/yes/1) or fewest */
 static int parse_repair(const char *v, size_t n, struct vtp_opts *o)
 {
 	static const char *const names[] = {"minimal", "fewest"};
@@ -102,9 +102,9 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, vtp_bad_fn bad, void *ct
 	snprintf(o->order_file, sizeof(o->order_file), "%s", VTP_ORDER_FILE);
 	o->level = VT_LOG_INFO;
 	o->level_set = 0;
-	/* off: a repair can leave shift worse than a fresh route (top and level-1 switch
-	 * faults, vartree-plugin(8)), and no check yet falls back when it does */
-	o->repair = 0;
+	/* minimal: fewer changed blocks, and the quality guard gives fresh tables
+	 * wherever the repaired ones would congest shift more (vartree-plugin(8)) */
+	o->repair = 1;
 	o->repair_policy = VT_REPAIR_MINIMAL;
 	while (*s) {
 		const char *why;

@@ -14,7 +14,9 @@
 #     min      entries/blocks whose port lost its link (the old minimum)
 #   (all counts for the LIDs still in the fabric: the entries of LIDs that left
 #   change alike under any routing)
-#     repair   vartree-route --previous (vartree.repair=minimal): entries/blocks
+#     repair   vartree-route --previous (vartree.repair=minimal, the plugin's
+#              default): entries/blocks; equal to fresh where the quality guard
+#              found the repaired tables congest shift more
 #     x forced repair entries / forced entries
 #     fresh    vartree-route of the degraded fabric alone
 #     fewest   --repair fewest (vartree.repair=fewest): longer routes kept too
@@ -98,7 +100,7 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 	hargs=()
 	for l in "${fl[@]}"; do hargs+=(-F "${l#* }" -F "up:${l#* down:}"); done
 	for e in $engines; do
-		# the plugin repairs only when asked (vartree-plugin(8): off by default)
+		# the plugin's default (vartree-plugin(8)), said explicitly
 		opt=()
 		[ "$e" = vartree ] && opt=(-O vartree.repair=minimal)
 		"$h" -q -T 1800 -e "$e" "${opt[@]}" -o "$tmp/$fab-$e" "${hargs[@]}" "$t" >/dev/null ||

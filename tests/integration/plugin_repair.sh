@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # vartree.repair on real OpenSM and ibsim (fat 8,3): a leaf up-link goes down,
-# then comes back. With vartree.repair=minimal the degraded sweep's tables are
+# then comes back. By default (vartree.repair=minimal) the degraded sweep's tables are
 # exactly what vartree-route --previous computes offline from the first sweep's
 # tables and the discovered fabric, differ from them in fewer entries than a
 # fresh route does (the plugin's own log line says how many, equal to the dumps'
-# difference), and the healed sweep gives the first sweep's tables back. By
-# default (repair off) the degraded sweep's tables are the fresh route's.
+# difference), and the healed sweep gives the first sweep's tables back. With
+# vartree.repair=off the degraded sweep's tables are the fresh route's. A top
+# switch whose repaired tables would congest shift more than fresh ones (the
+# quality guard) gets the fresh tables, with the reason in an INFO line.
 set -u
 . "$VT_TOP/tests/integration/plugin_lib.bash"
 [ -x "$VT_BIN/vartree-route" ] || skip "vartree-route is not built"
@@ -14,9 +16,10 @@ set -u
 leaf=S-0002c95000000003 # L0-S0003; its port 16 goes up to L1-S0007
 diffn() { comm -3 "$1" "$2" | awk '{ print $1, $2 }' | sort -u | wc -l; }
 
-run_harness "$tmp/on" "$tmp/f.topo" -e vartree -O vartree.repair=minimal -F down:$leaf:16 -F up:$leaf:16
-run_harness "$tmp/off" "$tmp/f.topo" -e vartree -F down:$leaf:16
-for r in on off; do
+run_harness "$tmp/on" "$tmp/f.topo" -e vartree -F down:$leaf:16 -F up:$leaf:16
+run_harness "$tmp/off" "$tmp/f.topo" -e vartree -O vartree.repair=off -F down:$leaf:16
+run_harness "$tmp/guard" "$tmp/f.topo" -e vartree -F down:S-0002c95002000000
+for r in on off guard; do
 	grep -q '^osm_sweep .*fallbacks [^n]' "$tmp/$r/summary.txt" && { cat "$tmp/$r/summary.txt"; fail "$r: a sweep fell back"; }
 done
 s0=$tmp/on/sweep-0 s1=$tmp/on/sweep-1
@@ -30,7 +33,7 @@ lft_norm "$tmp/off/sweep-1/opensm-lfts.dump" >"$tmp/noff"
 lft_norm "$tmp/rep" >"$tmp/nrep"
 lft_norm "$tmp/fresh" >"$tmp/nfresh"
 diff "$tmp/nrep" "$tmp/n1" >/dev/null || fail "the repaired sweep differs from vartree-route --previous"
-diff "$tmp/nfresh" "$tmp/noff" >/dev/null || fail "repair off (the default): the sweep differs from a fresh vartree-route"
+diff "$tmp/nfresh" "$tmp/noff" >/dev/null || fail "repair off: the sweep differs from a fresh vartree-route"
 changed=$(diffn "$tmp/n0" "$tmp/n1")
 fresh=$(diffn "$tmp/n0" "$tmp/noff")
 echo "leaf up-link down: repaired $changed entries, fresh $fresh"
@@ -39,4 +42,12 @@ grep -q "vartree: repaired: $changed entries in [0-9]* blocks differ from the la
 	{ grep 'vartree: repaired\|vartree: fresh' "$tmp/on/opensm.log"; fail "no repair line with $changed entries"; }
 cmp -s "$tmp/n0" "$tmp/n2" || fail "the healed sweep does not give the first sweep's tables back"
 grep -q 'vartree: fresh tables (the fabric gained since)' "$tmp/on/opensm.log" || fail "no heal line"
+# the guard: the first top switch down (repaired shift 2/1.8611, fresh 2/1.7671)
+g1=$tmp/guard/sweep-1
+"$VT_BIN/vartree-route" -q "$g1/ibnetdiscover.topo" -o "$tmp/gfresh" || fail "vartree-route (guard)"
+lft_norm "$tmp/gfresh" >"$tmp/ngfresh"
+lft_norm "$g1/opensm-lfts.dump" >"$tmp/ng1"
+diff "$tmp/ngfresh" "$tmp/ng1" >/dev/null || fail "guard: the sweep differs from a fresh vartree-route"
+grep -q 'vartree: fresh tables (repair refused): .*: the repaired tables congest shift more than the fresh ones: worst/avg 2/1.8611 against 2/1.7671' "$tmp/guard/opensm.log" ||
+	{ grep 'vartree: repaired\|vartree: fresh' "$tmp/guard/opensm.log"; fail "no guard line"; }
 echo "plugin repair ok"

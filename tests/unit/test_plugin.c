@@ -76,9 +76,10 @@ START_TEST(good_and_empty_options)
 	ck_assert_str_eq(o.order_file, "/x/y");
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=off", collect, NULL), 0);
 	ck_assert_int_eq(o.repair, 0);
-	/* repair is off unless asked for; on means the minimal policy */
+	/* repair is on (minimal) unless turned off; on means the minimal policy */
 	ck_assert_int_eq(vtp_opts_parse(&o, "", collect, NULL), 0);
-	ck_assert_int_eq(o.repair, 0);
+	ck_assert_int_eq(o.repair, 1);
+	ck_assert_int_eq(o.repair_policy, VT_REPAIR_MINIMAL);
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=on", collect, NULL), 0);
 	ck_assert_int_eq(o.repair, 1);
 	ck_assert_int_eq(o.repair_policy, VT_REPAIR_MINIMAL);

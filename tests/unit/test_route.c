@@ -411,7 +411,7 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
 	ck_assert_uint_eq(entries_out(g, &prev, 0x1000 + 1 * 4096 + 2, 2), 3);
 	lost = entries_out(g, &prev, 0x1000 + 3, 3) + 3;
-	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, VT_REPAIR_MINIMAL, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, VT_REPAIR_MINIMAL, &st, &e), 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.minimum, lost);
 	ck_assert_uint_eq(st.forced, lost + 6);
