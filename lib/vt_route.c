@@ -45,6 +45,7 @@ static void router_free(struct router *r)
 	free(r->use.by_key);
 	free(r->plan.h);
 	free(r->plan.anc);
+	free(r->plan.hup);
 	free(r->plan.queue);
 	free(r->plan.dist);
 	free(r->plan.urank);
@@ -95,6 +96,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->use.by_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t)));
 	ok &= !!(r->plan.h = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.anc = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->plan.hup = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.queue = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.dist = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->plan.urank = malloc(nsw * sizeof(uint32_t)));

@@ -74,6 +74,7 @@ struct route_plan {
 	uint32_t stamp;	     /* plans made so far: the stamp of the current one */
 	uint32_t *h;	     /* per switch: up*-down* hops to px, VT_NONE when it has none */
 	uint32_t *anc;	     /* per switch: == stamp when px is below it (it routes down) */
+	uint32_t *hup;	     /* per switch: h, VT_NONE for ancestors (the descent tests one) */
 	uint32_t nreach0;    /* leaves that route up towards px (not ancestors, h set) */
 	uint32_t *queue;     /* switch ordinals, nsw */
 	uint32_t *dist;	     /* detour distances, nsw */

@@ -148,6 +148,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			const struct cls *k;
 
 			pl->dist[s] = 0; /* detours: a switch with a route */
+			pl->hup[s] = VT_NONE;
 			if (is_anc(r, s)) {
 				if (s == x)
 					continue;
@@ -157,6 +158,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 			}
 			k = up_class(r, r->cls.ucls[s]);
 			pl->h[s] = k->h;
+			pl->hup[s] = k->h;
 			if (k->h == VT_NONE) {
 				pl->dist[s] = VT_NONE;
 				pl->queue[nd++] = s;

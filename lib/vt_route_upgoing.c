@@ -59,8 +59,7 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 {
 	/* locals: the table's byte stores may alias the router's fields */
 	const vt_tree *t = r->t;
-	const uint32_t serial = r->main.serial, stamp = r->plan.stamp;
-	const uint32_t *h = r->plan.h, *anc = r->plan.anc;
+	const uint32_t serial = r->main.serial, *hup = r->plan.hup;
 	const uint32_t *dn_start = t->dn_start, *dn_peer = t->dn_peer, *dn_ridx = r->links.dn_ridx;
 	const uint8_t *dn_rport = r->links.dn_rport, *level = t->level;
 	uint32_t *mark = r->main.mark, *found = r->main.found, *via = r->main.via;
@@ -82,7 +81,7 @@ uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath
 			for (uint32_t k = dn_start[s]; k < dn_start[s + 1]; k++) {
 				uint32_t c = dn_peer[k];
 
-				if (anc[c] == stamp || h[c] != hh + 1)
+				if (hup[c] != hh + 1) /* an ancestor, or not one hop further */
 					continue;
 				if (found[c] == serial) { /* found again */
 					if (via[c] != VT_NONE) {
