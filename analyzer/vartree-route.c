@@ -336,7 +336,8 @@ static void run_free(struct run *r)
 static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 {
 	static const char *const mode[] = {"repaired", "fresh (the fabric gained since)",
-					   "fresh (repair refused)"};
+					   "fresh (repair refused)",
+					   "switch routes repaired, CA routes fresh"};
 	struct vt_repair_stats st;
 	vt_lfts prev = {0};
 	int rc;

@@ -94,9 +94,11 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
  * healed fabric gets its original tables exactly.
  */
 enum vt_repair_mode {
-	VT_REPAIR_DONE,	  /* lfts repaired */
-	VT_REPAIR_HEALED, /* fabric gained since prev: lfts left fresh */
-	VT_REPAIR_REFUSED /* the repaired tables failed the audit or the guard: lfts left fresh */
+	VT_REPAIR_DONE,	   /* lfts repaired */
+	VT_REPAIR_HEALED,  /* fabric gained since prev: lfts left fresh */
+	VT_REPAIR_REFUSED, /* the repaired tables failed the audit or the guard: lfts left fresh */
+	/* the whole repair failed (why); lfts repaired for switch LIDs only, CA LIDs fresh */
+	VT_REPAIR_PARTIAL
 };
 
 enum vt_repair_policy {

@@ -520,22 +520,57 @@ static int forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts
 	return 0;
 }
 
-static int repair_run(struct repair *r, vt_err *e)
+/*
+ * One candidate into r->t: the fresh tables with the previous entries kept
+ * where they serve; ca_fresh keeps the fresh entries of CA LIDs (the only ones
+ * CA-to-CA traffic reads, so shift congestion is the fresh tables' own).
+ */
+static void repair_run(struct repair *r, int ca_fresh)
 {
-	size_t n = (size_t)r->t->nsw * r->t->nlid;
-
-	r->t->port = malloc(n ? n : 1);
-	r->pend = malloc(((size_t)r->f->nswitches + 1) * sizeof(*r->pend));
-	r->used_prev = malloc(n / 8 + 1);
-	r->used_now = malloc(n / 8 + 1);
-	if (!r->t->port || !r->pend || !r->used_prev || !r->used_now)
-		return vt_err_nomem(e, "out of memory");
-	memcpy(r->t->port, r->fresh->port, n);
+	memcpy(r->t->port, r->fresh->port, (size_t)r->t->nsw * r->t->nlid);
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (r->f->lid_port[lid] != VT_NONE)
+		if (r->f->lid_port[lid] != VT_NONE && !(ca_fresh && is_ca_lid(r->f, lid)))
 			keep_lid(r, lid);
-	rebalance_all(r);
-	return 0;
+	if (!ca_fresh)
+		rebalance_all(r);
+}
+
+/* Runs a candidate through the audit and the guard: 0 when it stands, 1 (why), -1. */
+static int candidate(struct repair *r, const vt_order *order, int ca_fresh,
+		     struct vt_repair_stats *st, uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	int bad;
+
+	repair_run(r, ca_fresh);
+	bad = audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
+	if (bad)
+		return bad;
+	count_changes(r->f, r->prev, r->t, changed, blocks);
+	/* fewest trades quality for changes by definition: no shift guard */
+	return guard_worse(r->f, r->t, r->fresh, r->any_length || ca_fresh ? NULL : order, *changed,
+			   st, e);
+}
+
+/*
+ * The whole repair first; where the audit or the guard refuses it, the
+ * switch LIDs' entries repaired alone (most of what moves with the turn leaf),
+ * with the CA LIDs' fresh.
+ */
+static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+			     uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	char why[sizeof(st->why)];
+	int bad = candidate(r, order, 0, st, changed, blocks, e);
+
+	if (bad <= 0)
+		return bad;
+	memcpy(why, st->why, sizeof(why));
+	bad = candidate(r, order, 1, st, changed, blocks, e);
+	if (bad <= 0) {
+		memcpy(st->why, why, sizeof(why));
+		st->mode = VT_REPAIR_PARTIAL;
+	}
+	return bad;
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
@@ -543,6 +578,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 {
 	vt_lfts t = *lfts;
 	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL, NULL, NULL};
+	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
 	int bad;
 
@@ -557,25 +593,22 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		st->mode = VT_REPAIR_HEALED;
 		return 0;
 	}
-	t.port = NULL;
+	t.port = malloc(n ? n : 1);
 	r.level = malloc((size_t)f->nswitches + 1);
-	if (!r.level)
-		return vt_err_nomem(e, "out of memory");
-	bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e) ||
-			      repair_run(&r, e)
-		      ? -1
-		      : 0;
+	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
+	r.used_prev = malloc(n / 8 + 1);
+	r.used_now = malloc(n / 8 + 1);
+	st->mode = VT_REPAIR_DONE;
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now)
+		bad = vt_err_nomem(e, "out of memory");
+	else
+		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
+			      ? -1
+			      : repair_candidates(&r, order, st, &changed, &blocks, e);
 	free(r.level);
 	free(r.pend);
 	free(r.used_prev);
 	free(r.used_now);
-	if (!bad)
-		bad = audit_worse(f, &t, lfts, st->why, sizeof(st->why), e);
-	if (!bad) {
-		count_changes(f, prev, &t, &changed, &blocks);
-		/* fewest trades quality for changes by definition: no shift guard */
-		bad = guard_worse(f, &t, lfts, r.any_length ? NULL : order, changed, st, e);
-	}
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
@@ -587,7 +620,6 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	lfts->port = t.port;
 	st->changed = changed;
 	st->blocks = blocks;
-	st->mode = VT_REPAIR_DONE;
 	return 0;
 }
 

@@ -167,7 +167,8 @@ static int build_hops(struct vtp *p, const struct vtp_opts *o)
 static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
-					   "fresh tables (repair refused)"};
+					   "fresh tables (repair refused)",
+					   "switch routes repaired, CA routes fresh"};
 	struct vt_repair_stats st;
 	vt_lfts prev;
 	vt_err e;
