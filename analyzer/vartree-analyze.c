@@ -369,11 +369,9 @@ static uint32_t active_ranks(const vt_order *o)
 
 static void print_audit(FILE *fp, const struct routing *r)
 {
-	if (!vt_audit_failed(&r->audit)) {
-		fprintf(fp, "audit: ok (no unreachable destination, loop, misdelivery, "
-			    "non-minimal hop or credit loop)\n");
-		return;
-	}
+	if (!vt_audit_failed(&r->audit))
+		fprintf(fp, "audit: ok (no unreachable destination, loop, misdelivery "
+			    "or credit loop)\n");
 	for (int k = 0; k < VT_AUDIT_NKINDS; k++) {
 		const struct vt_audit_item *it = &r->audit.item[k];
 		if (it->count)

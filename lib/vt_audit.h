@@ -63,7 +63,8 @@ int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads
 			 vt_err *e);
 /* "unreachable", "loop", "misdelivery", "non-minimal", "credit-loop". */
 const char *vt_audit_name(enum vt_audit_kind k);
-/* Number of kinds with a nonzero count. */
+/* Number of kinds with a nonzero count that make tables wrong. Non-minimal hops
+ * do not: deadlock freedom can need them (vartree's turn-leaf detours, up/down). */
 unsigned vt_audit_failed(const vt_audit *a);
 
 #endif
