@@ -112,7 +112,7 @@ static void dispatch(sim *s, const struct vt_simq_ev *ev)
 		break;
 	case EV_INREL:
 		if (s->slot[ev->a].head != UINT32_MAX)
-			vts_request(s, ev->a, s->slot[ev->a].head);
+			vts_request(s, s->slot[ev->a].head);
 		break;
 	case EV_DONE:
 		vts_msg_done(s, ev->a);

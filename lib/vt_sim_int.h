@@ -221,11 +221,11 @@ void vts_wait_credits(sim *s, uint32_t port, struct slot *os, uint32_t cr);
 void vts_absorb(sim *s, struct slot *os);
 uint32_t vts_pkt_new(sim *s);
 void vts_pkt_free(sim *s, uint32_t i);
-void vts_credits_leave(sim *s, uint32_t in, uint32_t cr, uint64_t from, uint64_t to,
+void vts_credits_leave(sim *s, uint32_t port, unsigned vl, uint32_t cr, uint64_t from, uint64_t to,
 		       uint64_t arr_from, uint64_t arr_end);
 void vts_on_arrive(sim *s, uint32_t pi);
 void vts_arbitrate(sim *s, uint32_t out);
-void vts_request(sim *s, uint32_t in, uint32_t pi);
+void vts_request(sim *s, uint32_t pi);
 void vts_msg_done(sim *s, uint32_t mi);
 void vts_gen(sim *s, uint32_t r);
 void vts_post_stage_of(sim *s, uint32_t r);

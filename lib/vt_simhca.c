@@ -208,7 +208,7 @@ void vts_sink(sim *s, uint32_t pi)
 	uint64_t end = max64(start + ser(s->sink_ppb_fx, p->bytes), p->t_tail);
 
 	s->sink_free[p->at] = end;
-	vts_credits_leave(s, p->at * s->nvl + p->vl, p->cr, start, end, start, end);
+	vts_credits_leave(s, p->at, p->vl, p->cr, start, end, start, end);
 	deliver(s, pi, end);
 }
 

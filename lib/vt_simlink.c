@@ -156,11 +156,11 @@ static int spill(sim *s, struct slot *os, uint32_t n, uint64_t t)
 	return 1;
 }
 
-/* n credits of input slot `in` reach the upstream output at t. */
-static void credit_back(sim *s, uint32_t in, uint32_t n, uint64_t t)
+/* n credits of input port `port`, VL vl, reach the upstream output at t. */
+static void credit_back(sim *s, uint32_t port, unsigned vl, uint32_t n, uint64_t t)
 {
-	uint32_t os_i = s->hp[in / s->nvl].peer * s->nvl + in % s->nvl;
-	struct slot *os = &s->slot[os_i];
+	uint32_t up = s->hp[port].peer;
+	struct slot *os = &s->slot[up * s->nvl + vl];
 	unsigned last = (os->ret_at + os->ret_n + VTS_RET - 1) % VTS_RET;
 
 	/* one update carries all credits of a period: a return at the tail's time joins it */
@@ -180,29 +180,29 @@ static void credit_back(sim *s, uint32_t in, uint32_t n, uint64_t t)
 
 		if (eta != NO_T) {
 			os->need = 0;
-			wake_at(s, os_i / s->nvl, eta);
+			wake_at(s, up, eta);
 		}
 	}
 }
 
 /*
- * Credits of a packet of cr credits leaving input slot `in`, read out from
- * `from` to `to` and arriving from arr_from to arr_end: all at the end in
- * packet mode, one by one in flit mode (credit k once flit k has both arrived
- * and been read).
+ * Credits of a packet of cr credits leaving input port `port`, VL vl, read
+ * out from `from` to `to` and arriving from arr_from to arr_end: all at the
+ * end in packet mode, one by one in flit mode (credit k once flit k has both
+ * arrived and been read).
  */
-void vts_credits_leave(sim *s, uint32_t in, uint32_t cr, uint64_t from, uint64_t to,
+void vts_credits_leave(sim *s, uint32_t port, unsigned vl, uint32_t cr, uint64_t from, uint64_t to,
 		       uint64_t arr_from, uint64_t arr_end)
 {
 	if (!s->p.flit) {
-		credit_back(s, in, cr, credit_time(s, max64(to, arr_end)));
+		credit_back(s, port, vl, cr, credit_time(s, max64(to, arr_end)));
 		return;
 	}
 	for (uint32_t k = 0; k < cr; k++) {
 		uint64_t rd = from + (to - from) * (k + 1) / cr;
 		uint64_t ar = arr_from + (arr_end - arr_from) * (k + 1) / cr;
 
-		credit_back(s, in, 1, credit_time(s, max64(rd, ar)));
+		credit_back(s, port, vl, 1, credit_time(s, max64(rd, ar)));
 	}
 }
 
@@ -288,13 +288,16 @@ static unsigned pick_input(sim *s, struct slot *sl)
 	return (unsigned)next_bit(sl->wait, (sl->rr + 1u) & 255u);
 }
 
-static void grant(sim *s, uint32_t out, uint32_t in)
+/* Output `out` takes the head packet of input port inp's VL vl. */
+static void grant(sim *s, uint32_t out, uint32_t inp, unsigned vl)
 {
+	uint32_t in = inp * s->nvl + vl;
 	struct slot *is = &s->slot[in];
 	uint32_t pi = is->head;
 	struct pkt *p = &s->pk[pi];
 	uint64_t th = p->t_head, tt = p->t_tail, sr = ser(s->op[out].ppb_fx, p->bytes);
-	uint64_t rel = max64(s->now + sr / s->p.speedup, tt);
+	uint64_t read = s->now + sr / s->p.speedup; /* the crossbar has read it by then */
+	uint64_t rel = max64(read, tt);
 
 	is->head = p->next;
 	if (is->head == UINT32_MAX)
@@ -304,9 +307,9 @@ static void grant(sim *s, uint32_t out, uint32_t in)
 	is->rel_t = rel;
 	is->last_cr = p->cr;
 	if (s->lv)
-		s->lv[in] = (struct leave){s->now, s->now + sr / s->p.speedup, th, tt};
+		s->lv[in] = (struct leave){s->now, read, th, tt};
 	/* the crossbar reads flit k by now + (k + 1) sr / (cr S), once it has arrived */
-	vts_credits_leave(s, in, p->cr, s->now, s->now + sr / s->p.speedup, th, tt);
+	vts_credits_leave(s, inp, vl, p->cr, s->now, read, th, tt);
 	if (is->head != UINT32_MAX)
 		push(s, rel, EV_INREL, in);
 	vts_transmit(s, out, pi, tt);
@@ -327,17 +330,18 @@ void vts_arbitrate(sim *s, uint32_t out)
 			wake_at(s, out, o->busy_until);
 		return;
 	}
-	for (unsigned k = 0; k < s->nvl && o->nwait; k++) {
-		unsigned vl = (o->vl_rr + k) % s->nvl;
+	/* VLs round robin from vl_rr (counted up and wrapped: no division on this path) */
+	for (unsigned k = 0, vl = o->vl_rr; k < s->nvl && o->nwait;
+	     k++, vl = vl + 1 == s->nvl ? 0 : vl + 1) {
 		struct slot *os = &s->slot[out * s->nvl + vl];
 		unsigned n;
-		uint32_t in, cr;
+		uint32_t inp, cr;
 
 		if (!(os->wait[0] | os->wait[1] | os->wait[2] | os->wait[3]))
 			continue;
 		n = pick_input(s, os);
-		in = (h->first_port + n) * s->nvl + vl;
-		cr = s->pk[s->slot[in].head].cr;
+		inp = h->first_port + n;
+		cr = s->pk[s->slot[inp * s->nvl + vl].head].cr;
 		vts_absorb(s, os);
 		if (os->credits < (int32_t)cr) {
 			vts_wait_credits(s, out, os, cr);
@@ -347,18 +351,18 @@ void vts_arbitrate(sim *s, uint32_t out)
 		os->wait[n / 64] &= ~(1ull << (n % 64));
 		o->nwait--;
 		os->rr = (uint8_t)n;
-		o->vl_rr = (uint8_t)((vl + 1) % s->nvl);
-		grant(s, out, in);
+		o->vl_rr = (uint8_t)(vl + 1 == s->nvl ? 0 : vl + 1);
+		grant(s, out, inp, vl);
 		return;
 	}
 }
 
-/* The head packet of input slot `in` asks for its output. */
-void vts_request(sim *s, uint32_t in, uint32_t pi)
+/* Packet pi, the head of its input slot, asks for its output. */
+void vts_request(sim *s, uint32_t pi)
 {
 	struct pkt *p = &s->pk[pi];
 	struct slot *os = &s->slot[p->out * s->nvl + p->vl];
-	unsigned n = s->hp[in / s->nvl].num;
+	unsigned n = s->hp[p->at].num;
 
 	os->wait[n / 64] |= 1ull << (n % 64);
 	s->op[p->out].nwait++;
@@ -424,7 +428,7 @@ void vts_on_arrive(sim *s, uint32_t pi)
 	}
 	sl->head = sl->tail = pi;
 	if (sl->rel_t <= s->now)
-		vts_request(s, in, pi);
+		vts_request(s, pi);
 	else
 		push(s, sl->rel_t, EV_INREL, in);
 }
