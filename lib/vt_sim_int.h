@@ -68,28 +68,35 @@ struct chunk {
  * in the slot itself (a link rarely has more on their way), the rest in a
  * list of these.
  */
-#define VTS_RET 4
+#define VTS_RET 3
 struct cred {
 	uint64_t t;
 	uint32_t cr, next;
 };
 
-/* one slot per (port, VL): the input buffer of the port, and the credits of its output */
+/*
+ * One slot per (port, VL): the input buffer of the port, and the credits of
+ * its output. Two cache lines (the array is 64-byte aligned): the output's
+ * credits, which credit returns and arbitration read, and the input FIFO with
+ * the output's waiting inputs, which arrivals, requests and grants read.
+ */
 struct slot {
-	uint32_t head, tail;	 /* input FIFO of arrived packets */
-	uint64_t rel_t;		 /* input: the last granted packet has left the buffer by then */
-	int32_t fifo_cr;	 /* input: credits of the packets in the FIFO */
-	int32_t last_cr;	 /* input: credits of the last granted packet */
-	int32_t credits;	 /* output: credits held for the peer's buffer, due returns taken */
-	uint32_t need;		 /* output: credits a blocked packet waits for, 0 if none */
-	uint64_t ret_t[VTS_RET]; /* output: the first returns on their way, from ret_at */
-	uint32_t ret_cr[VTS_RET];
-	uint8_t ret_at, ret_n;
+	int32_t credits;       /* output: credits held for the peer's buffer, due returns taken */
+	uint32_t need;	       /* output: credits a blocked packet waits for, 0 if none */
+	uint8_t ret_at, ret_n; /* output: the first returns on their way, from ret_at */
 	uint32_t cq_head, cq_tail; /* output: the later returns (only when ret_t[] is full) */
-	uint64_t cq_tail_t;	   /* the time of cq_tail's return */
-	uint64_t wait[4];	   /* output: input port numbers whose head packet wants it */
-	uint8_t rr;		   /* output: last input port granted */
+	uint32_t ret_cr[VTS_RET];
+	uint64_t ret_t[VTS_RET];
+	uint64_t cq_tail_t; /* the time of cq_tail's return */
+
+	uint64_t wait[4];    /* output: input port numbers whose head packet wants it */
+	uint32_t head, tail; /* input FIFO of arrived packets */
+	uint64_t rel_t;	     /* input: the last granted packet has left the buffer by then */
+	int32_t fifo_cr;     /* input: credits of the packets in the FIFO */
+	int32_t last_cr;     /* input: credits of the last granted packet */
+	uint8_t rr;	     /* output: last input port granted */
 };
+_Static_assert(sizeof(struct slot) == 128, "a slot is two cache lines");
 
 struct oport {
 	uint64_t busy_until, ppb_fx, wake_t;   /* wake_t: earliest pending EV_WAKE, NO_T if none */

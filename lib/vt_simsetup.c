@@ -24,6 +24,18 @@ static void *zalloc(size_t n, size_t sz, int *bad)
 	return p;
 }
 
+/* n slots, zeroed, on a cache-line boundary (each is two lines) */
+static struct slot *slots_alloc(size_t n, int *bad)
+{
+	struct slot *p = aligned_alloc(64, (n ? n : 1) * sizeof(*p));
+
+	if (!p)
+		*bad = 1;
+	else
+		memset(p, 0, (n ? n : 1) * sizeof(*p));
+	return p;
+}
+
 /* Per port: the flat hop view, output state and rate; returns the fastest 64-byte time. */
 static uint64_t setup_ports(sim *s)
 {
@@ -111,7 +123,7 @@ int vts_setup(sim *s, const vt_order *order)
 	if (order->n < w->nranks)
 		return vt_err_set(s->e, "workload has %u ranks but the host order only %u",
 				  w->nranks, order->n);
-	s->slot = zalloc(nslot, sizeof(*s->slot), &bad);
+	s->slot = slots_alloc(nslot, &bad);
 	s->op = zalloc(f->nports, sizeof(*s->op), &bad);
 	if (s->p.flit)
 		s->lv = zalloc(nslot, sizeof(*s->lv), &bad);
