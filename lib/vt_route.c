@@ -218,11 +218,12 @@ static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *
 	return 0;
 }
 
-int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
-	     vt_err *e)
+/* One routing of every plane; *unsure: the tables need the every-source audit. */
+static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, int one_way,
+			vt_lfts *lfts, vt_order *order, int *unsure, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
-	struct router r = {0};
+	struct router r = {.deg.one_way = one_way};
 	vt_tree t;
 	uint32_t *plane = NULL, np;
 
@@ -286,15 +287,7 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
 			vt_lft_set(lfts, s, p0->lid, 0);
 	}
-	if (r.deg.unsure) {
-		if (check_deadlock_free(f, lfts, e))
-			goto fail;
-		if (o && o->log && o->log_level >= VT_LOG_INFO)
-			ROUTE_LOG(
-				o, VT_LOG_INFO,
-				"detours do not all turn at the turn leaf: every route audited, no "
-				"credit loop");
-	}
+	*unsure = r.deg.unsure;
 	router_free(&r);
 	free(plane);
 	return 0;
@@ -304,4 +297,39 @@ fail:
 	vt_order_free(order);
 	vt_lfts_free(lfts);
 	return -1;
+}
+
+/*
+ * Where the audit finds a credit loop, the fabric is routed once more with
+ * every ancestor of the turn leaf descending into one child only (deg.one_way):
+ * less spread for the few detour routes, kept only where it is needed, so
+ * tables the audit passes stay as they were.
+ */
+int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+	     vt_err *e)
+{
+	struct vt_route_opts quiet = {0};
+	int unsure = 0;
+
+	if (route_planes(f, o, 0, lfts, order, &unsure, e))
+		return -1;
+	if (unsure && check_deadlock_free(f, lfts, e)) {
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+		if (o)
+			quiet = *o;
+		quiet.log = NULL; /* the tree was described once */
+		if (route_planes(f, &quiet, 1, lfts, order, &unsure, e))
+			return -1;
+		if (check_deadlock_free(f, lfts, e)) {
+			vt_order_free(order);
+			vt_lfts_free(lfts);
+			return -1;
+		}
+	}
+	if (unsure && o && o->log && o->log_level >= VT_LOG_INFO)
+		ROUTE_LOG(o, VT_LOG_INFO,
+			  "detours do not all turn at the turn leaf: every route audited, no "
+			  "credit loop");
+	return 0;
 }

@@ -177,6 +177,11 @@ struct route_degraded {
 	uint32_t *zfirst;
 	uint8_t *zpos;
 	/*
+	 * Set by vt_route's second try: each ancestor of z keeps, of its
+	 * children in inz, only the first in tree order one hop closer to z.
+	 */
+	int one_way;
+	/*
 	 * Set when that argument does not cover the plane: a plan fell back to
 	 * the turn order's detours, or z reaches some ancestor by two up-paths.
 	 * vt_route then checks the finished tables.

@@ -23,8 +23,9 @@
  * does. Between turns there are only up*-down* routes, which form no cycle.
  * Where Z reaches an ancestor by two up-paths (a diamond), or a destination
  * has to take the turn order's detours instead, deg.unsure is set and
- * vt_route audits the finished tables (every source) and refuses the fabric
- * on a credit loop.
+ * vt_route audits the finished tables (every source); on a credit loop it
+ * routes once more with deg.one_way (turn_child) and refuses the fabric if
+ * that fails the audit too.
  *
  * Why detours are not shortened to minimal routes elsewhere: a switch M of
  * group a (the level-1 switches under one set of tops) in pod p reaches a top
@@ -64,6 +65,30 @@ static uint32_t turn_leaf(const vt_tree *t)
 	return best;
 }
 
+/*
+ * The one child of ancestor s that its detours descend into: of those one hop
+ * closer to Z, the first in tree order. Where Z reaches s by one up-path it
+ * is the only one; in a diamond (a director's spine ASICs above its line
+ * ASICs) every top then turns at the same switches, where turning at two
+ * (top A down to line ASIC 1 up to top B, B down to line ASIC 2 up to A)
+ * closes a credit loop with the line ASICs' own routes through the tops.
+ */
+static uint32_t turn_child(const struct route_degraded *d, const vt_tree *t, uint32_t s)
+{
+	uint32_t best = VT_NONE;
+
+	for (uint32_t j = t->dn_start[s]; j < t->dn_start[s + 1]; j++) {
+		uint32_t c = t->dn_peer[j];
+
+		if (!d->one_way && d->inz[c])
+			return VT_NONE; /* each child in inz, as before */
+		if (d->inz[c] && d->hz[c] + 1 == d->hz[s] &&
+		    (best == VT_NONE || t->pos[c] < t->pos[best]))
+			best = c;
+	}
+	return best;
+}
+
 /* deg.zfirst and zpos from inz and hz (see struct route_degraded). */
 static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
 {
@@ -78,11 +103,14 @@ static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
 
 		d->zfirst[s] = n;
 		if (d->inz[s]) {
+			uint32_t c = turn_child(d, t, s);
+
 			a = t->dn_start[s];
 			m = t->dn_start[s + 1] - a;
 			for (uint32_t j = 0; j < m; j++)
-				if (d->inz[t->dn_peer[a + j]])
-					d->zpos[n++] = (uint8_t)j;
+				if (c == VT_NONE ? d->inz[t->dn_peer[a + j]]
+						 : t->dn_peer[a + j] == c)
+					d->zpos[n++] = (uint8_t)j; /* parallel links too */
 		} else if (d->hz[s] != VT_NONE) {
 			for (uint32_t j = 0; j < m; j++)
 				if (d->hz[t->up_peer[a + j]] + 1 == d->hz[s])

@@ -57,8 +57,12 @@ routes "fat 4,3" "--aggregation-nodes --hostless-leaves 3 --seed 4" 64
 routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 648
 
 # slender trees reach their tops by two up-paths: with aggregation nodes on
-# the tops no tree routing is deadlock-free for every source
-spec="slender 4:2,4" opts="--aggregation-nodes"
+# the tops the detours between tops close a credit loop unless they all turn
+# at one level-1 switch (vartree-route's second try) ...
+routes "slender 4:2,4" "--aggregation-nodes" 64
+# ... and with a top's link cut as well no tree routing is deadlock-free for
+# every source: refused
+spec="slender 4:2,4" opts="--aggregation-nodes --spine-cas 2:dual --drop-links 1@2 --seed 2"
 n=$((n + 1))
 rm -f "$tmp/l"
 "$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"

@@ -45,6 +45,9 @@ routes dualrail.topo 4 0          # two disconnected trees: each a plane, ranks 
 routes spine-down.topo 9 0        # leaves with 3, 2 and 1 up-links
 routes director3.topo 8 2         # CS7500 as core, a UFM HCA on a spine ASIC, a host-less leaf
 routes director3-bypass.topo 8 2  # every leaf on every line ASIC: the spine ASICs carry nothing
+routes director3-mid-top-cas.topo 8 2 # ... and a storage HCA on a line ASIC: the tops' detours
+# to each other turn at one line ASIC (at two, with the line ASICs' routes to
+# each other over the tops, they closed a credit loop: refused)
 
 # real sites' sizes: 800+ hosts on 40-port leaves (HDR), 64-port leaves with NDR 2x ports
 gen_routes() { # SPEC RANKS [DUMMIES]
