@@ -11,7 +11,8 @@ set -u
 d=$VT_TOP/tests/data/forms
 an=$VT_BIN/vartree-analyze
 
-for f in grouped router ibdiag-split bom-prompt-quotes spine-down director3 director3-bypass; do
+for f in grouped router ibdiag-split bom-prompt-quotes spine-down director3 director3-bypass \
+	director3-mid-top-cas; do
 	o=$tmp/$f
 	run_harness "$o" "$d/$f.topo"
 	grep -q '^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none,.* errors 0$' "$o/summary.txt" ||
