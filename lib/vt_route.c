@@ -310,10 +310,12 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 {
 	struct vt_route_opts quiet = {0};
 	int unsure = 0;
+	char first[VT_ERR_MAX] = "", line[VT_ERR_MAX + 160];
 
 	if (route_planes(f, o, 0, lfts, order, &unsure, e))
 		return -1;
 	if (unsure && check_deadlock_free(f, lfts, e)) {
+		snprintf(first, sizeof(first), "%s", e->msg);
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (o)
@@ -327,9 +329,18 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 			return -1;
 		}
 	}
-	if (unsure && o && o->log && o->log_level >= VT_LOG_INFO)
-		ROUTE_LOG(o, VT_LOG_INFO,
-			  "detours do not all turn at the turn leaf: every route audited, no "
-			  "credit loop");
+	if ((!unsure && !first[0]) || !o || !o->log || o->log_level < VT_LOG_INFO)
+		return 0;
+	if (first[0]) /* the administrator sees which routing the switches got, and why */
+		snprintf(line, sizeof(line),
+			 "routed twice: the first tables failed the audit (%s); the second, with "
+			 "every detour turning at one child of each turn-leaf ancestor, has no "
+			 "credit loop",
+			 first);
+	else
+		snprintf(line, sizeof(line),
+			 "detours do not all turn at the turn leaf: every route audited, no "
+			 "credit loop");
+	ROUTE_LOG(o, VT_LOG_INFO, line);
 	return 0;
 }

@@ -48,6 +48,10 @@ routes director3-bypass.topo 8 2  # every leaf on every line ASIC: the spine ASI
 routes director3-mid-top-cas.topo 8 2 # ... and a storage HCA on a line ASIC: the tops' detours
 # to each other turn at one line ASIC (at two, with the line ASICs' routes to
 # each other over the tops, they closed a credit loop: refused)
+# and the log says the second routing is the one the switches get, and why
+v=$("$r" -v "$d/director3-mid-top-cas.topo" -o "$tmp/l" 2>&1 >/dev/null | grep 'routed twice')
+[[ $v == 'vartree-route: routed twice: the first tables failed the audit (no deadlock-free tree routing for every source: credit-loop: "MF0;core-dir:CS7500/L01/U1" (0x98039b0300c00011): a cycle of 4 channel dependencies (LID 2): '* ]] ||
+	{ echo "FAIL: director3-mid-top-cas: -v: ${v:-no 'routed twice' line}"; nfail=$((nfail + 1)); }
 
 # real sites' sizes: 800+ hosts on 40-port leaves (HDR), 64-port leaves with NDR 2x ports
 gen_routes() { # SPEC RANKS [DUMMIES]
