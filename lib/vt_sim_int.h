@@ -98,6 +98,7 @@ struct slot {
 };
 _Static_assert(sizeof(struct slot) == 128, "a slot is two cache lines");
 
+/* an output port's state: one cache line (the array is 64-byte aligned) */
 struct oport {
 	uint64_t busy_until, ppb_fx, wake_t;   /* wake_t: earliest pending EV_WAKE, NO_T if none */
 	uint32_t nwait;			       /* waiting inputs over all VLs */
@@ -106,6 +107,7 @@ struct oport {
 	uint64_t gen_t;
 	uint8_t vl_rr;
 };
+_Static_assert(sizeof(struct oport) == 64, "an output is one cache line");
 
 /* flit mode: how the last granted packet of an input slot leaves (see credits_leave) */
 struct leave {

@@ -24,15 +24,15 @@ static void *zalloc(size_t n, size_t sz, int *bad)
 	return p;
 }
 
-/* n slots, zeroed, on a cache-line boundary (each is two lines) */
-static struct slot *slots_alloc(size_t n, int *bad)
+/* n zeroed elements of sz bytes (a multiple of 64) on a cache-line boundary */
+static void *lines_alloc(size_t n, size_t sz, int *bad)
 {
-	struct slot *p = aligned_alloc(64, (n ? n : 1) * sizeof(*p));
+	void *p = aligned_alloc(64, (n ? n : 1) * sz);
 
 	if (!p)
 		*bad = 1;
 	else
-		memset(p, 0, (n ? n : 1) * sizeof(*p));
+		memset(p, 0, (n ? n : 1) * sz);
 	return p;
 }
 
@@ -123,8 +123,8 @@ int vts_setup(sim *s, const vt_order *order)
 	if (order->n < w->nranks)
 		return vt_err_set(s->e, "workload has %u ranks but the host order only %u",
 				  w->nranks, order->n);
-	s->slot = slots_alloc(nslot, &bad);
-	s->op = zalloc(f->nports, sizeof(*s->op), &bad);
+	s->slot = lines_alloc(nslot, sizeof(*s->slot), &bad);
+	s->op = lines_alloc(f->nports, sizeof(*s->op), &bad);
 	if (s->p.flit)
 		s->lv = zalloc(nslot, sizeof(*s->lv), &bad);
 	s->st = zalloc(f->nports, sizeof(*s->st), &bad);
