@@ -49,6 +49,8 @@ struct repair {
 	uint32_t *pend; /* nsw */
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
+	/* the switches CAs hang off, each once: where CA traffic enters the switches */
+	uint32_t *entry, nentry;
 };
 
 static int is_ca_lid(const vt_fabric *f, uint32_t lid)
@@ -210,25 +212,43 @@ static int bit(const uint8_t *m, size_t i)
 /* Marks in m the switches CA traffic to lid crosses under tables t. */
 static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid, uint8_t *m)
 {
-	const vt_fabric *f = r->f;
+	for (uint32_t i = 0; i < r->nentry; i++) {
+		uint32_t x = r->entry[i];
 
-	for (uint32_t q = 0; q < f->nports; q++) {
+		for (uint32_t hops = 0; x != VT_NONE && hops <= r->f->nswitches; hops++) {
+			size_t b = (size_t)x * t->nlid + lid;
+			unsigned p = vt_lft_get(t, x, lid);
+
+			if (bit(m, b))
+				break;
+			m[b >> 3] |= (uint8_t)(1u << (b & 7));
+			x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
+		}
+	}
+}
+
+/* r->entry: the switches with a CA (a CA's traffic enters the fabric there). */
+static int find_entries(struct repair *r)
+{
+	const vt_fabric *f = r->f;
+	uint8_t *seen = calloc((size_t)f->nswitches + 1, 1);
+
+	r->nentry = 0;
+	r->entry = malloc(((size_t)f->nswitches + 1) * sizeof(*r->entry));
+	for (uint32_t q = 0; seen && r->entry && q < f->nports; q++) {
 		uint32_t peer = f->ports[q].peer, x;
 
 		if (peer == VT_NONE || f->nodes[f->ports[q].node].type == VT_SWITCH ||
 		    f->nodes[f->ports[peer].node].type != VT_SWITCH)
 			continue;
 		x = f->nodes[f->ports[peer].node].sw;
-		for (uint32_t hops = 0; x != VT_NONE && hops <= f->nswitches; hops++) {
-			size_t i = (size_t)x * t->nlid + lid;
-			unsigned p = vt_lft_get(t, x, lid);
-
-			if (bit(m, i))
-				break;
-			m[i >> 3] |= (uint8_t)(1u << (i & 7));
-			x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
+		if (!seen[x]) {
+			seen[x] = 1;
+			r->entry[r->nentry++] = x;
 		}
 	}
+	free(seen);
+	return seen && r->entry ? 0 : -1;
 }
 
 /*
@@ -577,7 +597,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
 	vt_lfts t = *lfts;
-	struct repair r = {f, prev, lfts, &t, NULL, policy == VT_REPAIR_FEWEST, NULL, NULL, NULL};
+	struct repair r = {f,	 prev, lfts, &t,   NULL, policy == VT_REPAIR_FEWEST,
+			   NULL, NULL, NULL, NULL, 0};
 	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
 	int bad;
@@ -599,7 +620,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.used_prev = malloc(n / 8 + 1);
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
-	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now)
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || find_entries(&r))
 		bad = vt_err_nomem(e, "out of memory");
 	else
 		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
@@ -609,6 +630,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.pend);
 	free(r.used_prev);
 	free(r.used_now);
+	free(r.entry);
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
