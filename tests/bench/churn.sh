@@ -28,6 +28,9 @@
 #   vartree.repair=minimal): entries/
 #     blocks between the sweep before and after the fault, per engine; "=" after
 #     an engine's figure: the sweep after the heal equals the first sweep.
+#   goal     issue 12's target for the row: repair no more entries than updn's and
+#            minhop's (harness) and at most 1.5 times the forced minimum, shift
+#            after repair no worse than fresh; "-" without both engines
 # VT_CHURN_FABRICS (fat83 pruned366 real366) and VT_CHURN_ENGINES (vartree ftree
 # updn minhop dfsssp; empty: offline only) choose.
 set -u
@@ -83,6 +86,17 @@ ndiff() {
 		END { for (k in b) nb++; printf "%d/%d", n, nb }' "$1" "$2"
 }
 
+# REPAIR FORCED UPDN MINHOP SHIFT-FRESH SHIFT-REPAIR -> yes, no, or - (no engine figures)
+goal() {
+	[ -n "$3" ] && [ -n "$4" ] || { echo -; return; }
+	local v
+	v=$(awk -v r="${1%/*}" -v f="${2%/*}" -v u="$3" -v m="$4" -v sf="$5" -v sr="$6" 'BEGIN {
+		split(sf, a, "/"); split(sr, b, "/")
+		ok = r <= u && r <= m && 2 * r <= 3 * f && b[1] <= a[1] && b[2] <= a[2] + 0.005
+		print ok ? "yes" : "no" }')
+	echo "$v"
+}
+
 shift_q() { # TOPO LFTS ORDER -> worst/avg, in the routing's own rank order
 	"$bin/vartree-analyze" "$1" --lfts "$2" --order "$3" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
 }
@@ -91,7 +105,8 @@ printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' fabric faul
 	"x forced" fresh fewest \
 	"shift fr" "shift rep" "shift few" heal
 for e in $engines; do printf ' %13s' "$e"; done
-echo
+printf ' %5s\n' goal
+met=0 rows=0
 for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 	t=$tmp/$fab.topo
 	gen $fab "$t" || exit 1
@@ -130,6 +145,7 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 			"$(shift_q "$tmp/d.topo" "$tmp/fresh" "$tmp/fresh.o")" \
 			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")" \
 			"$(shift_q "$tmp/d.topo" "$tmp/few" "$tmp/few.o")" "$heal"
+		declare -A ent=()
 		for e in $engines; do
 			d=$tmp/$fab-$e
 			if [ -s "$d/sweep-$((2 * i + 1))/opensm-lfts.dump" ] && [ -s "$d/sweep-$((2 * i + 2))/opensm-lfts.dump" ]; then
@@ -138,13 +154,19 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 				norm "$d/sweep-$((2 * i + 2))/opensm-lfts.dump" >"$tmp/n2"
 				norm "$d/sweep-0/opensm-lfts.dump" >"$tmp/n00"
 				c=$(ndiff "$tmp/n0" "$tmp/n1")
+				ent[$e]=${c%/*}
 				cmp -s "$tmp/n00" "$tmp/n2" && c="$c="
 				printf ' %13s' "$c"
 			else
 				printf ' %13s' -
 			fi
 		done
-		echo
+		g=$(goal "$rep" "$forced" "${ent[updn]:-}" "${ent[minhop]:-}" \
+			"$(shift_q "$tmp/d.topo" "$tmp/fresh" "$tmp/fresh.o")" \
+			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")")
+		printf ' %5s\n' "$g"
+		[ "$g" = - ] || rows=$((rows + 1))
+		[ "$g" = yes ] && met=$((met + 1))
 		i=$((i + 1))
 	done
 	for e in $engines; do
@@ -153,4 +175,5 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 			echo "$fab: $e fell back in some sweeps: $(grep -o 'engine [a-z0-9]*, fallbacks [^,]*' "$tmp/$fab-$e/summary.txt" | sort | uniq -c | tr -s ' \n' ' ')"
 	done
 done
+[ $rows = 0 ] || echo "goal met in $met of $rows rows"
 exit 0
