@@ -53,6 +53,8 @@ struct repair_try {
 	uint8_t prev_turns, rebalance, ca_fresh;
 };
 
+enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
+
 struct repair {
 	const vt_fabric *f;
 	const vt_lfts *prev, *fresh;
@@ -63,6 +65,7 @@ struct repair {
 	uint32_t *pend;	       /* nsw */
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
+	int have_used_prev;
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 };
@@ -371,13 +374,15 @@ static void rebalance_all(struct repair *r)
 {
 	size_t bytes = ((size_t)r->t->nsw * r->t->nlid + 7) / 8;
 
-	memset(r->used_prev, 0, bytes);
+	if (!r->have_used_prev) /* the same for every candidate */
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (is_ca_lid(r->f, lid))
+				mark_ca_paths(r, r->prev, lid, r->used_prev);
+	r->have_used_prev = 1;
 	memset(r->used_now, 0, bytes);
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (is_ca_lid(r->f, lid)) {
-			mark_ca_paths(r, r->prev, lid, r->used_prev);
+		if (is_ca_lid(r->f, lid))
 			mark_ca_paths(r, r->t, lid, r->used_now);
-		}
 	for (unsigned l = 0; l <= 0xFF; l++)
 		for (uint32_t s = 0; s < r->f->nswitches; s++)
 			if (r->level[s] == l)
@@ -522,7 +527,9 @@ static void repair_run(struct repair *r)
 		rebalance_all(r);
 }
 
-/* Builds candidate how and runs it through the audit and the guard: 0 when it stands, 1 (why), -1.
+/*
+ * Builds candidate how and runs it through the audit and the guard: 0 when it
+ * stands, CAND_AUDIT or CAND_WORSE (why) when refused, -1.
  */
 static int candidate(struct repair *r, struct repair_try how, struct repair_guard *g,
 		     struct vt_repair_stats *st, uint64_t *changed, uint64_t *blocks, vt_err *e)
@@ -533,25 +540,28 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	repair_run(r);
 	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
 	if (bad)
-		return bad;
+		return bad < 0 ? -1 : CAND_AUDIT;
 	count_changes(r->f, r->prev, r->t, changed, blocks);
 	if (*changed > st->fresh_changed) {
 		snprintf(st->why, sizeof(st->why),
 			 "the repaired tables change more entries than the fresh ones");
-		return 1;
+		return CAND_WORSE;
 	}
 	/* fewest trades quality for changes by definition: no shift guard */
 	if (r->any_length || how.ca_fresh)
 		return 0;
-	return vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e);
+	bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e);
+	return bad > 0 ? CAND_WORSE : bad;
 }
 
 /*
- * The candidates (policy): each changes the entries the others change and
- * maybe more, but with other turns or ports the audit or the guard may refuse
- * one and pass another, so all are built and the one changing fewest entries
- * wins (the first on a tie). Previous turns first: where the tables stay valid
- * (a leaf and its hosts gone) the whole previous routing stands.
+ * The candidates (policy), in the order of the entries they change, fewest
+ * first, so the first that passes stands: previous turns keep what fresh ones
+ * keep and more; ports chosen again or left fresh change the same entries, and
+ * the newly used entries add to them. Fresh turns only after previous ones
+ * closed a credit loop: otherwise both pass or fail the guard alike with as
+ * many changes (every fault of tests/bench/churn.sh), and each candidate costs
+ * a repair, an every-source audit and a shift count.
  */
 static const struct repair_try repair_tries[] = {
 	{1, REB_CHANGED, 0}, {1, REB_NONE, 0}, {1, REB_NEW, 0},
@@ -559,50 +569,35 @@ static const struct repair_try repair_tries[] = {
 };
 
 /*
- * The best whole repair into r->t; where the audit or the guard refuses them
- * all, the switch LIDs' entries repaired alone (most of what moves with the
- * turn leaf), with the CA LIDs' fresh.
+ * The first whole repair that passes into r->t; where the audit or the guard
+ * refuses them all, the switch LIDs' entries repaired alone (most of what
+ * moves with the turn leaf), with the CA LIDs' fresh.
  */
 static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
 			     uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	struct repair_guard g = {r->f, r->fresh, order, 0, 0, 0};
 	char why[sizeof(st->why)] = "";
-	size_t n = sizeof(repair_tries) / sizeof(repair_tries[0]), best = n, last = n;
-	int bad;
+	int bad, loop = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		uint64_t c, b;
-
-		bad = candidate(r, repair_tries[i], &g, st, &c, &b, e);
-		if (bad < 0)
-			return -1;
-		last = i;
-		if (bad) {
-			if (!*why)
-				memcpy(why, st->why, sizeof(why));
-		} else if (best == n || c < *changed) {
-			best = i;
-			*changed = c;
-			*blocks = b;
-			if (c <= st->forced)
-				break; /* the forced minimum: nothing changes fewer */
+	for (size_t i = 0; i < sizeof(repair_tries) / sizeof(repair_tries[0]); i++) {
+		if (!repair_tries[i].prev_turns && !loop)
+			break;
+		bad = candidate(r, repair_tries[i], &g, st, changed, blocks, e);
+		if (bad <= 0) {
+			st->why[0] = 0;
+			return bad;
 		}
-	}
-	if (best < n) {
-		if (best != last) {
-			r->how = repair_tries[best];
-			repair_run(r);
-		}
-		st->why[0] = 0;
-		return 0;
+		loop |= bad == CAND_AUDIT && repair_tries[i].prev_turns;
+		if (!*why)
+			memcpy(why, st->why, sizeof(why));
 	}
 	bad = candidate(r, (struct repair_try){.ca_fresh = 1}, &g, st, changed, blocks, e);
 	if (bad <= 0) {
 		memcpy(st->why, why, sizeof(why));
 		st->mode = VT_REPAIR_PARTIAL;
 	}
-	return bad;
+	return bad < 0 ? -1 : bad > 0;
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
@@ -632,7 +627,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	t.port = malloc(n ? n : 1);
 	r.level = malloc((size_t)f->nswitches + 1);
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
-	r.used_prev = malloc(n / 8 + 1);
+	r.used_prev = calloc(n / 8 + 1, 1);
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || find_entries(&r))
