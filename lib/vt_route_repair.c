@@ -47,6 +47,7 @@ enum {
 	REB_NONE,    /* none: an entry that changed takes the fresh tables' port */
 	REB_CHANGED, /* the entries that changed */
 	REB_NEW,     /* and those CA traffic crosses now and did not before */
+	REB_GAP,     /* those, by rank distance first (rank_gaps) */
 };
 
 struct repair_try {
@@ -66,6 +67,8 @@ struct repair {
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
 	int have_used_prev;
+	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
+	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 };
@@ -320,7 +323,34 @@ static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
 	size_t i = (size_t)s * r->t->nlid + lid;
 
 	return vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid) ||
-	       (r->how.rebalance == REB_NEW && bit(r->used_now, i) && !bit(r->used_prev, i));
+	       (r->how.rebalance >= REB_NEW && bit(r->used_now, i) && !bit(r->used_prev, i));
+}
+
+#define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
+
+/*
+ * Per port of switch s, the distance in ranks from rank to the nearest other
+ * rank whose LID CA traffic crosses s towards through that port (GAP_CAP when
+ * none is nearer). A shift stage sends each host to the rank a fixed distance
+ * on, so LIDs of nearby ranks on one port tend to share its link in a stage.
+ */
+static void rank_gaps(const struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+{
+	uint32_t n = r->nrank, nlid = r->t->nlid;
+
+	for (unsigned p = 0; p < 256; p++)
+		gap[p] = GAP_CAP;
+	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++)
+		for (int side = 0; side < 2; side++) {
+			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
+			unsigned p;
+
+			if (l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l))
+				continue;
+			p = vt_lft_get(r->t, s, l);
+			if (gap[p] > d)
+				gap[p] = d;
+		}
 }
 
 /*
@@ -332,7 +362,7 @@ static void rebalance(struct repair *r, uint32_t s)
 {
 	const struct vt_node *n = sw_node(r, s);
 	const vt_fabric *f = r->f;
-	uint32_t all[256] = {0}, used[256] = {0};
+	uint32_t all[256] = {0}, used[256] = {0}, gap[256];
 
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (is_ca_lid(f, lid)) {
@@ -353,9 +383,15 @@ static void rebalance(struct repair *r, uint32_t s)
 		/* a lost port's entries spread over the whole table, newly used ones over the used
 		 */
 		use = cur != vt_lft_get(r->prev, s, lid) ? all : used;
+		if (r->how.rebalance == REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
+			rank_gaps(r, s, r->rank_of_lid[lid], gap);
+		else
+			memset(gap, 0, sizeof(gap));
 		for (unsigned p = 1; p <= n->nports; p++)
 			if (p != cur && sw_peer(r, s, p) != VT_NONE &&
-			    (best == cur ? use[p] + (unsigned)ca < use[cur] : use[p] < use[best]) &&
+			    (gap[p] != gap[best] ? gap[p] > gap[best]
+			     : best == cur	 ? use[p] + (unsigned)ca < use[cur]
+						 : use[p] < use[best]) &&
 			    try_port(r, s, lid, p)) {
 				vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
 				best = p;
@@ -564,8 +600,8 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
  * a repair, an every-source audit and a shift count.
  */
 static const struct repair_try repair_tries[] = {
-	{1, REB_CHANGED, 0}, {1, REB_NONE, 0}, {1, REB_NEW, 0},
-	{0, REB_CHANGED, 0}, {0, REB_NONE, 0}, {0, REB_NEW, 0},
+	{1, REB_CHANGED, 0}, {1, REB_NONE, 0}, {1, REB_NEW, 0}, {1, REB_GAP, 0},
+	{0, REB_CHANGED, 0}, {0, REB_NONE, 0}, {0, REB_NEW, 0}, {0, REB_GAP, 0},
 };
 
 /*
@@ -600,6 +636,28 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 	return bad < 0 ? -1 : bad > 0;
 }
 
+/* r's rank maps from order (none without one): -1 when out of memory. */
+static int rank_maps(struct repair *r, const vt_order *order)
+{
+	uint32_t nlid = r->t->nlid;
+
+	r->nrank = order ? order->n : 0;
+	r->lid_of_rank = malloc(((size_t)r->nrank + 1) * sizeof(*r->lid_of_rank));
+	r->rank_of_lid = malloc(((size_t)nlid + 1) * sizeof(*r->rank_of_lid));
+	if (!r->lid_of_rank || !r->rank_of_lid)
+		return -1;
+	for (uint32_t l = 0; l < nlid; l++)
+		r->rank_of_lid[l] = VT_NONE;
+	for (uint32_t i = 0; i < r->nrank; i++) {
+		uint32_t q = order->port[i], l = q == VT_NONE ? VT_NONE : vt_port_lid(r->f, q);
+
+		r->lid_of_rank[i] = l < nlid ? l : VT_NONE;
+		if (l < nlid)
+			r->rank_of_lid[l] = i;
+	}
+	return 0;
+}
+
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
@@ -630,7 +688,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.used_prev = calloc(n / 8 + 1, 1);
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
-	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || find_entries(&r))
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || find_entries(&r) ||
+	    rank_maps(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
 		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
@@ -641,6 +700,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.used_prev);
 	free(r.used_now);
 	free(r.entry);
+	free(r.lid_of_rank);
+	free(r.rank_of_lid);
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
