@@ -290,18 +290,25 @@ static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid
 	}
 }
 
-/* r->entry: the switches with a CA (a CA's traffic enters the fabric there). */
-static int find_entries(struct repair *r)
+/*
+ * r->entry: the switches the compute nodes (order's ranks) hang off, or with
+ * no order those of every CA: where the traffic the guard measures enters the
+ * fabric. Not the aggregation nodes and storage CAs on every level, whose
+ * traffic would mark every entry as used and leave none newly used.
+ */
+static int find_entries(struct repair *r, const vt_order *order)
 {
 	const vt_fabric *f = r->f;
 	uint8_t *seen = calloc((size_t)f->nswitches + 1, 1);
+	uint32_t n = order ? order->n : f->nports;
 
 	r->nentry = 0;
 	r->entry = malloc(((size_t)f->nswitches + 1) * sizeof(*r->entry));
-	for (uint32_t q = 0; seen && r->entry && q < f->nports; q++) {
-		uint32_t peer = f->ports[q].peer, x;
+	for (uint32_t i = 0; seen && r->entry && i < n; i++) {
+		uint32_t q = order ? order->port[i] : i, peer, x;
 
-		if (peer == VT_NONE || f->nodes[f->ports[q].node].type == VT_SWITCH ||
+		if (q == VT_NONE || (peer = f->ports[q].peer) == VT_NONE ||
+		    f->nodes[f->ports[q].node].type == VT_SWITCH ||
 		    f->nodes[f->ports[peer].node].type != VT_SWITCH)
 			continue;
 		x = f->nodes[f->ports[peer].node].sw;
@@ -699,8 +706,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.used_prev = calloc(n / 8 + 1, 1);
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
-	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || find_entries(&r) ||
-	    rank_maps(&r, order))
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
+	    find_entries(&r, order) || rank_maps(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
 		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
