@@ -70,6 +70,7 @@ struct repair {
 	int have_used_prev;
 	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
 	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
+	uint32_t *peer, stride;			    /* sw_peer's table: per switch, stride ports */
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 };
@@ -88,12 +89,33 @@ static const struct vt_node *sw_node(const struct repair *r, uint32_t s)
 /* The switch behind port p of switch s, VT_NONE for none or another kind of node. */
 static uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
 {
-	const struct vt_node *n = sw_node(r, s);
-	uint32_t q;
+	return p < r->stride ? r->peer[(size_t)s * r->stride + p] : VT_NONE;
+}
 
-	if (p == 0 || p > n->nports || (q = r->f->ports[n->first_port + p].peer) == VT_NONE)
-		return VT_NONE;
-	return r->f->nodes[r->f->ports[q].node].sw;
+/* r->peer: sw_peer's answers looked up once (the repair asks them at every hop it follows). */
+static int peer_table(struct repair *r)
+{
+	const vt_fabric *f = r->f;
+
+	r->stride = 1;
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		if (f->nodes[f->switches[s]].nports + 1u > r->stride)
+			r->stride = f->nodes[f->switches[s]].nports + 1u;
+	r->peer = malloc(((size_t)f->nswitches * r->stride + 1) * sizeof(*r->peer));
+	if (!r->peer)
+		return -1;
+	for (uint32_t s = 0; s < f->nswitches; s++) {
+		const struct vt_node *n = sw_node(r, s);
+
+		for (unsigned p = 0; p < r->stride; p++) {
+			uint32_t q = p == 0 || p > n->nports ? VT_NONE
+							     : f->ports[n->first_port + p].peer;
+
+			r->peer[(size_t)s * r->stride + p] =
+				q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
+		}
+	}
+	return 0;
 }
 
 static int hop_dir(const struct repair *r, uint32_t a, uint32_t b)
@@ -589,20 +611,19 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 
 	r->how = how;
 	repair_run(r);
-	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
-	if (bad)
-		return bad < 0 ? -1 : CAND_AUDIT;
 	count_changes(r->f, r->prev, r->t, changed, blocks);
 	if (*changed > st->fresh_changed) {
 		snprintf(st->why, sizeof(st->why),
 			 "the repaired tables change more entries than the fresh ones");
 		return CAND_WORSE;
 	}
+	/* the guard before the audit: most refusals are its, and it costs less */
 	/* fewest trades quality for changes by definition: no shift guard */
-	if (r->any_length || how.ca_fresh)
-		return 0;
-	bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e);
-	return bad > 0 ? CAND_WORSE : bad;
+	if (!r->any_length && !how.ca_fresh &&
+	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
+		return bad > 0 ? CAND_WORSE : -1;
+	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
+	return bad > 0 ? CAND_AUDIT : bad;
 }
 
 /*
@@ -707,7 +728,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
-	    find_entries(&r, order) || rank_maps(&r, order))
+	    find_entries(&r, order) || peer_table(&r) || rank_maps(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
 		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
@@ -720,6 +741,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.entry);
 	free(r.lid_of_rank);
 	free(r.rank_of_lid);
+	free(r.peer);
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
