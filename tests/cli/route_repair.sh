@@ -31,6 +31,17 @@ audit_clean() {
 	! grep '^audit: ' "$tmp/an" | grep -E '(unreachable|loop|misdelivery): [0-9]' >&2 || exit 1
 	awk '$1 == "shift" { print $4, $5 }' "$tmp/an"
 }
+# as_fresh FAULT TOPO PREV NAME LINE SHIFT: TOPO with FAULT (as NAME.topo) routed
+# with --previous PREV reports LINE, and its shift (worst, average) is SHIFT, as the
+# fresh tables' is
+as_fresh() {
+	fault "$1" "$4.topo" "$2"
+	"$bin/vartree-route" "$tmp/$4.topo" --previous "$tmp/$3" -o "$tmp/pr.dump" 2>"$tmp/err"
+	grep -F "$5" "$tmp/err"
+	"$bin/vartree-route" -q "$tmp/$4.topo" -o "$tmp/pf.dump"
+	[ "$(audit_clean "$tmp/$4.topo" "$tmp/pr.dump")" = "$6" ]
+	[ "$(audit_clean "$tmp/$4.topo" "$tmp/pf.dump")" = "$6" ]
+}
 
 "$bin/vartree-gen" fat 8,3 -o "$tmp/f.topo"
 "$bin/vartree-route" -q "$tmp/f.topo" -o "$tmp/a.dump"
@@ -127,12 +138,9 @@ audit_clean "$tmp/pleaf.topo" "$tmp/pr.dump" >/dev/null
 # lost link's 37 entries move, and only the candidate that spreads them by rank
 # distance (rank_gaps) congests shift no more than the fresh tables (main at
 # 1500d30 fell back to the fresh CA routes: 895 entries)
-fault down:S-0002c95001000053:19 pup.topo p.topo
-"$bin/vartree-route" "$tmp/pup.topo" --previous "$tmp/pa.dump" -o "$tmp/pr.dump" 2>"$tmp/err"
-grep -F 'repaired: 37 entries in 12 blocks changed (fresh route: 1031 in 21; minimum 37 in 12: link lost; forced minimum 37 in 12)' "$tmp/err"
-"$bin/vartree-route" -q "$tmp/pup.topo" -o "$tmp/pf.dump"
-[ "$(audit_clean "$tmp/pup.topo" "$tmp/pr.dump")" = "2 1.52" ]
-[ "$(audit_clean "$tmp/pup.topo" "$tmp/pf.dump")" = "2 1.52" ]
+as_fresh down:S-0002c95001000053:19 p.topo pa.dump pup \
+	'repaired: 37 entries in 12 blocks changed (fresh route: 1031 in 21; minimum 37 in 12: link lost; forced minimum 37 in 12)' \
+	"2 1.52"
 
 # pruned 36,6, its last top switch down (six parallel links from each of its
 # level-1 switches): the moved entries send more traffic through the two other
@@ -142,12 +150,9 @@ grep -F 'repaired: 37 entries in 12 blocks changed (fresh route: 1031 in 21; min
 # 869539e: the fresh CA routes, 6860 entries)
 "$bin/vartree-gen" pruned 36,6 -o "$tmp/p6.topo"
 "$bin/vartree-route" -q "$tmp/p6.topo" -o "$tmp/p6a.dump"
-fault down:S-0002c95002000053 p6top.topo p6.topo
-"$bin/vartree-route" "$tmp/p6top.topo" --previous "$tmp/p6a.dump" -o "$tmp/pr.dump" 2>"$tmp/err"
-grep -F 'repaired: 3914 entries in 208 blocks changed (fresh route: 7307 in 197; minimum 3860 in 182: link lost; forced minimum 3860 in 182)' "$tmp/err"
-"$bin/vartree-route" -q "$tmp/p6top.topo" -o "$tmp/pf.dump"
-[ "$(audit_clean "$tmp/p6top.topo" "$tmp/pr.dump")" = "2 1.77" ]
-[ "$(audit_clean "$tmp/p6top.topo" "$tmp/pf.dump")" = "2 1.77" ]
+as_fresh down:S-0002c95002000053 p6.topo p6a.dump p6top \
+	'repaired: 3914 entries in 208 blocks changed (fresh route: 7307 in 197; minimum 3860 in 182: link lost; forced minimum 3860 in 182)' \
+	"2 1.77"
 
 # a real-shaped fabric (aggregation nodes on every switch, dual-homed spine CAs, a
 # host-less leaf), a level-1 up-link: the traffic the repair balances is the
@@ -156,12 +161,9 @@ grep -F 'repaired: 3914 entries in 208 blocks changed (fresh route: 7307 in 197;
 # 2000 entries). Shift here in the analyzer's default order, as fresh
 "$bin/vartree-gen" pruned 36,6 --aggregation-nodes --spine-cas 2:dual --hostless-leaves 1 -o "$tmp/r6.topo"
 "$bin/vartree-route" -q "$tmp/r6.topo" -o "$tmp/r6a.dump"
-fault down:S-0002c95001000107:19 r6up.topo r6.topo
-"$bin/vartree-route" "$tmp/r6up.topo" --previous "$tmp/r6a.dump" -o "$tmp/pr.dump" 2>"$tmp/err"
-grep -F 'repaired: 91 entries in 24 blocks changed (fresh route: 2233 in 46; minimum 91 in 24: link lost; forced minimum 91 in 24)' "$tmp/err"
-"$bin/vartree-route" -q "$tmp/r6up.topo" -o "$tmp/pf.dump"
-[ "$(audit_clean "$tmp/r6up.topo" "$tmp/pr.dump")" = "4 3.82" ]
-[ "$(audit_clean "$tmp/r6up.topo" "$tmp/pf.dump")" = "4 3.82" ]
+as_fresh down:S-0002c95001000107:19 r6.topo r6a.dump r6up \
+	'repaired: 91 entries in 24 blocks changed (fresh route: 2233 in 46; minimum 91 in 24: link lost; forced minimum 91 in 24)' \
+	"4 3.82"
 
 # usage and input errors: status 2, one line
 set +e
