@@ -30,7 +30,9 @@
  *   speed bits) on the port line, or the `width=`, `speed=`, `extspeed=`
  *   defaults in force when the node was defined (default 4x SDR). When both
  *   ends list a link it runs at the best width and speed both enable, as in
- *   ibsim; listed from one end only, at what that end enables.
+ *   ibsim, but a part one end's line leaves unnamed ("??", "???") is the
+ *   other end's when that line names it; listed from one end only, or named
+ *   by neither, at what the defaults and options give (4x SDR in a dump).
  * - GUIDs as ibsim assigns them, so an offline load of a net file and a live
  *   ibnetdiscover of the same file agree: switches from 0x200000, one GUID
  *   each; CAs from 0x100000 and routers from 0, each taking nports + 1 GUIDs
@@ -75,7 +77,8 @@ int vt_load_mem(const char *buf, size_t len, const char *name, vt_fabric **out, 
  * link, "{ SW Ports:24 SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D
  * Rev:R {DESC} LID:0001 PN:01 } { CA ... } PHY=4x LOG=ACT SPD=10" (numbers
  * hex; PHY the width; SPD 2.5, 5, 10, FDR10, 14, 25, 50, 100 Gb/s per lane for
- * SDR .. NDR); a link listed from both ends must agree. A node's LID is that
+ * SDR .. NDR); a link listed from both ends must agree, a width or speed
+ * the first line does not name coming from the second. A node's LID is that
  * of its port (switches: port 0); ids become "S-<guid>", "H-<guid>", "R-<guid>".
  */
 int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
@@ -84,7 +87,8 @@ int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **o
  * 3 router, SystemImageGUID, NodeGUID), PORTS (NodeGuid, PortGuid, PortNum,
  * LID, LinkWidthActv, LinkSpeedActv, LinkSpeedExtActv) and LINKS (NodeGuid1,
  * PortNum1, NodeGuid2, PortNum2) sections, columns found by their header row;
- * other sections are skipped. Rows are CSV; a quoted field ends at a quote
+ * a link's width and speed are its first end's PORTS row's, or the other
+ * end's where that row names none (N/A, 0). Other sections are skipped. Rows are CSV; a quoted field ends at a quote
  * before a comma or the line's end, so quotes inside descriptions are kept.
  */
 int vt_load_csv_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);

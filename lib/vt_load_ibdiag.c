@@ -183,7 +183,11 @@ static int port_facts(struct ld *l, uint32_t n, unsigned p, const struct rec *r)
 	return 0;
 }
 
-/* Links a/pa with b/pb; a link listed again from its other end must agree. */
+/*
+ * Links a/pa with b/pb at width w and speed s, 0 for what the line does not
+ * name; a link listed again from its other end must agree, and names what
+ * the first line did not (load_with() puts 4x SDR where neither did).
+ */
 static int link_ports(struct ld *l, uint32_t a, unsigned pa, uint32_t b, unsigned pb, unsigned w,
 		      enum vt_speed s)
 {
@@ -192,8 +196,13 @@ static int link_ports(struct ld *l, uint32_t a, unsigned pa, uint32_t b, unsigne
 
 	if (x == y)
 		return fail(l, "%s port %u is linked to itself", nm(l, a, 0), pa);
-	if (f->ports[x].peer == y)
+	if (f->ports[x].peer == y) {
+		if (!f->ports[x].width)
+			f->ports[x].width = f->ports[y].width = (uint8_t)w;
+		if (f->ports[x].speed == VT_SPEED_UNKNOWN)
+			f->ports[x].speed = f->ports[y].speed = (uint8_t)s;
 		return 0;
+	}
 	if (f->ports[x].peer != VT_NONE || f->ports[y].peer != VT_NONE) {
 		uint32_t busy = f->ports[x].peer != VT_NONE ? x : y;
 		const struct vt_port *q = &f->ports[f->ports[busy].peer];
@@ -205,7 +214,7 @@ static int link_ports(struct ld *l, uint32_t a, unsigned pa, uint32_t b, unsigne
 			    f->ports[busy].num,
 			    vt_node_name(f, q->node, l->nm[busy == x ? 1 : 0], VT_NODE_NAME_MAX));
 	}
-	if (vt_fabric_connect(f, a, pa, b, pb, w ? w : 4, s ? s : VT_SDR, l->e))
+	if (vt_fabric_connect(f, a, pa, b, pb, w, s, l->e))
 		return fail(l, "%s", l->e->msg);
 	l->pline[x] = l->pline[y] = l->line;
 	return 0;
@@ -590,7 +599,7 @@ static int csv_link(struct csv *c, const struct row *h, const struct row *r)
 	static const char *const names[] = {"NodeGuid1", "PortNum1", "NodeGuid2", "PortNum2"};
 	int k[4];
 	uint64_t v[4];
-	uint32_t a, b, pa;
+	uint32_t a, b, pa, pb;
 
 	if (need(c->l, h, "LINKS", names, k, 4))
 		return -1;
@@ -608,9 +617,12 @@ static int csv_link(struct csv *c, const struct row *h, const struct row *r)
 	if (!v[3] || v[3] > c->l->f->nodes[b].nports)
 		return fail(c->l, "%s: port %llu out of range 1..%u", nm(c->l, b, 0),
 			    (unsigned long long)v[3], c->l->f->nodes[b].nports);
+	/* what one end's PORTS row cannot name (0, N/A) the other's may */
 	pa = vt_port_index(c->l->f, a, (unsigned)v[1]);
-	return link_ports(c->l, a, (unsigned)v[1], b, (unsigned)v[3], c->pw[pa],
-			  (enum vt_speed)c->psp[pa]);
+	pb = vt_port_index(c->l->f, b, (unsigned)v[3]);
+	return link_ports(c->l, a, (unsigned)v[1], b, (unsigned)v[3],
+			  c->pw[pa] ? c->pw[pa] : c->pw[pb],
+			  (enum vt_speed)(c->psp[pa] ? c->psp[pa] : c->psp[pb]));
 }
 
 static int csv_parse(struct ld *l, const char *buf, size_t len)
@@ -654,11 +666,18 @@ static int load_with(int (*parse)(struct ld *, const char *, size_t), const char
 		vt_err_at(e, l.name, 0, "no links listed");
 		goto out;
 	}
-	/* ports nothing links carry no GUID, as in ibnetdiscover's dumps */
-	for (uint32_t i = 0; i < l.f->nports; i++)
-		if (l.f->ports[i].peer == VT_NONE &&
-		    l.f->nodes[l.f->ports[i].node].type != VT_SWITCH)
-			l.f->ports[i].guid = 0;
+	/* ports nothing links carry no GUID, as in ibnetdiscover's dumps; a rate
+	 * neither end named is 4x SDR, as the text loader has it */
+	for (uint32_t i = 0; i < l.f->nports; i++) {
+		struct vt_port *pt = &l.f->ports[i];
+
+		if (pt->peer == VT_NONE && l.f->nodes[pt->node].type != VT_SWITCH)
+			pt->guid = 0;
+		if (pt->peer != VT_NONE && !pt->width)
+			pt->width = 4;
+		if (pt->peer != VT_NONE && pt->speed == VT_SPEED_UNKNOWN)
+			pt->speed = VT_SDR;
+	}
 	if (vt_fabric_finish(l.f, 0, e))
 		goto out;
 	*out = l.f;

@@ -149,7 +149,8 @@ static uint8_t width_bits(unsigned long n)
  * A "4xQDR" token: the enables ibsim derives from it. ibnetdiscover prints
  * "??" for a width and "???" for a speed it cannot name ("4x???" on an XDR
  * port of an old infiniband-diags): the part it names is kept, the other
- * stays as the defaults have it.
+ * stays as the defaults have it and is marked W_UNNAMED or S_UNNAMED, so the
+ * link takes it from the other end's line when that one names it.
  */
 int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
 {
@@ -168,11 +169,10 @@ int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
 		if (v == VT_SPEED_UNKNOWN)
 			return 0;
 	}
-	if (n)
-		*w = width_bits(n);
+	*w = n ? width_bits(n) : (uint8_t)(*w | W_UNNAMED);
 	/* every speed up to the named one, as the ibsim enables it */
-	if (v != VT_SPEED_UNKNOWN)
-		*sp = (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR));
+	*sp = v != VT_SPEED_UNKNOWN ? (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR))
+				    : (uint16_t)(*sp | S_UNNAMED);
 	return 1;
 }
 

@@ -651,6 +651,18 @@ static int parse_lines(struct parser *ps)
 
 /* ---- linking */
 
+/*
+ * What a link listed from both ends enables (u: the UNNAMED flag): what both
+ * lines enable, as ibsim has it, unless one line could not name it ("??",
+ * "???") and the other did: then the named one, which is the link's.
+ */
+static unsigned both_ends(unsigned x, unsigned y, unsigned u)
+{
+	if ((x ^ y) & u)
+		return x & u ? y : x;
+	return x & y;
+}
+
 static int link_entry(struct parser *ps, const struct entry *en)
 {
 	vt_fabric *f = ps->f;
@@ -690,9 +702,11 @@ static int link_entry(struct parser *ps, const struct entry *en)
 	w = ps->pw[a];
 	s = ps->ps[a];
 	if (ps->pent[b] != VT_NONE) {
-		w &= ps->pw[b];
-		s &= ps->ps[b];
+		w = both_ends(w, ps->pw[b], W_UNNAMED);
+		s = both_ends(s, ps->ps[b], S_UNNAMED);
 	}
+	w &= ~W_UNNAMED;
+	s &= ~S_UNNAMED;
 	if (!vt_lex_width(w) || vt_lex_speed(s) == VT_SPEED_UNKNOWN)
 		return fail(ps, "%s port %u and %s port %u enable no common %s",
 			    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,

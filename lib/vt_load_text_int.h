@@ -20,10 +20,13 @@
 #define W_8X  4u
 #define W_12X 8u
 #define W_2X  16u
+/* set beside the enables when ibnetdiscover printed "??" (width) or "???" (speed) */
+#define W_UNNAMED 0x80u
 
-#define SBIT(s)	 (1u << (s))
-#define S_LEGACY (SBIT(VT_SDR) | SBIT(VT_DDR) | SBIT(VT_QDR))
-#define S_EXT	 (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR) | SBIT(VT_XDR))
+#define SBIT(s)	  (1u << (s))
+#define S_LEGACY  (SBIT(VT_SDR) | SBIT(VT_DDR) | SBIT(VT_QDR))
+#define S_EXT	  (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR) | SBIT(VT_XDR))
+#define S_UNNAMED 0x8000u
 
 /* Inline: both files call these for nearly every byte. */
 static inline int is_ws(char c)

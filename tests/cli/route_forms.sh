@@ -36,6 +36,7 @@ routes() {
 routes plain.topo 4 0
 routes grouped.topo 4 0           # -g: Chassis, Spine/Line Nodes, [ext n]
 routes rates.topo 4 0             # 1x..12x, 2xNDR, XDR, FDR10, ??, ???, --full
+routes rates-one-end.topo 4 0     # ??, ???, ????? on one end of each link, the rate on the other
 routes router.topo 4 0            # an Rt node: routed to, not a rank
 routes lmc.topo 4 0               # CA ports with LMC 2
 routes ibdiag-split.topo 4 0      # ibdiagnet, NDR split ports [61](31/1)
@@ -52,6 +53,20 @@ routes director3-mid-top-cas.topo 8 2 # ... and a storage HCA on a line ASIC: th
 v=$("$r" -v "$d/director3-mid-top-cas.topo" -o "$tmp/l" 2>&1 >/dev/null | grep 'routed twice')
 [[ $v == 'vartree-route: routed twice: the first tables failed the audit (no deadlock-free tree routing for every source: credit-loop: "MF0;core-dir:CS7500/L01/U1" (0x98039b0300c00011): a cycle of 4 channel dependencies (LID 2): '* ]] ||
 	{ echo "FAIL: director3-mid-top-cas: -v: ${v:-no 'routed twice' line}"; nfail=$((nfail + 1)); }
+
+# a link's rate named on one end only ("??", "???" or "?????" on the other, listed
+# first or second) is the named one: vartree-sim runs it exactly as the same dump with
+# the rate on both ends (as SDR, or 4x where the named end is 1x or 2x, it ran slower
+# or was refused)
+sed 's/4x???/4xHDR/; s/??HDR/1xHDR/; s/?????/2xHDR/' "$d/rates-one-end.topo" >"$tmp/named.topo"
+ncase=$((ncase + 1))
+for f in "$d/rates-one-end.topo" "$tmp/named.topo"; do
+	"$VT_BIN/vartree-sim" -q "$f" --json --links | sed 's/^{"fabric": "[^"]*"//'
+done >"$tmp/sims"
+if [ "$(sed -n 1p "$tmp/sims")" != "$(sed -n 2p "$tmp/sims")" ] || ! grep -q '"total_us": ' "$tmp/sims"; then
+	echo "FAIL: rates-one-end.topo: vartree-sim differs from the dump with both ends named"
+	nfail=$((nfail + 1))
+fi
 
 # real sites' sizes: 800+ hosts on 40-port leaves (HDR), 64-port leaves with NDR 2x ports
 gen_routes() { # SPEC RANKS [DUMMIES]

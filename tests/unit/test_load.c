@@ -486,6 +486,50 @@ START_TEST(rate_tokens)
 }
 END_TEST
 
+/*
+ * A link whose rate one end's line cannot name ("??", "???", "?????") runs at
+ * what the other end's line names, whichever end is listed first
+ * (tests/data/forms/rates-one-end.topo); 4x SDR only when neither names it.
+ */
+START_TEST(rate_named_on_one_end)
+{
+	vt_fabric *f = load_ok("tests/data/forms/rates-one-end.topo");
+	uint32_t s1 = node(f, 0x7cfe900300a0b010ull), s2 = node(f, 0x7cfe900300a0b020ull);
+	uint32_t l1 = node(f, 0x7cfe900300a0b030ull), l2 = node(f, 0x7cfe900300a0b040ull);
+	static const struct {
+		int sw, port; /* the end listed first (record order) */
+		unsigned width;
+		enum vt_speed speed;
+	} want[] = {
+		{0, 1, 4, VT_HDR}, /* 4x??? first, 4xHDR second */
+		{0, 2, 4, VT_HDR}, /* 4xHDR first, 4x??? second */
+		{1, 1, 1, VT_HDR}, /* ??HDR first, 1xHDR second (was refused: no common width) */
+		{1, 2, 1, VT_HDR}, /* 1xHDR first, ??HDR second */
+		{2, 1, 2, VT_HDR}, /* ????? on the switch, 2xHDR on the CA */
+		{3, 1, 2, VT_HDR}, /* 2xHDR on the switch, ????? on the CA */
+	};
+	uint32_t sw[4] = {s1, s2, l1, l2};
+
+	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct vt_port *p = vt_port(f, sw[want[i].sw], (unsigned)want[i].port);
+
+		ck_assert_uint_eq(p->width, want[i].width);
+		ck_assert_uint_eq(p->speed, want[i].speed);
+		ck_assert_uint_eq(f->ports[p->peer].width, want[i].width);
+		ck_assert_uint_eq(f->ports[p->peer].speed, want[i].speed);
+	}
+	vt_fabric_free(f);
+	/* neither end names it: 4x SDR */
+	f = mem_ok("Switch 2 \"S-1\" # \"sw\" lid 1\n"
+		   "[1] \"H-2\"[1] # \"h\" lid 2 ?????\n\n"
+		   "Ca 1 \"H-2\" # \"h\"\n"
+		   "[1] \"S-1\"[1] # lid 2 \"sw\" lid 1 ?????\n");
+	ck_assert_uint_eq(vt_port(f, 0, 1)->width, 4);
+	ck_assert_uint_eq(vt_port(f, 0, 1)->speed, VT_SDR);
+	vt_fabric_free(f);
+}
+END_TEST
+
 /* -g grouping (Chassis, Spine/Line sections, [ext n]) and ibdiagnet's split-port labels. */
 START_TEST(grouped_and_split_forms)
 {
@@ -645,6 +689,41 @@ START_TEST(lst_forms_and_errors)
 }
 END_TEST
 
+/*
+ * ibdiagnet2.lst lists a link from both ends: a rate one line does not name
+ * comes from the other, whichever is first; 4x SDR when neither names it.
+ */
+START_TEST(lst_rate_named_on_one_end)
+{
+#define LST_SW LSW("0000000000000100", "sw", "0001", "01")
+#define LST_H  LCA("00000000000000a0", "00000000000000a1", "h", "0002", "01")
+	static const char *const text[] = {
+		LST_SW " " LST_H " PHY=?? LOG=ACT SPD=???\n" LST_H " " LST_SW
+		       " PHY=2x LOG=ACT SPD=50\n",
+		LST_SW " " LST_H " PHY=2x LOG=ACT SPD=50\n" LST_H " " LST_SW
+		       " PHY=?? LOG=ACT SPD=???\n",
+		LST_SW " " LST_H " PHY=?? LOG=ACT SPD=???\n" LST_H " " LST_SW
+		       " PHY=?? LOG=ACT SPD=???\n",
+	};
+	static const unsigned width[] = {2, 2, 4};
+	static const enum vt_speed speed[] = {VT_HDR, VT_HDR, VT_SDR};
+#undef LST_SW
+#undef LST_H
+
+	for (unsigned i = 0; i < 3; i++) {
+		vt_err e = {0};
+		vt_fabric *f = NULL;
+
+		ck_assert_int_eq(vt_load_mem(text[i], strlen(text[i]), "x.lst", &f, &e), 0);
+		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 1)->width, width[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 1)->speed, speed[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->width, width[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->speed, speed[i]);
+		vt_fabric_free(f);
+	}
+}
+END_TEST
+
 static void csv_fails(const char *text, const char *msg)
 {
 	vt_err e = {0};
@@ -706,6 +785,42 @@ START_TEST(csv_forms_and_errors)
 	csv_fails(NODES_H "\"a\",8,2,0,0x1,0x1\nEND_NODES\n" PORTS_H
 			  "0x1,0x1,zz,1,2,1,0\nEND_PORTS\n",
 		  "x.db_csv:7: PORTS: bad PortNum");
+}
+END_TEST
+
+/*
+ * db_csv: the LINKS row names each link once, from either end; a width or
+ * speed one end's PORTS row cannot name (N/A) comes from the other end's.
+ */
+START_TEST(csv_rate_named_on_one_end)
+{
+#define CSV_HEAD                                                                                   \
+	NODES_H "\"sw\",36,2,0x10,0x100,0x100\n\"h\",1,1,0xa0,0xa0,0xa0\nEND_NODES\n" PORTS_H
+	static const char *const text[] = {
+		CSV_HEAD "0x100,0x100,3,9,N/A,N/A,N/A\n0xa0,0xa0,1,12,16,1,4\nEND_PORTS\n" LINKS_H
+			 "0x100,3,0xa0,1\nEND_LINKS\n",
+		CSV_HEAD "0x100,0x100,3,9,N/A,N/A,N/A\n0xa0,0xa0,1,12,16,1,4\nEND_PORTS\n" LINKS_H
+			 "0xa0,1,0x100,3\nEND_LINKS\n",
+		CSV_HEAD
+		"0x100,0x100,3,9,N/A,N/A,N/A\n0xa0,0xa0,1,12,N/A,N/A,N/A\nEND_PORTS\n" LINKS_H
+		"0xa0,1,0x100,3\nEND_LINKS\n",
+	};
+	static const unsigned width[] = {2, 2, 4};
+	static const enum vt_speed speed[] = {VT_HDR, VT_HDR, VT_SDR};
+#undef CSV_HEAD
+
+	for (unsigned i = 0; i < 3; i++) {
+		vt_err e = {0};
+		vt_fabric *f = NULL;
+
+		if (vt_load_mem(text[i], strlen(text[i]), "x.db_csv", &f, &e))
+			ck_abort_msg("%u: %s", i, e.msg);
+		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 3)->width, width[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 3)->speed, speed[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->width, width[i]);
+		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->speed, speed[i]);
+		vt_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -900,11 +1015,14 @@ static Suite *load_suite(void)
 	tcase_add_test(t, ibdiagnet_topology);
 	tcase_add_test(t, multi_pf_dump);
 	tcase_add_test(t, rate_tokens);
+	tcase_add_test(t, rate_named_on_one_end);
 	tcase_add_test(t, grouped_and_split_forms);
 	tcase_add_test(t, real_dumps_load);
 	tcase_add_test(t, lst_and_csv_equal_dump);
 	tcase_add_test(t, lst_forms_and_errors);
 	tcase_add_test(t, csv_forms_and_errors);
+	tcase_add_test(t, lst_rate_named_on_one_end);
+	tcase_add_test(t, csv_rate_named_on_one_end);
 	tcase_add_test(t, error_missing_and_empty);
 	tcase_add_test(t, error_truncated);
 	tcase_add_test(t, error_port_twice);
