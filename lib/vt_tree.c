@@ -260,6 +260,7 @@ static int build_order(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_err
 		nused += used[p];
 	}
 	t->hosts_per_leaf = H;
+	t->nleaves = nl;
 	t->order.n = nl * H;
 	t->order.port = malloc(((size_t)nl * H + 1) * sizeof(*t->order.port));
 	t->rank_leaf = malloc(((size_t)nl * H + 1) * sizeof(*t->rank_leaf));
@@ -664,6 +665,29 @@ fail:
 	return -1;
 }
 
+/*
+ * The level-0 switches that are no leaves (no ranks): director spine ASICs
+ * the leaves' up-links bypass, and host-less switches not cabled like a leaf
+ * with hosts (leaves of pods without hosts, a switch with up to half a leaf's
+ * up-links). One line, NULL when there are none.
+ */
+static const char *level0_others(const vt_tree *t, char *buf, size_t len)
+{
+	uint32_t other = t->lv[0].nsw - t->nleaves - t->nbypassed;
+	char a[96] = "", b[64] = "";
+
+	if (t->lv[0].nsw <= t->nleaves)
+		return NULL;
+	if (t->nbypassed)
+		snprintf(a, sizeof(a), "%u director spine ASICs that the leaves' up-links bypass",
+			 t->nbypassed);
+	if (other)
+		snprintf(b, sizeof(b), "%u %sswitches without compute nodes", other,
+			 t->nbypassed ? "other " : "");
+	snprintf(buf, len, "level 0 also: %s%s%s, no ranks", a, *a && *b ? " and " : "", b);
+	return buf;
+}
+
 void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx)
 {
 	char buf[320];
@@ -679,7 +703,7 @@ void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx)
 				 "level 0: %u leaf switches, up to %u compute nodes each, %u "
 				 "up-links "
 				 "in %u groups",
-				 lv->nsw, t->hosts_per_leaf, lv->up_links, lv->up_groups);
+				 t->nleaves, t->hosts_per_leaf, lv->up_links, lv->up_groups);
 		else
 			snprintf(
 				buf, sizeof(buf),
@@ -688,6 +712,8 @@ void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx)
 				l, lv->nsw, lv->down_links, lv->down_groups, lv->up_links,
 				lv->up_groups);
 		line(ctx, __func__, buf);
+		if (l == 0 && level0_others(t, buf, sizeof(buf)))
+			line(ctx, __func__, buf);
 	}
 	if (!t->ndep_total) {
 		line(ctx, __func__, "regular var-ary-n-tree: no departures");

@@ -101,6 +101,8 @@ typedef struct vt_tree {
 	vt_order order;		 /* compute ranks, place-keepers included */
 	uint32_t *rank_leaf;	 /* per rank: leaf switch ordinal */
 	uint32_t hosts_per_leaf; /* ranks per leaf (hosts of the fullest leaf) */
+	uint32_t nleaves;	 /* switches with ranks: the leaves, host-less ones included */
+	uint32_t nbypassed;	 /* level-0 director spine ASICs the leaves' up-links bypass */
 	struct vt_tree_level lv[VT_TREE_MAX_LEVELS];
 	/* subtrees */
 	uint32_t *sub; /* sub[l * nsw + s]: subtree id at level l, VT_NONE when level(s) > l */
@@ -131,8 +133,8 @@ int vt_tree_tuples(vt_tree *t, vt_err *e);
  * Levels (vt_tree_levels.c): marks compute nodes (is_cn, ncn), sets is_leaf[]
  * per switch ordinal (switches whose compute nodes make them leaves),
  * level[] / nlevels, and ranked[] (switches that get ranks: the leaves and
- * host-less level-0 switches cabled like one, their ranks all place-keepers).
- * On refusal returns -1 with e naming the node.
+ * host-less level-0 switches cabled like one, their ranks all place-keepers),
+ * and nbypassed. On refusal returns -1 with e naming the node.
  */
 int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, uint8_t *ranked,
 		   vt_err *e);

@@ -751,6 +751,9 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
 	if (!rc)
 		rank_hostless(t, &nl, is_leaf, ranked);
+	for (uint32_t s = 0; !rc && s < nsw; s++)
+		t->nbypassed += t->level[s] == 0 && !ranked[s] &&
+				director_spine(t->f->nodes[t->f->switches[s]].desc);
 out:
 	free(nl.start);
 	free(nl.v);

@@ -56,6 +56,17 @@ done
 routes "fat 4,3" "--aggregation-nodes --hostless-leaves 3 --seed 4" 64
 routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 648
 
+# the summary's leaves are the switches with ranks: with hosts in two pods of a
+# fat 4,3 under CS7500 directors the other two pods' 8 leaves get none and are
+# counted apart (were among "16 leaf switches"; 32 ranks, 4 per leaf)
+spec="fat 4,3" opts="--hostless-leaves 14 --director CS7500"
+n=$((n + 1))
+"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: [0-9]* switch levels\|^vartree-route: level 0')
+[ "$v" = "vartree-route: 3 switch levels, 8 compute nodes, 32 ranks (4 per leaf)
+vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
+vartree-route: level 0 also: 8 switches without compute nodes, no ranks" ] || bad "summary: $v"
+
 # slender trees reach their tops by two up-paths: with aggregation nodes on
 # the tops the detours between tops close a credit loop unless they all turn
 # at one level-1 switch (vartree-route's second try) ...

@@ -54,6 +54,14 @@ v=$("$r" -v "$d/director3-mid-top-cas.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '
 [[ $v == 'vartree-route: routed twice: the first tables failed the audit (no deadlock-free tree routing for every source: credit-loop: "MF0;core-dir:CS7500/L01/U1" (0x98039b0300c00011): a cycle of 4 channel dependencies (LID 2): '* ]] ||
 	{ echo "FAIL: director3-mid-top-cas: -v: ${v:-no 'routed twice' line}"; nfail=$((nfail + 1)); }
 
+# the summary's leaves are the switches with ranks; the spine ASICs the leaves'
+# up-links bypass are level 0 too, counted apart (were among "6 leaf switches")
+ncase=$((ncase + 1))
+v=$("$r" "$d/director3-bypass.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: level 0')
+[ "$v" = "vartree-route: level 0: 4 leaf switches, up to 2 compute nodes each, 2 up-links in 2 groups
+vartree-route: level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks" ] ||
+	{ echo "FAIL: director3-bypass.topo: summary: $v"; nfail=$((nfail + 1)); }
+
 # a link's rate named on one end only ("??", "???" or "?????" on the other, listed
 # first or second) is the named one: vartree-sim runs it exactly as the same dump with
 # the rate on both ends (as SDR, or 4x where the named end is 1x or 2x, it ran slower

@@ -54,5 +54,12 @@ for n in "${!want[@]}"; do
 	done
 	[ "ranks $(grep -c . "$tmp/o")" = "$w" ] || bad "$(grep -c . "$tmp/o") ranks, want $w"
 done
+# the CS8500's 40 line ASICs are its leaves (38 host-less, place-keepers), its 20
+# spine ASICs level 1: no level-0 switch without ranks
+n=nvlab-cs8500-quantum-2host.topo
+v=$("$bin/vartree-route" "$real/$n" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: level [01]')
+[ "$v" = "vartree-route: level 0: 40 leaf switches, up to 1 compute nodes each, 20 up-links in 20 groups
+vartree-route: level 1: 20 switches, 40 down-links in 40 groups, 0 up-links in 0 groups" ] ||
+	bad "summary: $v"
 echo "${#want[@]} real fabrics, $nfail failures"
 [ $nfail = 0 ]

@@ -7,6 +7,8 @@
  * Navaridas' thin tree, Zahavi's var-ary-n-tree), not from the code.
  */
 #include "vt_gen.h"
+#include "vt_io.h"
+#include "vt_load.h"
 #include "vt_route.h"
 #include "vt_test.h"
 #include "vt_tree.h"
@@ -511,6 +513,58 @@ START_TEST(departure_host)
 }
 END_TEST
 
+/*
+ * Level-0 switches without ranks are no leaves in the summary: the director
+ * spine ASICs of tests/data/forms/director3-bypass.topo (every leaf on every
+ * line ASIC) and, with edge5 cabled to one line ASIC only, a host-less switch
+ * not cabled like a leaf. They were counted among the leaf switches (6, 7).
+ */
+START_TEST(level0_without_ranks)
+{
+	static const char edge5[] =
+		"\nswitchguid=0x98039b0300d00500(98039b0300d00500)\n"
+		"Switch\t36 \"S-98039b0300d00500\"\t# \"MF0;edge5:MSB7800/U1\" lid 16 lmc 0\n"
+		"[19]\t\"S-98039b0300c00011\"[5]\t# \"MF0;core-dir:CS7500/L01/U1\" lid 3 4xEDR\n";
+	static const char *const want[] = {
+		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks\n",
+		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass and 1 other "
+		"switches without compute nodes, no ranks\n"};
+	char *buf, *text;
+	size_t len;
+	vt_err e;
+
+	ck_assert_int_eq(vt_read_file(vt_test_path("tests/data/forms/director3-bypass.topo"), &buf,
+				      &len, &e),
+			 0);
+	text = malloc(len + sizeof(edge5));
+	memcpy(text, buf, len);
+	memcpy(text + len, edge5, sizeof(edge5));
+	for (int i = 0; i < 2; i++) {
+		struct lines l = {.len = 0};
+		vt_fabric *f;
+		vt_tree t;
+
+		ck_assert_msg(vt_load_mem(text, len + (i ? sizeof(edge5) - 1 : 0), "d", &f, &e) ==
+				      0,
+			      "%s", e.msg);
+		build_ok(&t, f, NULL);
+		ck_assert_uint_eq(t.lv[0].nsw, 6 + (unsigned)i);
+		ck_assert_uint_eq(t.nleaves, 4);
+		ck_assert_uint_eq(t.nbypassed, 2);
+		ck_assert_uint_eq(t.order.n, 8);
+		vt_tree_describe(&t, add_line, &l);
+		ck_assert_ptr_nonnull(strstr(l.buf,
+					     "\nlevel 0: 4 leaf switches, up to 2 compute nodes "
+					     "each, 2 up-links in 2 groups\n"));
+		ck_assert_ptr_nonnull(strstr(l.buf, want[i]));
+		vt_tree_free(&t);
+		vt_fabric_free(f);
+	}
+	free(text);
+	free(buf);
+}
+END_TEST
+
 /* ---- refusals: one line naming the node and the rule */
 
 static void refused(vt_fabric *f, const struct vt_tree_opts *o, const char *msg)
@@ -815,6 +869,7 @@ static Suite *tree_suite(void)
 	tcase_add_test(td, departure_leaf_uplink);
 	tcase_add_test(td, departure_top_switch);
 	tcase_add_test(td, departure_host);
+	tcase_add_test(td, level0_without_ranks);
 	tcase_add_test(tr, refuses_listed_ca_on_level1);
 	tcase_add_test(tr, spine_ca_not_compute);
 	tcase_add_test(tr, refuses_link_in_level);
