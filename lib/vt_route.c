@@ -218,12 +218,19 @@ static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *
 	return 0;
 }
 
-/* One routing of every plane; *unsure: the tables need the every-source audit. */
-static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, int one_way,
-			vt_lfts *lfts, vt_order *order, int *unsure, vt_err *e)
+/* vt_route's routings, tried in this order (see vt_route) */
+enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, NTRIES };
+/* What a routing tells vt_route: its tables need the every-source audit; a plane had no Z */
+#define ROUTED_UNSURE 1
+#define ROUTED_NO_Z   2
+
+/* One routing of every plane; *got: ROUTED_ flags. */
+static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
+			vt_lfts *lfts, vt_order *order, int *got, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
-	struct router r = {.deg.one_way = one_way};
+	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
+			   .deg.turn_switch = try == TRY_TURN_SWITCH};
 	vt_tree t;
 	uint32_t *plane = NULL, np;
 
@@ -287,7 +294,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, int o
 		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
 			vt_lft_set(lfts, s, p0->lid, 0);
 	}
-	*unsure = r.deg.unsure;
+	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0);
 	router_free(&r);
 	free(plane);
 	return 0;
@@ -299,48 +306,72 @@ fail:
 	return -1;
 }
 
-/*
- * Where the audit finds a credit loop, the fabric is routed once more with
- * every ancestor of the turn leaf descending into one child only (deg.one_way):
- * less spread for the few detour routes, kept only where it is needed, so
- * tables the audit passes stay as they were.
- */
-int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
-	     vt_err *e)
+/* The administrator sees which routing the switches got, and why. */
+static void log_tries(const struct vt_route_opts *o, enum route_try try,
+		      const char fail[][VT_ERR_MAX])
 {
-	struct vt_route_opts quiet = {0};
-	int unsure = 0;
-	char first[VT_ERR_MAX] = "", line[VT_ERR_MAX + 160];
+	char line[NTRIES * VT_ERR_MAX + 400];
 
-	if (route_planes(f, o, 0, lfts, order, &unsure, e))
-		return -1;
-	if (unsure && check_deadlock_free(f, lfts, e)) {
-		snprintf(first, sizeof(first), "%s", e->msg);
-		vt_order_free(order);
-		vt_lfts_free(lfts);
-		if (o)
-			quiet = *o;
-		quiet.log = NULL; /* the tree was described once */
-		if (route_planes(f, &quiet, 1, lfts, order, &unsure, e))
-			return -1;
-		if (check_deadlock_free(f, lfts, e)) {
-			vt_order_free(order);
-			vt_lfts_free(lfts);
-			return -1;
-		}
-	}
-	if ((!unsure && !first[0]) || !o || !o->log || o->log_level < VT_LOG_INFO)
-		return 0;
-	if (first[0]) /* the administrator sees which routing the switches got, and why */
+	if (!o || !o->log || o->log_level < VT_LOG_INFO)
+		return;
+	if (try == TRY_TURN_SWITCH)
+		snprintf(line, sizeof(line),
+			 "routed three times: the first tables failed the audit (%s); the "
+			 "second, with every detour turning at one child of each turn-leaf "
+			 "ancestor, too (%s); the third, with every detour turning at the turn "
+			 "switch (one that reaches each of its ancestors by one up-path), has no "
+			 "credit loop",
+			 fail[TRY_SPREAD], fail[TRY_ONE_WAY]);
+	else if (try == TRY_ONE_WAY)
 		snprintf(line, sizeof(line),
 			 "routed twice: the first tables failed the audit (%s); the second, with "
 			 "every detour turning at one child of each turn-leaf ancestor, has no "
 			 "credit loop",
-			 first);
+			 fail[TRY_SPREAD]);
 	else
 		snprintf(line, sizeof(line),
 			 "detours do not all turn at the turn leaf: every route audited, no "
 			 "credit loop");
 	ROUTE_LOG(o, VT_LOG_INFO, line);
+}
+
+/*
+ * Where the audit finds a credit loop, the fabric is routed once more with
+ * every ancestor of the turn leaf descending into one child only (deg.one_way):
+ * less spread for the few detour routes, kept only where it is needed, so
+ * tables the audit passes stay as they were. Where that fails the audit too,
+ * a third time with every detour turning at the turn switch
+ * (vt_route_turn_switch.c), which slender trees with a top's link cut need.
+ * The refusal names the last routing's credit loop; where no switch could be
+ * the turn switch, the second's (the third was the same turn order again).
+ */
+int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+	     vt_err *e)
+{
+	struct vt_route_opts quiet = {0};
+	enum route_try try = TRY_SPREAD;
+	int got = 0;
+	char fail[NTRIES][VT_ERR_MAX] = {""};
+
+	if (route_planes(f, o, try, lfts, order, &got, e))
+		return -1;
+	if (!(got & ROUTED_UNSURE))
+		return 0;
+	if (o)
+		quiet = *o;
+	quiet.log = NULL; /* the tree was described once */
+	while (check_deadlock_free(f, lfts, e)) {
+		memcpy(fail[try], e->msg, sizeof(fail[try]));
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+		if (++try == NTRIES) {
+			if (got & ROUTED_NO_Z)
+				memcpy(e->msg, fail[TRY_ONE_WAY], sizeof(e->msg));
+			return -1;
+		}
+		if (route_planes(f, &quiet, try, lfts, order, &got, e))
+			return -1;
+	}
+	log_tries(o, try, fail);
 	return 0;
 }

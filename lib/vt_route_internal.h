@@ -12,6 +12,8 @@
  *   vt_route_class.c      switch classes: switches with the same parents or children
  *   vt_route_detour.c     degraded trees: detours and the turn order that keeps them
  *                         deadlock-free
+ *   vt_route_turn.c       degraded trees: the turn leaf every detour turns at
+ *   vt_route_turn_switch.c  ... or, on a third try, the turn switch
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
@@ -182,6 +184,12 @@ struct route_degraded {
 	 */
 	int one_way;
 	/*
+	 * Set by vt_route's third try: Z is the turn switch
+	 * (vt_route_turn_switch.c); no_z: some plane had none (Z VT_NONE: its
+	 * detours took the turn order's, as on the second try).
+	 */
+	int turn_switch, no_z;
+	/*
 	 * Set when that argument does not cover the plane: a plan fell back to
 	 * the turn order's detours, or z reaches some ancestor by two up-paths.
 	 * vt_route then checks the finished tables.
@@ -274,6 +282,8 @@ int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_turn.c: -1 when the plan's detours cannot all turn at the turn leaf */
 int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
 int vt_route_turn_detours(struct router *r, uint32_t nd);
+/* vt_route_turn_switch.c: seen zeroed and q, room for every switch */
+uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);
 /* vt_route_straggler.c */
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);

@@ -137,3 +137,15 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
 		return a->lane_share < b->lane_share;
 	return a->use < b->use;
 }
+
+/*
+ * The lowest level, as the turn leaf is a leaf (the detours climb least far
+ * before they turn), then the first in tree order, so the tables do not
+ * depend on the input's record order.
+ */
+int vt_route_turn_switch_better(const vt_tree *t, uint32_t a, uint32_t b)
+{
+	if (t->level[a] != t->level[b])
+		return t->level[a] < t->level[b];
+	return t->pos[a] < t->pos[b];
+}

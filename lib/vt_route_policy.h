@@ -2,7 +2,8 @@
 /*
  * Tie-break policy of vartree's routing, apart from the mechanism: which of
  * the parents one hop closer a straggler (a switch the main descent missed on
- * a degraded tree, vt_route_straggler.c) goes up to. The mechanism lists the
+ * a degraded tree, vt_route_straggler.c) goes up to, and which switch the
+ * detours of the third try turn at (vt_route_turn_switch.c). The mechanism lists the
  * candidates; this module gives each a set of named keys and compares them.
  * The keys aim at shift all-to-all, the pattern Zahavi et al. optimise: a
  * shift stage sends a leaf's hosts to a window of consecutive ranks, so a
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 struct router;
+struct vt_tree;
 
 /* Why a candidate parent is preferred, strongest last. */
 enum straggler_pref {
@@ -48,5 +50,11 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 			     const uint8_t *pn, struct straggler_keys *k);
 /* Is a strictly better than b? */
 int vt_route_straggler_better(const struct straggler_keys *a, const struct straggler_keys *b);
+
+/*
+ * Of two switches that can be the turn switch (vt_route_turn_switch.c), is
+ * a the one to take?
+ */
+int vt_route_turn_switch_better(const struct vt_tree *t, uint32_t a, uint32_t b);
 
 #endif

@@ -24,8 +24,10 @@
  * Where Z reaches an ancestor by two up-paths (a diamond), or a destination
  * has to take the turn order's detours instead, deg.unsure is set and
  * vt_route audits the finished tables (every source); on a credit loop it
- * routes once more with deg.one_way (turn_child) and refuses the fabric if
- * that fails the audit too.
+ * routes once more with deg.one_way (turn_child), then, if that fails the
+ * audit too, with Z the turn switch (deg.turn_switch, vt_route_turn_switch.c:
+ * a switch that reaches its ancestors by one up-path each), and refuses the
+ * fabric if that fails as well.
  *
  * Why detours are not shortened to minimal routes elsewhere: a switch M of
  * group a (the level-1 switches under one set of tops) in pod p reaches a top
@@ -126,8 +128,9 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 	struct route_degraded *d = &r->deg;
 	uint32_t nq = 0, *q = r->plan.queue;
 
-	d->z = turn_leaf(t);
 	memset(d->inz, 0, t->nsw);
+	d->z = d->turn_switch ? vt_route_turn_switch(t, d->inz, q) : turn_leaf(t);
+	d->no_z |= d->turn_switch && d->z == VT_NONE;
 	for (uint32_t s = 0; s < t->nsw; s++)
 		d->hz[s] = VT_NONE;
 	if (d->z == VT_NONE)
