@@ -37,8 +37,9 @@ static const char usage[] =
 	"      --previous LFTS      keep these earlier tables (opensm-lfts.dump, dump_fts,\n"
 	"                           fdbs or binary) wherever they still serve: fewest\n"
 	"                           changes after a fault; the counts go to stderr\n"
-	"      --repair P           what --previous keeps: minimal (routes no longer than\n"
-	"                           fresh ones, default) or fewest (any deadlock-free one)\n"
+	"      --repair P           what --previous keeps: guarded (longer routes where\n"
+	"                           shift congests no more than fresh, default), minimal\n"
+	"                           (no route longer than fresh) or fewest (any one)\n"
 	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
@@ -189,13 +190,13 @@ struct opts {
 /* --previous and --repair, apart from the other options. */
 static void parse_repair_opt(struct vt_cli *cli, int c, struct opts *o)
 {
-	static const char *const policies[] = {"minimal", "fewest", NULL};
+	/* in the order of enum vt_repair_policy */
+	static const char *const policies[] = {"minimal", "fewest", "guarded", NULL};
 
 	if (c == 'P')
 		o->previous = optarg;
 	else
-		o->policy = vt_cli_choice(cli, "--repair", optarg, policies) ? VT_REPAIR_FEWEST
-									     : VT_REPAIR_MINIMAL;
+		o->policy = (enum vt_repair_policy)vt_cli_choice(cli, "--repair", optarg, policies);
 	o->repair_set |= c != 'P';
 }
 
@@ -227,6 +228,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	int c, have_fmt = 0;
 
 	vt_cli_init(&cli, PROG, usage, "o:qvh", long_opts, argc, argv);
+	o->policy = VT_REPAIR_GUARDED;
 	while ((c = vt_cli_next(&cli)) != -1) {
 		switch (c) {
 		case 'o':

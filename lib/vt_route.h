@@ -83,11 +83,14 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
  * VT_REPAIR_MINIMAL) in no more hops than the route it replaces; elsewhere the
  * fresh entry stays. VT_REPAIR_FEWEST also keeps longer routes: close to the
  * fewest changes, but routes through a switch that lost its way down then
- * turn there (non-minimal hops, which the audit allows, and more load there). The
+ * turn there (non-minimal hops, which the audit allows, and more load there).
+ * VT_REPAIR_GUARDED keeps them too where the quality guard below passes the
+ * result, and is VT_REPAIR_MINIMAL where it does not. The
  * result is audited with every switch and CA as a source; a credit loop or a
  * broken route (none expected) gives the fresh tables back, and so do (the
- * quality guard) more changed entries than the fresh tables or more shift
- * congestion over the ranks of order than theirs, worst stage or average.
+ * quality guard; not for VT_REPAIR_FEWEST) more changed entries than the fresh
+ * tables or more shift congestion over the ranks of order than theirs, worst
+ * stage or average.
  * When the fabric
  * gained something since prev (a LID prev does not route, a switch or a port
  * prev never used: a link or switch came back), the fresh tables stay, so a
@@ -103,7 +106,9 @@ enum vt_repair_mode {
 
 enum vt_repair_policy {
 	VT_REPAIR_MINIMAL, /* no route longer than the fresh one: shift quality kept */
-	VT_REPAIR_FEWEST   /* any loop-free, deadlock-free route kept */
+	VT_REPAIR_FEWEST,  /* any loop-free, deadlock-free route kept */
+	/* routes that grew longer kept where the quality guard passes them, else minimal */
+	VT_REPAIR_GUARDED
 };
 
 struct vt_repair_stats {

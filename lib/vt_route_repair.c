@@ -41,7 +41,8 @@ enum { HOP_UP, HOP_DOWN, HOP_SIDE };
  * One way to repair, a candidate (the policy, repair_tries, picks among them):
  * prev_turns lets kept routes turn down-up where the previous tables turned
  * too (else only where the fresh ones turn); rebalance says which entries
- * choose their port again; ca_fresh keeps the fresh entries of every CA LID.
+ * choose their port again; ca_fresh keeps the fresh entries of every CA LID;
+ * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first).
  */
 enum {
 	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
@@ -52,7 +53,7 @@ enum {
 };
 
 struct repair_try {
-	uint8_t prev_turns, rebalance, ca_fresh;
+	uint8_t prev_turns, rebalance, ca_fresh, longer;
 };
 
 enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
@@ -60,9 +61,9 @@ enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
 struct repair {
 	const vt_fabric *f;
 	const vt_lfts *prev, *fresh;
-	vt_lfts *t;	       /* being repaired */
-	uint8_t *level;	       /* per switch, from the tree; 0xFF outside it */
-	int any_length;	       /* VT_REPAIR_FEWEST */
+	vt_lfts *t;	/* being repaired */
+	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
+	enum vt_repair_policy policy;
 	struct repair_try how; /* the candidate being built */
 	uint32_t *pend;	       /* nsw */
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
@@ -246,7 +247,7 @@ static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
 	uint32_t now = follow(r, s, lid, vt_lft_get(r->t, s, lid));
 	uint32_t h = follow(r, s, lid, port);
-	int any_length = r->any_length || !is_ca_lid(r->f, lid);
+	int any_length = r->policy == VT_REPAIR_FEWEST || r->how.longer || !is_ca_lid(r->f, lid);
 
 	if (h == VT_NONE || (!any_length && now != VT_NONE && h > now) || turns_at(r, s, lid, port))
 		return 0;
@@ -619,7 +620,7 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	}
 	/* the guard before the audit: most refusals are its, and it costs less */
 	/* fewest trades quality for changes by definition: no shift guard */
-	if (!r->any_length && !how.ca_fresh &&
+	if (r->policy != VT_REPAIR_FEWEST && !how.ca_fresh &&
 	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
 		return bad > 0 ? CAND_WORSE : -1;
 	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
@@ -628,7 +629,9 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 
 /*
  * The candidates (policy), in the order of the entries they change, fewest
- * first, so the first that passes stands: previous turns keep what fresh ones
+ * first, so the first that passes stands: CA routes that grew longer kept
+ * (VT_REPAIR_GUARDED only: a leaf's up-link down on fat 8,3, 303 entries
+ * minimal against 241 so, shift as fresh), then previous turns keep what fresh ones
  * keep and more; ports chosen again or left fresh change the same entries, and
  * the newly used entries add to them (by rank distance a few more, when the
  * traffic is counted again after each level: pruned 36,6 with a top switch
@@ -638,9 +641,22 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
  * an every-source audit and a shift count.
  */
 static const struct repair_try repair_tries[] = {
-	{1, REB_CHANGED, 0},	{1, REB_NONE, 0},	{1, REB_NEW, 0},  {1, REB_GAP, 0},
-	{1, REB_GAP_LEVELS, 0}, {0, REB_CHANGED, 0},	{0, REB_NONE, 0}, {0, REB_NEW, 0},
-	{0, REB_GAP, 0},	{0, REB_GAP_LEVELS, 0},
+	/* VT_REPAIR_GUARDED only: CA routes that grew longer kept */
+	{.prev_turns = 1, .rebalance = REB_CHANGED, .longer = 1},
+	{.prev_turns = 1, .rebalance = REB_NONE, .longer = 1},
+	{.prev_turns = 1, .rebalance = REB_NEW, .longer = 1},
+	/* down-up turns where either routing turns */
+	{.prev_turns = 1, .rebalance = REB_CHANGED},
+	{.prev_turns = 1, .rebalance = REB_NONE},
+	{.prev_turns = 1, .rebalance = REB_NEW},
+	{.prev_turns = 1, .rebalance = REB_GAP},
+	{.prev_turns = 1, .rebalance = REB_GAP_LEVELS},
+	/* only where the fresh routing turns */
+	{.prev_turns = 0, .rebalance = REB_CHANGED},
+	{.prev_turns = 0, .rebalance = REB_NONE},
+	{.prev_turns = 0, .rebalance = REB_NEW},
+	{.prev_turns = 0, .rebalance = REB_GAP},
+	{.prev_turns = 0, .rebalance = REB_GAP_LEVELS},
 };
 
 /*
@@ -656,14 +672,19 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 	int bad, loop = 0;
 
 	for (size_t i = 0; i < sizeof(repair_tries) / sizeof(repair_tries[0]); i++) {
-		if (!repair_tries[i].prev_turns && !loop)
+		const struct repair_try *how = &repair_tries[i];
+
+		if (how->longer && r->policy != VT_REPAIR_GUARDED)
+			continue;
+		if (!how->prev_turns && !loop)
 			break;
-		bad = candidate(r, repair_tries[i], &g, st, changed, blocks, e);
+		bad = candidate(r, *how, &g, st, changed, blocks, e);
 		if (bad <= 0) {
 			st->why[0] = 0;
 			return bad;
 		}
-		loop |= bad == CAND_AUDIT && repair_tries[i].prev_turns;
+		/* longer routes add turns of their own: their loops say nothing of fresh turns */
+		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
 	}
@@ -701,11 +722,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
 	vt_lfts t = *lfts;
-	struct repair r = {.f = f,
-			   .prev = prev,
-			   .fresh = lfts,
-			   .t = &t,
-			   .any_length = policy == VT_REPAIR_FEWEST};
+	struct repair r = {.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy};
 	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
 	int bad;

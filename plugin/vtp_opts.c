@@ -42,15 +42,16 @@ static int parse_hops(const char *v, size_t n, enum vtp_hops_mode *out)
 	return -1;
 }
 
-/* off, or what a repair keeps: minimal (the default; also for on/yes/1) or fewest */
+/* off, or what a repair keeps: guarded (the default; also for on/yes/1), minimal or fewest */
 static int parse_repair(const char *v, size_t n, struct vtp_opts *o)
 {
-	static const char *const names[] = {"minimal", "fewest"};
+	/* in the order of enum vt_repair_policy */
+	static const char *const names[] = {"minimal", "fewest", "guarded"};
 
-	for (unsigned i = 0; i < 2; i++)
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == n && !strncmp(v, names[i], n)) {
 			o->repair = 1;
-			o->repair_policy = i ? VT_REPAIR_FEWEST : VT_REPAIR_MINIMAL;
+			o->repair_policy = (enum vt_repair_policy)i;
 			return 0;
 		}
 	return parse_bool(v, n, &o->repair);
@@ -79,7 +80,8 @@ static const char *one(struct vtp_opts *o, const char *tok, size_t len)
 		return NULL;
 	}
 	if (klen == 6 && !strncmp(tok, "repair", klen))
-		return parse_repair(v, vlen, o) ? "not minimal, fewest or a boolean" : NULL;
+		return parse_repair(v, vlen, o) ? "not guarded, minimal, fewest or a boolean"
+						: NULL;
 	if (klen == 4 && !strncmp(tok, "hops", klen))
 		return parse_hops(v, vlen, &o->hops) ? "not vartree or opensm" : NULL;
 	if (klen == 3 && !strncmp(tok, "log", klen)) {
@@ -102,10 +104,10 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, vtp_bad_fn bad, void *ct
 	snprintf(o->order_file, sizeof(o->order_file), "%s", VTP_ORDER_FILE);
 	o->level = VT_LOG_INFO;
 	o->level_set = 0;
-	/* minimal: fewer changed blocks, and the quality guard gives fresh tables
+	/* guarded: fewer changed blocks, and the quality guard gives fresh tables
 	 * wherever the repaired ones would congest shift more (vartree-plugin(8)) */
 	o->repair = 1;
-	o->repair_policy = VT_REPAIR_MINIMAL;
+	o->repair_policy = VT_REPAIR_GUARDED;
 	while (*s) {
 		const char *why;
 		size_t n;

@@ -14,9 +14,10 @@
 #     min      entries/blocks whose port lost its link (the old minimum)
 #   (all counts for the LIDs still in the fabric: the entries of LIDs that left
 #   change alike under any routing)
-#     repair   vartree-route --previous (vartree.repair=minimal, the plugin's
+#     repair   vartree-route --previous (vartree.repair=guarded, the plugin's
 #              default): entries/blocks; equal to fresh where the quality guard
 #              found the repaired tables congest shift more
+#     minimal  --repair minimal: no CA route longer than fresh
 #     x forced repair entries / forced entries
 #     fresh    vartree-route of the degraded fabric alone
 #     fewest   --repair fewest (vartree.repair=fewest): longer routes kept too
@@ -25,7 +26,7 @@
 #     heal     the healthy fabric with --previous the repaired tables gives the
 #              original tables byte for byte
 #   harness (real OpenSM 3.3.23 on ibsim, -F down then -F up per fault; vartree with
-#   vartree.repair=minimal): entries/
+#   vartree.repair=guarded): entries/
 #     blocks between the sweep before and after the fault, per engine; "=" after
 #     an engine's figure: the sweep after the heal equals the first sweep.
 #   goal     issue 12's target for the row: repair no more entries than updn's and
@@ -101,8 +102,8 @@ shift_q() { # TOPO LFTS ORDER -> worst/avg, in the routing's own rank order
 	"$bin/vartree-analyze" "$1" --lfts "$2" --order "$3" -p shift 2>/dev/null | awk '$1 == "shift" { printf "%s/%s", $4, $5 }'
 }
 
-printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' fabric fault forced min repair \
-	"x forced" fresh fewest \
+printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %12s %9s %9s %9s %4s |' fabric fault forced min \
+	repair "x forced" minimal fresh fewest \
 	"shift fr" "shift rep" "shift few" heal
 for e in $engines; do printf ' %13s' "$e"; done
 printf ' %5s\n' goal
@@ -117,7 +118,7 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 	for e in $engines; do
 		# the plugin's default (vartree-plugin(8)), said explicitly
 		opt=()
-		[ "$e" = vartree ] && opt=(-O vartree.repair=minimal)
+		[ "$e" = vartree ] && opt=(-O vartree.repair=guarded)
 		"$h" -q -T 1800 -e "$e" "${opt[@]}" -o "$tmp/$fab-$e" "${hargs[@]}" "$t" >/dev/null ||
 			echo "$fab: harness with $e did not reach SUBNET UP every sweep" >&2
 	done
@@ -135,13 +136,15 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
 		freshc=$(ndiff "$tmp/na" <(norm "$tmp/fresh"))
 		"$bin/vartree-route" -q "$tmp/d.topo" --previous "$tmp/$fab.a" --repair fewest -o "$tmp/few" \
 			--order-out "$tmp/few.o" || exit 1
+		"$bin/vartree-route" -q "$tmp/d.topo" --previous "$tmp/$fab.a" --repair minimal -o "$tmp/mini" ||
+			exit 1
 		"$bin/vartree-route" -q "$t" --previous "$tmp/rep" -o "$tmp/heal" || exit 1
 		heal=no
 		cmp -s "$tmp/heal" "$tmp/$fab.a" && heal=yes
-		printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" "$forced" \
-			"$min" "$rep" \
+		printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %12s %9s %9s %9s %4s |' "$fab" "$label" \
+			"$forced" "$min" "$rep" \
 			"$(awk -v a="${rep%/*}" -v b="${forced%/*}" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')" \
-			"$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" \
+			"$(ndiff "$tmp/na" <(norm "$tmp/mini"))" "$freshc" "$(ndiff "$tmp/na" <(norm "$tmp/few"))" \
 			"$(shift_q "$tmp/d.topo" "$tmp/fresh" "$tmp/fresh.o")" \
 			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")" \
 			"$(shift_q "$tmp/d.topo" "$tmp/few" "$tmp/few.o")" "$heal"

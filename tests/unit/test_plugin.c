@@ -48,7 +48,7 @@ START_TEST(every_bad_token)
 			 "vartree.hops: no value (vartree.KEY=VALUE)\n"
 			 "vartree.: no option name\n"
 			 "vartree.order_file=: empty or longer than 255 bytes\n"
-			 "vartree.repair=most: not minimal, fewest or a boolean\n");
+			 "vartree.repair=most: not guarded, minimal, fewest or a boolean\n");
 	/* the good tokens around the bad ones still apply */
 	ck_assert_int_eq(o.hops, VTP_HOPS_OPENSM);
 	ck_assert_int_eq(o.level, VT_LOG_DEBUG);
@@ -76,13 +76,17 @@ START_TEST(good_and_empty_options)
 	ck_assert_str_eq(o.order_file, "/x/y");
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=off", collect, NULL), 0);
 	ck_assert_int_eq(o.repair, 0);
-	/* repair is on (minimal) unless turned off; on means the minimal policy */
+	/* repair is on (guarded) unless turned off; on means the guarded policy */
 	ck_assert_int_eq(vtp_opts_parse(&o, "", collect, NULL), 0);
 	ck_assert_int_eq(o.repair, 1);
-	ck_assert_int_eq(o.repair_policy, VT_REPAIR_MINIMAL);
+	ck_assert_int_eq(o.repair_policy, VT_REPAIR_GUARDED);
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=on", collect, NULL), 0);
 	ck_assert_int_eq(o.repair, 1);
+	ck_assert_int_eq(o.repair_policy, VT_REPAIR_GUARDED);
+	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=minimal", collect, NULL), 0);
 	ck_assert_int_eq(o.repair_policy, VT_REPAIR_MINIMAL);
+	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=guarded", collect, NULL), 0);
+	ck_assert_int_eq(o.repair_policy, VT_REPAIR_GUARDED);
 	/* without a callback the bad tokens are only counted */
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.a=1 vartree.b=2", NULL, NULL), 2);
 }
