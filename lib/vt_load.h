@@ -103,7 +103,9 @@ struct ibnd_fabric;
  * Converts a libibnetdisc fabric (from ibnd_discover_fabric or
  * ibnd_load_fabric) into a finished fabric, nodes in ibnetdiscover's print
  * order with its ids; source becomes f->source and prefixes messages
- * (lib/vt_load_ibnd.c, shared by vt_load_cache and vt_live).
+ * (lib/vt_load_ibnd.c, shared by vt_load_cache and vt_live). A link's width
+ * and speed are its first end's PortInfo's, or the other end's where the
+ * first names none; named by neither they stay unknown (0).
  */
 int vt_load_ibnd(const struct ibnd_fabric *fab, const char *source, vt_fabric **out, vt_err *e);
 

@@ -143,6 +143,8 @@ static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_er
 		for (int p = 1; p <= nd->numports; p++) {
 			const ibnd_port_t *ip = nd->ports[p], *rp;
 			uint32_t a = map[i].idx, b;
+			unsigned w;
+			enum vt_speed s;
 
 			if (!ip || !(rp = ip->remoteport))
 				continue;
@@ -155,8 +157,14 @@ static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_er
 			}
 			if (b < a || (b == a && rp->portnum < p))
 				continue;
-			if (vt_fabric_connect(f, a, (unsigned)p, b, (unsigned)rp->portnum,
-					      port_width(ip), port_speed(ip), e))
+			/* what this end's PortInfo does not name (0), the other end's may */
+			w = port_width(ip);
+			s = port_speed(ip);
+			if (!w)
+				w = port_width(rp);
+			if (s == VT_SPEED_UNKNOWN)
+				s = port_speed(rp);
+			if (vt_fabric_connect(f, a, (unsigned)p, b, (unsigned)rp->portnum, w, s, e))
 				return -1;
 		}
 	}

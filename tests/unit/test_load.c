@@ -7,7 +7,10 @@
 #include "vt_load.h"
 #include "vt_test.h"
 
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static vt_fabric *load_ok(const char *rel)
@@ -244,6 +247,73 @@ START_TEST(cache_lids_widths_speeds)
 	ck_assert_uint_eq(vt_port(f, leaf2, 5)->speed, VT_DDR);
 	ck_assert_uint_eq(vt_port(f, h15, 1)->speed, VT_QDR);
 	vt_fabric_free(f);
+}
+END_TEST
+
+/*
+ * libibnetdisc (live and cache): a switch port cabled to a CA port, each end's
+ * PortInfo LinkWidthActive and LinkSpeedExtActive given (0: names none).
+ */
+static vt_fabric *ibnd_pair(unsigned sw_w, unsigned sw_ext, unsigned ca_w, unsigned ca_ext)
+{
+	ibnd_node_t *sw = calloc(1, sizeof(*sw)), *ca = calloc(1, sizeof(*ca));
+	ibnd_port_t *sp = calloc(2, sizeof(*sp)), *cp = calloc(1, sizeof(*cp));
+	ibnd_port_t *swp[2] = {&sp[0], &sp[1]}, *cap[2] = {NULL, cp};
+	ibnd_fabric_t fab = {.switches = sw, .ch_adapters = ca};
+	vt_fabric *f = NULL;
+	vt_err e;
+
+	*sw = (ibnd_node_t){.guid = 0x100,
+			    .type = IB_NODE_SWITCH,
+			    .numports = 1,
+			    .ports = swp,
+			    .smalid = 1,
+			    .nodedesc = "sw"};
+	*ca = (ibnd_node_t){
+		.guid = 0xa0, .type = IB_NODE_CA, .numports = 1, .ports = cap, .nodedesc = "h"};
+	sp[0] = (ibnd_port_t){.guid = 0x100, .portnum = 0, .node = sw};
+	sp[1] = (ibnd_port_t){.guid = 0x100, .portnum = 1, .node = sw, .remoteport = cp};
+	*cp = (ibnd_port_t){
+		.guid = 0xa1, .portnum = 1, .node = ca, .remoteport = &sp[1], .base_lid = 2};
+	/* IsExtendedSpeedsSupported: the switch says so on port 0, a CA on its port */
+	mad_set_field(sp[0].info, 0, IB_PORT_CAPMASK_F, 0x4000);
+	mad_set_field(cp->info, 0, IB_PORT_CAPMASK_F, 0x4000);
+	mad_set_field(sp[1].info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, sw_w);
+	mad_set_field(sp[1].info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, sw_ext);
+	mad_set_field(cp->info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, ca_w);
+	mad_set_field(cp->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, ca_ext);
+	if (vt_load_ibnd(&fab, "ibnd", &f, &e))
+		ck_abort_msg("%s", e.msg);
+	free(sw);
+	free(ca);
+	free(sp);
+	free(cp);
+	return f;
+}
+
+/* What one end's PortInfo does not name the other end's does, whichever end links first. */
+START_TEST(ibnd_rate_named_on_one_end)
+{
+	static const struct {
+		unsigned sw_w, sw_ext, ca_w, ca_ext, width;
+		enum vt_speed speed;
+	} c[] = {
+		{0, 0, 16, 4, 2, VT_HDR},	   /* the switch end (linked from) names nothing */
+		{16, 4, 0, 0, 2, VT_HDR},	   /* the CA end names nothing */
+		{0, 0, 0, 0, 0, VT_SPEED_UNKNOWN}, /* neither: unknown (vartree-sim: 4x SDR) */
+	};
+
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		vt_fabric *f = ibnd_pair(c[i].sw_w, c[i].sw_ext, c[i].ca_w, c[i].ca_ext);
+		const struct vt_port *p = vt_port(f, node(f, 0x100), 1);
+
+		ck_assert_uint_eq(p->peer, vt_port_index(f, node(f, 0xa0), 1));
+		ck_assert_uint_eq(p->width, c[i].width);
+		ck_assert_uint_eq(p->speed, c[i].speed);
+		ck_assert_uint_eq(f->ports[p->peer].width, c[i].width);
+		ck_assert_uint_eq(f->ports[p->peer].speed, c[i].speed);
+		vt_fabric_free(f);
+	}
 }
 END_TEST
 
@@ -1008,6 +1078,7 @@ static Suite *load_suite(void)
 	tcase_add_test(t, net_options_set_width_speed_and_guids);
 	tcase_add_test(t, cache_equals_text_of_same_sweep);
 	tcase_add_test(t, cache_lids_widths_speeds);
+	tcase_add_test(t, ibnd_rate_named_on_one_end);
 	tcase_add_test(t, dump_variants_give_one_fabric);
 	tcase_add_test(t, one_sided_links_and_ibsim_forms);
 	tcase_add_test(t, guid_bases_relative);
