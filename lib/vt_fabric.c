@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "vt_fabric.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +45,25 @@ void vt_fabric_free(vt_fabric *f)
 	free(f->ports);
 	free(f->switches);
 	free(f->lid_port);
+	free(f->link_line);
 	vt_map64_free(&f->guids);
 	vt_hidx_free(&f->ids);
 	free(f->source);
 	free(f);
+}
+
+int vt_err_node(vt_err *e, const vt_fabric *f, uint32_t node, unsigned port, const char *fmt, ...)
+{
+	unsigned line = f->nodes[node].line;
+	va_list ap;
+
+	if (port && port <= f->nodes[node].nports && f->link_line &&
+	    f->link_line[vt_port_index(f, node, port)])
+		line = f->link_line[vt_port_index(f, node, port)];
+	va_start(ap, fmt);
+	vt_err_vat(e, f->source, line, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t elem)

@@ -67,6 +67,9 @@ typedef struct vt_fabric {
 	uint32_t nswitches;
 	uint32_t *lid_port; /* LID -> ports[] index or VT_NONE; max_lid + 1 entries */
 	uint32_t max_lid;
+	/* ports[] index -> line listing the port's link (0 unknown), for messages; a
+	 * loader's, set after its last node; NULL when the source has no lines */
+	uint32_t *link_line;
 	/* hash tables (vt_hash.h), built by vt_fabric_finish() */
 	vt_map64 guids; /* node index; port GUIDs of CA ports map to ports[] index | 1u<<31 */
 	vt_hidx ids;	/* node index by id */
@@ -128,6 +131,16 @@ static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
  */
 const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t len);
 #define VT_NODE_NAME_MAX 96
+
+/*
+ * A refusal about a node, in the loaders' form: "SOURCE:LINE: cause", LINE
+ * the line listing the link of its port `port` when the source gives it, else
+ * the line of the node's record (port 0: always the record's); "SOURCE:
+ * cause" when there is no line (generated fabrics, live discovery, OpenSM's
+ * subnet). Returns -1. The arguments may point into e->msg.
+ */
+int vt_err_node(vt_err *e, const vt_fabric *f, uint32_t node, unsigned port, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* A port's LID: a switch's port-0 LID for any of its ports, else the port's own; 0 unknown. */
 static inline uint16_t vt_port_lid(const vt_fabric *f, uint32_t port)

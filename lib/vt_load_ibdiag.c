@@ -680,6 +680,8 @@ static int load_with(int (*parse)(struct ld *, const char *, size_t), const char
 	}
 	if (vt_fabric_finish(l.f, 0, e))
 		goto out;
+	l.f->link_line = l.pline; /* for later messages; at least nports entries */
+	l.pline = NULL;
 	*out = l.f;
 	l.f = NULL;
 	rc = 0;

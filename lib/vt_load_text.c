@@ -717,6 +717,24 @@ static int link_entry(struct parser *ps, const struct entry *en)
 	return 0;
 }
 
+/* Each port's link line for later messages: its own port line, else the far end's. */
+static int link_lines(struct parser *ps)
+{
+	vt_fabric *f = ps->f;
+
+	f->link_line = calloc((size_t)f->nports + 1, sizeof(*f->link_line));
+	if (!f->link_line)
+		return vt_err_nomem(ps->e, "%s: out of memory", ps->name);
+	for (uint32_t i = 0; i < f->nports; i++) {
+		uint32_t k = ps->pent[i];
+
+		if (k == VT_NONE && f->ports[i].peer != VT_NONE)
+			k = ps->pent[f->ports[i].peer];
+		f->link_line[i] = k == VT_NONE ? 0 : ps->ent[k].line;
+	}
+	return 0;
+}
+
 static int link_all(struct parser *ps)
 {
 	for (uint32_t i = 0; i < ps->nent; i++) {
@@ -739,7 +757,7 @@ static int link_all(struct parser *ps)
 		if (ps->f->ports[i].peer == VT_NONE &&
 		    ps->f->nodes[ps->f->ports[i].node].type != VT_SWITCH)
 			ps->f->ports[i].guid = 0;
-	return 0;
+	return link_lines(ps);
 }
 
 int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e)

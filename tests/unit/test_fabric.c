@@ -181,6 +181,40 @@ START_TEST(port_names)
 }
 END_TEST
 
+/*
+ * Refusals about a node: "SOURCE:LINE: " with the line listing the port's link,
+ * else the node's record's, else "SOURCE: "; e.cause points past it, and the
+ * arguments may come from e.msg itself.
+ */
+START_TEST(node_errors)
+{
+	vt_err e;
+	vt_fabric *f = small(&e);
+
+	ck_assert_int_eq(vt_err_node(&e, f, 1, 3, "%s port %u", "s1", 3), -1);
+	ck_assert_str_eq(e.msg, "small: s1 port 3");
+	ck_assert_str_eq(e.msg + e.cause, "s1 port 3");
+	f->nodes[1].line = 12;
+	vt_err_node(&e, f, 1, 3, "x");
+	ck_assert_str_eq(e.msg, "small:12: x");
+	ck_assert_uint_eq(e.cause, 10);
+	f->link_line = calloc(f->nports, sizeof(*f->link_line));
+	ck_assert_ptr_nonnull(f->link_line);
+	f->link_line[vt_port_index(f, 1, 3)] = 15;
+	vt_err_node(&e, f, 1, 3, "x");
+	ck_assert_str_eq(e.msg, "small:15: x");
+	vt_err_node(&e, f, 1, 0, "x"); /* port 0: the record */
+	ck_assert_str_eq(e.msg, "small:12: x");
+	vt_err_node(&e, f, 1, 4, "x"); /* no line for that link */
+	ck_assert_str_eq(e.msg, "small:12: x");
+	vt_err_node(&e, f, 1, 3, "again: %s", e.msg);
+	ck_assert_str_eq(e.msg, "small:15: again: small:12: x");
+	vt_err_set(&e, "plain");
+	ck_assert_uint_eq(e.cause, 0);
+	vt_fabric_free(f);
+}
+END_TEST
+
 START_TEST(speeds)
 {
 	ck_assert_int_eq(vt_speed_parse("EDR", 3), VT_EDR);
@@ -201,6 +235,7 @@ static Suite *fabric_suite(void)
 	tcase_add_test(tc, lmc_aligns_lids);
 	tcase_add_test(tc, lookups);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, node_errors);
 	tcase_add_test(tc, speeds);
 	tcase_add_test(tc, node_names);
 	tcase_add_test(tc, port_names);

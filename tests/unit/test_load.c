@@ -222,6 +222,8 @@ START_TEST(cache_equals_text_of_same_sweep)
 		assert_same(t, c, 1);
 		/* ids as ibnetdiscover prints them */
 		ck_assert_str_eq(c->nodes[node(c, 0x200000)].id, "S-0000000000200000");
+		ck_assert_ptr_null(c->link_line); /* a cache has no lines */
+		ck_assert_ptr_nonnull(t->link_line);
 		vt_fabric_free(t);
 		vt_fabric_free(c);
 	}
@@ -377,6 +379,15 @@ START_TEST(one_sided_links_and_ibsim_forms)
 	ck_assert_uint_eq(vt_port(f, g, 1)->lid, 20);
 	ck_assert_uint_eq(vt_port(f, g, 1)->lmc, 1);
 	ck_assert_uint_eq(f->nodes[r].line, 12);
+	/* each port's link line, for refusals: its own port line, else the far end's */
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, s, 1)], 4);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, h, 1)], 4);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, s, 2)], 6);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, g, 2)], 6);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, g, 1)], 11);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, s, 3)], 11);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, r, 1)], 13);
+	ck_assert_uint_eq(f->link_line[vt_port_index(f, h, 2)], 0); /* not linked */
 	vt_fabric_free(f);
 }
 END_TEST
@@ -676,6 +687,8 @@ START_TEST(lst_and_csv_equal_dump)
 		assert_same(f, ref, 1);
 		ck_assert_str_eq(f->nodes[node(f, 0x200001)].id, "S-0000000000200001");
 		ck_assert_str_eq(f->nodes[node(f, 0x100003)].id, "H-0000000000100003");
+		if (!i) /* sw-a port 2 to hca-3: line 3 */
+			ck_assert_uint_eq(f->link_line[vt_port_index(f, node(f, 0x200000), 2)], 3);
 		vt_fabric_free(f);
 	}
 	vt_fabric_free(ref);
