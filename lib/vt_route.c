@@ -211,10 +211,10 @@ static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *
 		return -1;
 	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
 		if (k != VT_AUDIT_NONMINIMAL && a.item[k].count)
-			return vt_err_set(e,
-					  "no deadlock-free tree routing for every source: "
-					  "%s: %s",
-					  vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+			return vt_err_node(e, f, f->switches[a.item[k].sw], 0,
+					   "no deadlock-free tree routing for every source: "
+					   "%s: %s",
+					   vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
 	return 0;
 }
 
@@ -260,11 +260,13 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 
 		to.plane = p;
 		if (vt_tree_build(&t, f, &to, e)) {
-			if (np > 1) {
+			if (np > 1) { /* after the refusal's "SOURCE:LINE: " */
 				char buf[VT_ERR_MAX];
+				unsigned c = e->cause < sizeof(buf) ? e->cause : 0;
 
 				memcpy(buf, e->msg, sizeof(buf));
-				snprintf(e->msg, sizeof(e->msg), "plane %u: %.480s", p, buf);
+				snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p,
+					 buf + c);
 			}
 			goto fail;
 		}
@@ -306,9 +308,12 @@ fail:
 	return -1;
 }
 
-/* The administrator sees which routing the switches got, and why. */
+/*
+ * The administrator sees which routing the switches got, and why: each failed
+ * audit's cause, fail[i] from at[i], past the refusal's "SOURCE:LINE: ".
+ */
 static void log_tries(const struct vt_route_opts *o, enum route_try try,
-		      const char fail[][VT_ERR_MAX])
+		      const char fail[][VT_ERR_MAX], const unsigned *at)
 {
 	char line[NTRIES * VT_ERR_MAX + 400];
 
@@ -321,13 +326,13 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
 			 "ancestor, too (%s); the third, with every detour turning at the turn "
 			 "switch (one that reaches each of its ancestors by one up-path), has no "
 			 "credit loop",
-			 fail[TRY_SPREAD], fail[TRY_ONE_WAY]);
+			 fail[TRY_SPREAD] + at[TRY_SPREAD], fail[TRY_ONE_WAY] + at[TRY_ONE_WAY]);
 	else if (try == TRY_ONE_WAY)
 		snprintf(line, sizeof(line),
 			 "routed twice: the first tables failed the audit (%s); the second, with "
 			 "every detour turning at one child of each turn-leaf ancestor, has no "
 			 "credit loop",
-			 fail[TRY_SPREAD]);
+			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
 	else
 		snprintf(line, sizeof(line),
 			 "detours do not all turn at the turn leaf: every route audited, no "
@@ -352,6 +357,7 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	enum route_try try = TRY_SPREAD;
 	int got = 0;
 	char fail[NTRIES][VT_ERR_MAX] = {""};
+	unsigned at[NTRIES] = {0};
 
 	if (route_planes(f, o, try, lfts, order, &got, e))
 		return -1;
@@ -362,16 +368,19 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	quiet.log = NULL; /* the tree was described once */
 	while (check_deadlock_free(f, lfts, e)) {
 		memcpy(fail[try], e->msg, sizeof(fail[try]));
+		at[try] = e->cause < VT_ERR_MAX ? e->cause : 0;
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
-			if (got & ROUTED_NO_Z)
+			if (got & ROUTED_NO_Z) {
 				memcpy(e->msg, fail[TRY_ONE_WAY], sizeof(e->msg));
+				e->cause = at[TRY_ONE_WAY];
+			}
 			return -1;
 		}
 		if (route_planes(f, &quiet, try, lfts, order, &got, e))
 			return -1;
 	}
-	log_tries(o, try, fail);
+	log_tries(o, try, fail, at);
 	return 0;
 }

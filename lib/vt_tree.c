@@ -120,12 +120,12 @@ static int check_links(vt_tree *t, vt_err *e)
 			if (t->level[r] == t->level[s]) {
 				char a[NAME_LEN], b[NAME_LEN];
 
-				return vt_err_set(e,
-						  "switches %s port %u and %s port %u are linked "
-						  "but both at level %u; an up/down tree links "
-						  "only adjacent levels",
-						  swname(t, s, a), p, swname(t, r, b),
-						  f->ports[f->ports[q].peer].num, t->level[s]);
+				return vt_err_node(e, f, node, p,
+						   "switches %s port %u and %s port %u are linked "
+						   "but both at level %u; an up/down tree links "
+						   "only adjacent levels",
+						   swname(t, s, a), p, swname(t, r, b),
+						   f->ports[f->ports[q].peer].num, t->level[s]);
 			}
 		}
 	}
@@ -564,8 +564,8 @@ static int reachability(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			if (is_leaf[b] && !vt_tree_bit(t, t->ureach, a, b)) {
 				char n[4][NAME_LEN];
 
-				return vt_err_set(
-					e,
+				return vt_err_node(
+					e, t->f, vt_tree_leaf_ca(t, a), 0,
 					"no up/down path from CA %s on switch %s to CA %s on "
 					"switch %s",
 					vt_node_name(t->f, vt_tree_leaf_ca(t, a), n[0], NAME_LEN),

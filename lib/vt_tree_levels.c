@@ -564,13 +564,13 @@ static const char *swname(const vt_tree *t, uint32_t s, char *buf, size_t len)
 
 static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
 {
+	uint32_t ca = vt_tree_leaf_ca(t, s);
 	char a[300], b[300];
 
-	return vt_err_set(e,
-			  "CA %s is attached to switch %s at level %u, but compute nodes "
-			  "must all hang off level 0",
-			  vt_node_name(t->f, vt_tree_leaf_ca(t, s), a, sizeof(a)),
-			  swname(t, s, b, sizeof(b)), lvl);
+	return vt_err_node(e, t->f, ca, 0,
+			   "CA %s is attached to switch %s at level %u, but compute nodes "
+			   "must all hang off level 0",
+			   vt_node_name(t->f, ca, a, sizeof(a)), swname(t, s, b, sizeof(b)), lvl);
 }
 
 /*
@@ -657,10 +657,10 @@ static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 		if (dist[s] == VT_NONE) {
 			t->level[s] = 0xFF;
 			if (is_leaf[s])
-				return vt_err_set(e,
-						  "switch %s with compute nodes is not connected "
-						  "to the roots",
-						  swname(t, s, a, sizeof(a)));
+				return vt_err_node(e, t->f, t->f->switches[s], 0,
+						   "switch %s with compute nodes is not connected "
+						   "to the roots",
+						   swname(t, s, a, sizeof(a)));
 			if (!t->plane_of || t->plane_of[s] == t->plane)
 				vt_tree_dep(t, "switch %s is not connected to the tree",
 					    swname(t, s, a, sizeof(a)));

@@ -17,7 +17,7 @@ expect 2 "vartree-analyze: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000)
 	"$a" "$tmp/trunc.topo" "${v[@]}"
 expect 2 "vartree-analyze: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
 	"$a" "$tmp/badport.topo" "${v[@]}"
-expect 2 'vartree-analyze: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+expect 2 "vartree-analyze: $top/topofiles/matsuoka-clique-8.topo:14: switches \"L0-S0000\" (0x0002c95000000000) port 5 and \"L0-S0001\" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels" \
 	"$a" "$top/topofiles/matsuoka-clique-8.topo" "${v[@]}"
 # forwarding tables
 expect 2 "vartree-analyze: $tmp/missing.lfts: cannot open: No such file or directory" "$a" "$tmp/good.topo" --lfts "$tmp/missing.lfts" -q

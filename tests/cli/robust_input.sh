@@ -41,6 +41,7 @@ patch_cache "$c" 'del b[-40:]'
 expect 2 "$cause: port count does not match the file size" "$r" -q "$c" -o l
 # unpatched, the copy loads: the refusal comes from the tree extraction, past the loader
 patch_cache "$c" 'pass'
-expect 1 "vartree-route: switches \"sw-b\" (0x0000000000200001) port 3 and \"sw-a\" (0x0000000000200000) port 3 are linked but both at level 0; an up/down tree links only adjacent levels" \
+# (a cache has no lines: the file alone)
+expect 1 "vartree-route: $c: switches \"sw-b\" (0x0000000000200001) port 3 and \"sw-a\" (0x0000000000200000) port 3 are linked but both at level 0; an up/down tree links only adjacent levels" \
 	"$r" -q "$c" -o l
 finish

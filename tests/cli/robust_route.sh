@@ -16,7 +16,8 @@ expect 2 "vartree-route: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000)
 	"$r" "$tmp/badport.topo" -o l
 expect 2 "vartree-route: $tmp/badportnum.topo:11: \"L0-S0000\" (0x0002c95000000000): bad port number \"x\"" \
 	"$r" "$tmp/badportnum.topo" -o l
-expect 1 'vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+# the line listing the link: L0-S0000's port 5 line
+expect 1 "vartree-route: $top/topofiles/matsuoka-clique-8.topo:14: switches \"L0-S0000\" (0x0002c95000000000) port 5 and \"L0-S0001\" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels" \
 	"$r" "$top/topofiles/matsuoka-clique-8.topo" -o l
 expect 2 "vartree-route: --lmc: '9' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc 9 -o l
 expect 2 "vartree-route: --lmc: 'x' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc x -o l

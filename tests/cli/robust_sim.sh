@@ -12,7 +12,7 @@ expect 2 "vartree-sim: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt
 expect 2 "vartree-sim: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$s" -q "$tmp/trunc.topo"
 expect 2 "vartree-sim: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" "$s" -q "$tmp/badport.topo"
-expect 1 'vartree-sim: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+expect 1 "vartree-sim: $top/topofiles/matsuoka-clique-8.topo:14: switches \"L0-S0000\" (0x0002c95000000000) port 5 and \"L0-S0001\" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels" \
 	"$s" -q "$top/topofiles/matsuoka-clique-8.topo"
 expect 2 "vartree-sim: $tmp/trunc.lfts:48: malformed line" "$s" -q "$tmp/good.topo" --lfts "$tmp/trunc.lfts"
 expect 2 "vartree-sim: bad spec 'oversub 6,4,1,4': not connected: leaves 0 and 1 share no spine (round robin of 1 up-link over 4 spines needs more than half the spines per leaf)" \

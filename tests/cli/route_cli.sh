@@ -23,7 +23,7 @@ grep -q 'no departures' "$tmp/err"
 if "$bin" -q "$top/topofiles/matsuoka-clique-8.topo" -o "$tmp/none" 2>"$tmp/err3"; then
 	echo "clique was not refused"; exit 1
 fi
-[ "$(cat "$tmp/err3")" = 'vartree-route: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' ]
+[ "$(cat "$tmp/err3")" = "vartree-route: $top/topofiles/matsuoka-clique-8.topo:14: "'switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' ]
 [ ! -e "$tmp/none" ]
 "$bin" --help | grep -q '^usage: vartree-route'
 

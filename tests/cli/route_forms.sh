@@ -125,6 +125,13 @@ expect 2 "vartree-analyze: $d/ports.txt:1: a port report (ibnetdiscover -p) does
 	"$a" -q "$d/ports.txt" --route vartree
 expect 2 "vartree-route: $d/diff.txt:1: a --diff report lists changes, not a topology: give ibnetdiscover's topology output (no option)" \
 	"$r" -q "$d/diff.txt" -o l
-expect 1 'vartree-route: switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300a0b030) port 5 and "MF0;leaf2:MQM8700/U1" (0x7cfe900300a0b040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+# line 31: leaf1's "[5]" port line, the link (checked by hand)
+expect 1 "vartree-route: $d/leaf-isl.topo:31: "'switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300a0b030) port 5 and "MF0;leaf2:MQM8700/U1" (0x7cfe900300a0b040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" -q "$d/leaf-isl.topo" -o l
+# on a multi-rail fabric the plane follows the location: a leaf-to-leaf link
+# added to the second rail as line 96 of its first leaf's record
+sed $'91s/Switch\t4/Switch\t5/; 101s/Switch\t4/Switch\t5/; 95a [5]\t"S-7cfe900300a0c040"[5]' \
+	"$d/dualrail.topo" >"$tmp/dual-isl.topo"
+expect 1 "vartree-route: $tmp/dual-isl.topo:96: plane 1: "'switches "MF0;leaf1-r2:MQM8700/U1" (0x7cfe900300a0c030) port 5 and "MF0;leaf2-r2:MQM8700/U1" (0x7cfe900300a0c040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+	"$r" -q "$tmp/dual-isl.topo" -o l
 finish

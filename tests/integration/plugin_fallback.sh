@@ -12,7 +12,7 @@ run_harness "$tmp/c" "$tmp/clique.topo" -e vartree,dfsssp \
 	-O "vartree.bogus=1,other.x=1,vartree.log=loud,vartree.hops=opensm,vartree.order_dump=maybe,vartree.hops"
 s=$tmp/c/summary.txt
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp, fallbacks vartree,' "$s" || { cat "$s"; fail "no fallback to dfsssp"; }
-grep -q 'ERR VT01: fabric refused: switches .* are linked but both at level 0' "$tmp/c/opensm.log" ||
+grep -q 'ERR VT01: fabric refused: OpenSM subnet: switches .* are linked but both at level 0' "$tmp/c/opensm.log" ||
 	fail "ERR VT01 with the cause is not in the log"
 for want in "'vartree.bogus=1': unknown option" "'vartree.log=loud': not error, info, verbose or debug" \
 	"'vartree.order_dump=maybe': not a boolean" "'vartree.hops': no value"; do

@@ -580,6 +580,20 @@ static void refused(vt_fabric *f, const struct vt_tree_opts *o, const char *msg)
 }
 
 /*
+ * As refused(), with node i given line 100 + i: the message must start
+ * "SOURCE:LINE: " with the line of node `at`, the node the refusal is about.
+ */
+static void refused_at(vt_fabric *f, const struct vt_tree_opts *o, uint32_t at, const char *cause)
+{
+	char msg[VT_ERR_MAX];
+
+	for (uint32_t i = 0; i < f->nnodes; i++)
+		f->nodes[i].line = 100 + i;
+	snprintf(msg, sizeof(msg), "%s:%u: %s", f->source, 100 + at, cause);
+	refused(f, o, msg);
+}
+
+/*
  * A CA on a middle switch (S-1-6, between leaves S-0-4..7). Listed as a compute
  * node it is refused: with the tops as roots the levels are counted from them;
  * without roots the ranking is skewed by the stray CA, and the refusal still
@@ -604,16 +618,20 @@ START_TEST(refuses_listed_ca_on_level1)
 				  "hang off level 0";
 	uint64_t roots[16], cns[65];
 	struct vt_tree_opts o = {.cn_guids = cns, .ncns = 65};
+	vt_fabric *f;
 
 	for (unsigned h = 0; h < 64; h++)
 		cns[h] = 0x30000 + h;
 	cns[64] = 0x40000;
-	refused(ca_on_level1(), &o, msg);
+	/* the CA's record, the last node's, not its switch's */
+	f = ca_on_level1();
+	refused_at(f, &o, f->nnodes - 1, msg);
 	for (unsigned s = 0; s < 16; s++)
 		roots[s] = 0x10000 + 2 * 256 + s;
 	o.root_guids = roots;
 	o.nroots = 16;
-	refused(ca_on_level1(), &o, msg);
+	f = ca_on_level1();
+	refused_at(f, &o, f->nnodes - 1, msg);
 }
 END_TEST
 
@@ -666,16 +684,30 @@ START_TEST(refuses_link_in_level)
 	struct k3 k;
 	vt_err e;
 
-	k3_build(&k, 4, &K3_FULL);
-	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[0][2], 9, k.sw[0][7], 10, 4, VT_QDR, &e), 0);
-	refused(k.f, NULL,
+	static const char in0[] =
 		"switches \"S-0-2\" (0x0000000000010002) port 9 and \"S-0-7\" (0x0000000000010007) "
 		"port 10 are linked but both at level 0; an up/down tree links only adjacent "
-		"levels");
+		"levels";
+
+	k3_build(&k, 4, &K3_FULL);
+	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[0][2], 9, k.sw[0][7], 10, 4, VT_QDR, &e), 0);
+	refused_at(k.f, NULL, k.sw[0][2], in0); /* the first-named switch's record */
+	/* the line listing the link, when the loader kept it: S-0-2 port 9's */
+	k3_build(&k, 4, &K3_FULL);
+	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[0][2], 9, k.sw[0][7], 10, 4, VT_QDR, &e), 0);
+	k.f->link_line = calloc(k.f->nports, sizeof(*k.f->link_line));
+	ck_assert_ptr_nonnull(k.f->link_line);
+	k.f->link_line[vt_port_index(k.f, k.sw[0][2], 9)] = 7;
+	k.f->link_line[vt_port_index(k.f, k.sw[0][7], 10)] = 8;
+	refused(k.f, NULL,
+		"k3:7: switches \"S-0-2\" (0x0000000000010002) port 9 and \"S-0-7\" "
+		"(0x0000000000010007) port 10 are linked but both at level 0; an up/down "
+		"tree links only adjacent levels");
+	/* no line (a generated fabric): the source alone */
 	k3_build(&k, 4, &K3_FULL);
 	ck_assert_int_eq(vt_fabric_connect(k.f, k.sw[2][0], 9, k.sw[2][15], 9, 4, VT_QDR, &e), 0);
 	refused(k.f, NULL,
-		"switches \"S-2-0\" (0x0000000000010200) port 9 and \"S-2-15\" "
+		"k3: switches \"S-2-0\" (0x0000000000010200) port 9 and \"S-2-15\" "
 		"(0x000000000001020f) "
 		"port 9 are linked but both at level 2; an up/down tree links only adjacent "
 		"levels");
@@ -695,9 +727,9 @@ START_TEST(refuses_disconnected_leaf)
 		k.f->ports[p->peer].peer = VT_NONE;
 		p->peer = VT_NONE;
 	}
-	refused(k.f, NULL,
-		"switch \"S-0-9\" (0x0000000000010009) with compute nodes is not connected to the "
-		"roots");
+	refused_at(k.f, NULL, k.sw[0][9],
+		   "switch \"S-0-9\" (0x0000000000010009) with compute nodes is not connected to "
+		   "the roots");
 }
 END_TEST
 
@@ -724,10 +756,10 @@ START_TEST(refuses_two_islands)
 	}
 	ck_assert_int_eq(vt_fabric_connect(g, l[0], 3, l[2], 1, 4, VT_QDR, &e), 0);
 	ck_assert_int_eq(vt_fabric_connect(g, l[1], 3, l[3], 1, 4, VT_QDR, &e), 0);
-	refused(g, NULL,
-		"no up/down path from CA \"H0\" (0x0000000000000200) on switch \"L0\" "
-		"(0x0000000000000100) to CA \"H2\" (0x0000000000000202) on switch \"L1\" "
-		"(0x0000000000000101)");
+	refused_at(g, NULL, h[0],
+		   "no up/down path from CA \"H0\" (0x0000000000000200) on switch \"L0\" "
+		   "(0x0000000000000100) to CA \"H2\" (0x0000000000000202) on switch \"L1\" "
+		   "(0x0000000000000101)");
 }
 END_TEST
 
