@@ -83,6 +83,8 @@ static void router_free(struct router *r)
 	free(r->deg.hz);
 	free(r->deg.zfirst);
 	free(r->deg.zpos);
+	free(r->deg.tturn);
+	free(r->deg.tw);
 }
 
 /* Tables sized by the fabric, for every plane. */
@@ -128,6 +130,8 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->deg.inz = calloc(nsw, 1));
 	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.tturn = calloc(nsw, 1));
+	ok &= !!(r->deg.tw = malloc(nsw * sizeof(uint32_t)));
 	if (!ok)
 		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < f->nswitches; s++)
@@ -182,6 +186,10 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	r->main.crank = VT_NONE;
 	if (vt_route_turn_ranks(r, t, e) || vt_route_turn_leaf(r, t, e))
 		return -1;
+	if (r->deg.top_tree) { /* the plan's dist is free: the top tree's union-find */
+		r->deg.no_tree = vt_route_top_tree(r, t, r->plan.dist) != 0;
+		r->deg.no_z |= r->deg.no_tree;
+	}
 	if (link_ends(r, t, e))
 		return -1;
 	free(r->fill.cpos);
@@ -219,8 +227,12 @@ static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *
 }
 
 /* vt_route's routings, tried in this order (see vt_route) */
-enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, NTRIES };
-/* What a routing tells vt_route: its tables need the every-source audit; a plane had no Z */
+enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES };
+/*
+ * What a routing tells vt_route: its tables need the every-source audit; a
+ * plane had no turn switch or top tree (the third or fourth try's detours
+ * fell back to the turn order's)
+ */
 #define ROUTED_UNSURE 1
 #define ROUTED_NO_Z   2
 
@@ -230,7 +242,8 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 {
 	struct vt_tree_opts to = {0};
 	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
-			   .deg.turn_switch = try == TRY_TURN_SWITCH};
+			   .deg.turn_switch = try == TRY_TURN_SWITCH,
+			   .deg.top_tree = try == TRY_TOP_TREE};
 	vt_tree t;
 	uint32_t *plane = NULL, np;
 
@@ -319,7 +332,13 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
 
 	if (!o || !o->log || o->log_level < VT_LOG_INFO)
 		return;
-	if (try == TRY_TURN_SWITCH)
+	if (try == TRY_TOP_TREE)
+		snprintf(line, sizeof(line),
+			 "routed four times: the first three tables failed the audit (the first: "
+			 "%s); the fourth, with the tops' detours turning at the turn switches of "
+			 "a top tree, has no credit loop",
+			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
+	else if (try == TRY_TURN_SWITCH)
 		snprintf(line, sizeof(line),
 			 "routed three times: the first tables failed the audit (%s); the "
 			 "second, with every detour turning at one child of each turn-leaf "
@@ -346,15 +365,17 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
  * less spread for the few detour routes, kept only where it is needed, so
  * tables the audit passes stay as they were. Where that fails the audit too,
  * a third time with every detour turning at the turn switch
- * (vt_route_turn_switch.c), which slender trees with a top's link cut need.
- * The refusal names the last routing's credit loop; where no switch could be
- * the turn switch, the second's (the third was the same turn order again).
+ * (vt_route_turn_switch.c), which slender trees with a top's link cut need,
+ * and where that fails, a fourth with the tops' detours turning at the turn
+ * switches of a top tree (vt_route_top_tree.c), for when no switch is linked
+ * to every top. The refusal names the credit loop of the last routing that
+ * had its turn switches (the others took the turn order's detours again).
  */
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
 	     vt_err *e)
 {
 	struct vt_route_opts quiet = {0};
-	enum route_try try = TRY_SPREAD;
+	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
 	int got = 0;
 	char fail[NTRIES][VT_ERR_MAX] = {""};
 	unsigned at[NTRIES] = {0};
@@ -369,13 +390,12 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	while (check_deadlock_free(f, lfts, e)) {
 		memcpy(fail[try], e->msg, sizeof(fail[try]));
 		at[try] = e->cause < VT_ERR_MAX ? e->cause : 0;
+		shown = got & ROUTED_NO_Z ? shown : try;
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
-			if (got & ROUTED_NO_Z) {
-				memcpy(e->msg, fail[TRY_ONE_WAY], sizeof(e->msg));
-				e->cause = at[TRY_ONE_WAY];
-			}
+			memcpy(e->msg, fail[shown], sizeof(e->msg));
+			e->cause = at[shown];
 			return -1;
 		}
 		if (route_planes(f, &quiet, try, lfts, order, &got, e))

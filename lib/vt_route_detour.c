@@ -155,7 +155,8 @@ void vt_route_plan_detours(struct router *r, uint32_t nd)
 	uint32_t *q = r->plan.queue, *got = r->main.cur, ngot = 0; /* the descent's cur is free */
 	uint32_t *dist = r->plan.dist;
 
-	if (!nd || !vt_route_turn_detours(r, nd))
+	if (!nd ||
+	    !(r->deg.top_tree ? vt_route_top_tree_detours(r, nd) : vt_route_turn_detours(r, nd)))
 		return;
 	for (uint32_t k = 1, left = nd; left; k++) {
 		uint32_t n = 0;

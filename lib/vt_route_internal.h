@@ -14,6 +14,7 @@
  *                         deadlock-free
  *   vt_route_turn.c       degraded trees: the turn leaf every detour turns at
  *   vt_route_turn_switch.c  ... or, on a third try, the turn switch
+ *   vt_route_top_tree.c   ... or, on a fourth, the turn switches of a top tree
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
@@ -190,6 +191,15 @@ struct route_degraded {
 	 */
 	int turn_switch, no_z;
 	/*
+	 * Set by vt_route's fourth try: the tops' detours turn at the turn
+	 * switches of a top tree (vt_route_top_tree.c). tturn: per switch, a
+	 * turn switch; tw: per switch, the plan's tree steps to a top with a
+	 * way down; no_tree: the plane has no top tree (no_z is set too).
+	 */
+	int top_tree, no_tree;
+	uint8_t *tturn;
+	uint32_t *tw;
+	/*
 	 * Set when that argument does not cover the plane: a plan fell back to
 	 * the turn order's detours, or z reaches some ancestor by two up-paths.
 	 * vt_route then checks the finished tables.
@@ -284,6 +294,9 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
 int vt_route_turn_detours(struct router *r, uint32_t nd);
 /* vt_route_turn_switch.c: seen zeroed and q, room for every switch */
 uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);
+/* vt_route_top_tree.c: uf room for every switch; -1 when the tops form no tree */
+int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf);
+int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 /* vt_route_straggler.c */
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);

@@ -149,3 +149,26 @@ int vt_route_turn_switch_better(const vt_tree *t, uint32_t a, uint32_t b)
 		return t->level[a] < t->level[b];
 	return t->pos[a] < t->pos[b];
 }
+
+/* Distinct parents of s (parallel links are listed together). */
+static uint32_t nparents(const vt_tree *t, uint32_t s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+		n += j == t->up_start[s] || t->up_peer[j] != t->up_peer[j - 1];
+	return n;
+}
+
+/*
+ * The one linked to more tops (fewer turn switches, fewer tree steps for
+ * the detours), then the first in tree order.
+ */
+int vt_route_top_tree_better(const vt_tree *t, uint32_t a, uint32_t b)
+{
+	uint32_t na = nparents(t, a), nb = nparents(t, b);
+
+	if (na != nb)
+		return na > nb;
+	return t->pos[a] < t->pos[b];
+}

@@ -2,8 +2,9 @@
 /*
  * Tie-break policy of vartree's routing, apart from the mechanism: which of
  * the parents one hop closer a straggler (a switch the main descent missed on
- * a degraded tree, vt_route_straggler.c) goes up to, and which switch the
- * detours of the third try turn at (vt_route_turn_switch.c). The mechanism lists the
+ * a degraded tree, vt_route_straggler.c) goes up to, and which switches the
+ * detours of the third and fourth tries turn at (vt_route_turn_switch.c,
+ * vt_route_top_tree.c). The mechanism lists the
  * candidates; this module gives each a set of named keys and compares them.
  * The keys aim at shift all-to-all, the pattern Zahavi et al. optimise: a
  * shift stage sends a leaf's hosts to a window of consecutive ranks, so a
@@ -56,5 +57,7 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
  * a the one to take?
  */
 int vt_route_turn_switch_better(const struct vt_tree *t, uint32_t a, uint32_t b);
+/* Of two candidate turn switches of the top tree (vt_route_top_tree.c), is a the one to take? */
+int vt_route_top_tree_better(const struct vt_tree *t, uint32_t a, uint32_t b);
 
 #endif

@@ -26,8 +26,9 @@
  * vt_route audits the finished tables (every source); on a credit loop it
  * routes once more with deg.one_way (turn_child), then, if that fails the
  * audit too, with Z the turn switch (deg.turn_switch, vt_route_turn_switch.c:
- * a switch that reaches its ancestors by one up-path each), and refuses the
- * fabric if that fails as well.
+ * a switch that reaches its ancestors by one up-path each), then with the
+ * tops' detours turning at the turn switches of a top tree
+ * (vt_route_top_tree.c), and refuses the fabric if that fails as well.
  *
  * Why detours are not shortened to minimal routes elsewhere: a switch M of
  * group a (the level-1 switches under one set of tops) in pod p reaches a top
