@@ -88,8 +88,8 @@ int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **o
  * LID, LinkWidthActv, LinkSpeedActv, LinkSpeedExtActv) and LINKS (NodeGuid1,
  * PortNum1, NodeGuid2, PortNum2) sections, columns found by their header row;
  * a link's width and speed are its first end's PORTS row's, or the other
- * end's where that row names none (N/A, 0). Other sections are skipped. Rows are CSV; a quoted field ends at a quote
- * before a comma or the line's end, so quotes inside descriptions are kept.
+ * end's where that row names none (N/A, 0). Other sections are skipped. Rows are CSV; a quoted
+ * field ends at a quote before a comma or the line's end, so quotes inside descriptions are kept.
  */
 int vt_load_csv_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
 int vt_load_text_file(const char *path, vt_fabric **out, vt_err *e);

@@ -68,11 +68,11 @@ static int check_header(const char *path, vt_err *e)
  * without end. So the whole file is walked here first (layout as libibnetdisc
  * writes it, little-endian) and handed over only when it is consistent.
  */
-#define SMP   64                  /* IB_SMP_DATA_SIZE */
-#define HDR   28                  /* magic, version, counts, from-node GUID, hops */
-#define NODE  (15 + 3 * SMP)      /* a node record before its port keys */
-#define KEY   9                   /* port GUID, port number */
-#define PORT  (31 + SMP)          /* a port record */
+#define SMP  64		    /* IB_SMP_DATA_SIZE */
+#define HDR  28		    /* magic, version, counts, from-node GUID, hops */
+#define NODE (15 + 3 * SMP) /* a node record before its port keys */
+#define KEY  9		    /* port GUID, port number */
+#define PORT (31 + SMP)	    /* a port record */
 
 struct cport {
 	uint64_t guid;
@@ -126,8 +126,8 @@ static struct cnode *find_cnode(struct cnode *v, size_t n, uint64_t guid)
 }
 
 /* Node and port records: sizes against the file, then every cross-reference. */
-static const char *check_records(const unsigned char *b, size_t len, struct cnode *nd,
-				 size_t nn, struct cport *pt, size_t np)
+static const char *check_records(const unsigned char *b, size_t len, struct cnode *nd, size_t nn,
+				 struct cport *pt, size_t np)
 {
 	size_t off = HDR, keys_at;
 
