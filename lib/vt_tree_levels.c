@@ -511,6 +511,44 @@ static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint
 }
 
 /*
+ * A top left with one of its down-links (its other switches failed or cut)
+ * has a leaf's neighbours, like a host-less leaf; but a host-less leaf is
+ * reached from the roots without passing a leaf, a stranded top only through
+ * one (its switch below leads nowhere else). Such twins at the roots' height
+ * are roots too, so the leaves stay at level 0. Appends them to q[0 .. nq)
+ * and returns the new count; reach is scratch.
+ */
+static uint32_t stranded_tops(const vt_tree *t, const uint8_t *is_leaf, const uint8_t *twin,
+			      const uint32_t *dist, uint32_t top, uint32_t *q, uint32_t nq,
+			      uint32_t *reach)
+{
+	const vt_fabric *f = t->f;
+	uint32_t n = nq;
+
+	if (!top)
+		return nq;
+	memset(reach, 0xff, t->nsw * sizeof(*reach));
+	for (uint32_t i = 0; i < nq; i++)
+		reach[q[i]] = 0;
+	for (uint32_t h = 0; h < n; h++) {
+		uint32_t s = q[h], node = f->switches[s];
+
+		for (unsigned p = 1; !is_leaf[s] && p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && reach[r] == VT_NONE) {
+				reach[r] = 0;
+				q[n++] = r;
+			}
+		}
+	}
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (twin[s] && dist[s] == top && reach[s] == VT_NONE)
+			q[nq++] = s;
+	return nq;
+}
+
+/*
  * The roots without a root_guid_file: by hops from the leaves (dist), the
  * highest switches that lie on a shortest path between two leaves, and every
  * other switch that high that is not a host-less leaf (a twin of a leaf). A
@@ -552,6 +590,7 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *i
 	for (uint32_t s = 0; s < nsw; s++)
 		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
 			q[nq++] = s;
+	nq = stranded_tops(t, is_leaf, twin, dist, top, q, nq, scratch);
 	free(twin);
 	free(scratch);
 	return nq;

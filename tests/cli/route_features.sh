@@ -52,6 +52,22 @@ for seed in 1 2 3 4 5 6; do
 	routes "fat 4,3" "--aggregation-nodes --spine-cas 2 --drop-links 3@1 --seed $seed" 64
 	routes "fat 8,3" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 512
 done
+# two-pod three-level trees with a level-1 switch failed: the tops it fed keep
+# one down-link, like a host-less leaf, but reach the rest only through a leaf;
+# they stay tops (were taken for leaves: 'CA "H-0000" ... at level 2')
+for seed in 1 2 3; do
+	routes "pruned 8,2" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 32
+	routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 72
+	routes "varary 4,2,2:2,2" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 16
+done
+spec="pruned 8,2" opts="--drop-switches 1@1 --seed 1"
+n=$((n + 1))
+"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: [0-9]* switch levels\|^vartree-route: level')
+[ "$v" = "vartree-route: 3 switch levels, 32 compute nodes, 32 ranks (4 per leaf)
+vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
+vartree-route: level 1: 7 switches, 4 down-links in 4 groups, 4 up-links in 1 groups
+vartree-route: level 2: 4 switches, 8 down-links in 2 groups, 0 up-links in 0 groups" ] || bad "summary: $v"
 # host-less leaves: still leaves (level 0), their ranks place-keepers
 routes "fat 4,3" "--aggregation-nodes --hostless-leaves 3 --seed 4" 64
 routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 648
