@@ -511,16 +511,54 @@ static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint
 }
 
 /*
+ * A stranded top with management or storage CAs (fewer than the fullest leaf)
+ * looked like a leaf: its CAs stop being compute nodes (no up/down path joins
+ * them to the other leaves) and it is a root when it stands that high.
+ */
+static uint32_t stranded_cas(vt_tree *t, uint8_t *is_leaf, const uint32_t *dist, uint32_t top,
+			     const uint32_t *reach, uint32_t *q, uint32_t nq)
+{
+	const vt_fabric *f = t->f;
+	uint32_t most = 0;
+	char name[300];
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && cn_count(t, s) > most)
+			most = cn_count(t, s);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t node = f->switches[s], d = VT_NONE;
+
+		if (!is_leaf[s] || reach[s] != VT_NONE || cn_count(t, s) >= most)
+			continue;
+		vt_tree_dep(t,
+			    "switch %s holds CAs but reaches the roots only through a leaf: "
+			    "a top cut off below, its CAs are not compute nodes",
+			    vt_node_name(f, node, name, sizeof(name)));
+		unmark_cns(t, s);
+		is_leaf[s] = 0;
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && dist[r] != VT_NONE && dist[r] + 1 < d)
+				d = dist[r] + 1;
+		}
+		if (d == top)
+			q[nq++] = s;
+	}
+	return nq;
+}
+
+/*
  * A top left with one of its down-links (its other switches failed or cut)
  * has a leaf's neighbours, like a host-less leaf; but a host-less leaf is
- * reached from the roots without passing a leaf, a stranded top only through
- * one (its switch below leads nowhere else). Such twins at the roots' height
- * are roots too, so the leaves stay at level 0. Appends them to q[0 .. nq)
- * and returns the new count; reach is scratch.
+ * reached from the roots without passing a leaf (host-less or not), a
+ * stranded top only through one (its switch below leads nowhere else). Such twins at the roots'
+ * height are roots too, so the leaves stay at level 0. Appends them to q[0 .. nq) and returns the
+ * new count; reach is scratch.
  */
-static uint32_t stranded_tops(const vt_tree *t, const uint8_t *is_leaf, const uint8_t *twin,
+static uint32_t stranded_tops(vt_tree *t, uint8_t *is_leaf, const uint8_t *twin,
 			      const uint32_t *dist, uint32_t top, uint32_t *q, uint32_t nq,
-			      uint32_t *reach)
+			      uint32_t *reach, int listed)
 {
 	const vt_fabric *f = t->f;
 	uint32_t n = nq;
@@ -533,7 +571,7 @@ static uint32_t stranded_tops(const vt_tree *t, const uint8_t *is_leaf, const ui
 	for (uint32_t h = 0; h < n; h++) {
 		uint32_t s = q[h], node = f->switches[s];
 
-		for (unsigned p = 1; !is_leaf[s] && p <= f->nodes[node].nports; p++) {
+		for (unsigned p = 1; !is_leaf[s] && !twin[s] && p <= f->nodes[node].nports; p++) {
 			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
 
 			if (r != VT_NONE && reach[r] == VT_NONE) {
@@ -542,6 +580,8 @@ static uint32_t stranded_tops(const vt_tree *t, const uint8_t *is_leaf, const ui
 			}
 		}
 	}
+	if (!listed) /* listed compute nodes stay so, as in demote_spines() */
+		nq = stranded_cas(t, is_leaf, dist, top, reach, q, nq);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (twin[s] && dist[s] == top && reach[s] == VT_NONE)
 			q[nq++] = s;
@@ -554,10 +594,10 @@ static uint32_t stranded_tops(const vt_tree *t, const uint8_t *is_leaf, const ui
  * other switch that high that is not a host-less leaf (a twin of a leaf). A
  * fabric with too many leaf classes, or one whose leaves no switch lies
  * between, takes the farthest switches that are not host-less leaves.
- * Fills q with the roots and returns their count.
+ * Fills q with the roots and returns their count; listed: compute nodes given.
  */
-static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
-			   uint32_t *dist, uint32_t *q, vt_err *e, int *fail)
+static uint32_t find_roots(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *dist,
+			   uint32_t *q, int listed, vt_err *e, int *fail)
 {
 	uint32_t nsw = t->nsw, top = 0, nq = 0, found = 0, *scratch;
 	uint8_t *twin = calloc(nsw + 1, 1);
@@ -590,7 +630,7 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, const uint8_t *i
 	for (uint32_t s = 0; s < nsw; s++)
 		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
 			q[nq++] = s;
-	nq = stranded_tops(t, is_leaf, twin, dist, top, q, nq, scratch);
+	nq = stranded_tops(t, is_leaf, twin, dist, top, q, nq, scratch, listed);
 	free(twin);
 	free(scratch);
 	return nq;
@@ -783,7 +823,7 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 				q[nq++] = s;
 			}
 		bfs(t->f, q, nq, dist);
-		nq = find_roots(t, &nl, is_leaf, dist, q, e, &fail);
+		nq = find_roots(t, &nl, is_leaf, dist, q, o && o->cn_guids, e, &fail);
 		if (fail)
 			goto out;
 	}

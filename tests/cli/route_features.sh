@@ -60,6 +60,23 @@ for seed in 1 2 3; do
 	routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 72
 	routes "varary 4,2,2:2,2" "--aggregation-nodes --drop-switches 1@1 --seed $seed" 16
 done
+# ... a host-less leaf does not join the tops it fed to the others
+routes "pruned 8,2" "--aggregation-nodes --drop-switches 1@1 --hostless-leaves 1 --seed 1" 32
+routes "pruned 8,2" "--aggregation-nodes --drop-switches 1@1 --hostless-leaves 1 --seed 4" 32
+# ... and a cut-off top with management or storage CAs is no leaf: its CAs
+# are not compute nodes, reached by detours (were 'CA "mgmt04 mlx5_0" ... at
+# level 2', 'CA "stor01 mlx5_0" ... at level 2')
+for seed in 1 2 3; do
+	routes "gpu 2" "--drop-switches 1@1 --seed $seed" 160
+done
+routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 2:dual --seed 1" 72
+routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 1 --seed 2" 72
+spec="gpu 2" opts="--drop-switches 1@1 --seed 2"
+n=$((n + 1))
+"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep 'cut off')
+[ "$v" = 'vartree-route: switch "L2-S0001" (0x0002c95002000001) holds CAs but reaches the roots only through a leaf: a top cut off below, its CAs are not compute nodes' ] ||
+	bad "departure: $v"
 spec="pruned 8,2" opts="--drop-switches 1@1 --seed 1"
 n=$((n + 1))
 "$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
