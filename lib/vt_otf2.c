@@ -254,6 +254,10 @@ static int make_comm(struct rd *d, uint32_t c)
 	snprintf(cm->name, sizeof(cm->name), "%s", s ? s : "");
 	if (!s)
 		snprintf(cm->name, sizeof(cm->name), "%u", cd->id);
+	/* errors quote the name: a control character (a newline) would break their one line */
+	for (char *q = cm->name; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = '?';
 	if (!g)
 		return bad(d, "communicator %s: undefined group %u", cm->name, cd->group), -1;
 	cm->n = 1;
@@ -286,7 +290,8 @@ static int resolve(struct rd *d)
 {
 	if (make_ranks(d))
 		return -1;
-	qsort(d->cdef, d->ncdef, sizeof(*d->cdef), cmp_cdef);
+	if (d->ncdef) /* a trace may define no communicator: then no NULL to qsort */
+		qsort(d->cdef, d->ncdef, sizeof(*d->cdef), cmp_cdef);
 	d->t->comm = calloc(d->ncdef ? d->ncdef : 1, sizeof(*d->t->comm));
 	d->global = calloc(d->ncdef ? d->ncdef : 1, 1);
 	if (!d->t->comm || !d->global)
@@ -307,9 +312,11 @@ static int64_t rank_of(const struct rd *d, OTF2_LocationRef loc)
 
 static int64_t comm_of(const struct rd *d, OTF2_CommRef comm)
 {
-	struct cdef key = {comm, 0, 0},
-		    *p = bsearch(&key, d->cdef, d->ncdef, sizeof(key), cmp_cdef);
+	struct cdef key = {comm, 0, 0}, *p;
 
+	if (!d->ncdef)
+		return -1;
+	p = bsearch(&key, d->cdef, d->ncdef, sizeof(key), cmp_cdef);
 	return p ? p - d->cdef : -1;
 }
 

@@ -570,6 +570,29 @@ START_TEST(errors_name_file_and_cause)
 	snprintf(want, sizeof(want), "%s: rank 0: collective alltoallw is not replayed", path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
+	/* no communicator defined: an empty trace reads, an event naming one is refused */
+	tw = start(dir, "nocomm", 4);
+	otf2w_no_comms(tw);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	ck_assert_ptr_null(read_error(anchor(path, sizeof(path), dir, "nocomm"), &e));
+	tw = start(dir, "nocomm2", 4);
+	otf2w_no_comms(tw);
+	otf2w_send(tw, 1, 0, 2, 0, 100);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "nocomm2");
+	snprintf(want, sizeof(want), "%s: rank 1: undefined communicator 0", path);
+	ck_assert_str_eq(read_error(path, &e), want);
+
+	/* a communicator's name with control characters: quoted with '?' for them, one line */
+	tw = start(dir, "ctl", 4);
+	otf2w_sub_name(tw, "s\nu\tb");
+	otf2w_send(tw, 1, otf2w_comm(tw, (const uint32_t[]){1, 3}, 2), 2, 0, 100);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "ctl");
+	snprintf(want, sizeof(want),
+		 "%s: rank 1: send to rank 2 of communicator s?u?b, which has 2", path);
+	ck_assert_str_eq(read_error(path, &e), want);
+
 	/* a cut global definition file, a cut event file: the file named, one line */
 	tw = start(dir, "cut", 2);
 	otf2w_send(tw, 0, 0, 1, 0, 100);

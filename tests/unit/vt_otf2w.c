@@ -17,6 +17,7 @@ struct otf2w {
 	uint64_t *clock, *nev; /* per rank: ns, events */
 	uint32_t *memb[MAX_COMM], nmemb[MAX_COMM];
 	uint8_t global[MAX_COMM]; /* group flagged GLOBAL_MEMBERS: events give world ranks */
+	const char *sub;	  /* string 5, the other communicators' name */
 	int failed;
 };
 
@@ -111,6 +112,18 @@ uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n)
 	memcpy(w->memb[c], members, n * sizeof(uint32_t));
 	w->nmemb[c] = n;
 	return c;
+}
+
+void otf2w_sub_name(otf2w *w, const char *name)
+{
+	w->sub = name;
+}
+
+void otf2w_no_comms(otf2w *w)
+{
+	for (uint32_t c = 0; c < w->ncomm; c++)
+		free(w->memb[c]);
+	w->ncomm = 0;
 }
 
 uint32_t otf2w_comm_global(otf2w *w, const uint32_t *members, uint32_t n)
@@ -283,7 +296,7 @@ static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 		end = w->clock[r] > end ? w->clock[r] : end;
 	check(w, OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, end + 1, 0));
 	for (uint32_t i = 0; i < 7; i++)
-		check(w, OTF2_GlobalDefWriter_WriteString(g, i, s[i]));
+		check(w, OTF2_GlobalDefWriter_WriteString(g, i, i == 5 && w->sub ? w->sub : s[i]));
 	check(w,
 	      OTF2_GlobalDefWriter_WriteRegion(g, 0, 6, 6, 0, OTF2_REGION_ROLE_FUNCTION,
 					       OTF2_PARADIGM_MPI, OTF2_REGION_FLAG_NONE, 0, 0, 0));

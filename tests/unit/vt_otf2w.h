@@ -19,6 +19,10 @@ typedef struct otf2w otf2w;
 otf2w *otf2w_open(const char *dir, const char *name, uint32_t n);
 /* A communicator of the given world ranks (its rank i is members[i]); its id. */
 uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n);
+/* Names the communicators other than MPI_COMM_WORLD name (default "sub"). */
+void otf2w_sub_name(otf2w *w, const char *name);
+/* Writes no communicator definitions at all (not even MPI_COMM_WORLD's). */
+void otf2w_no_comms(otf2w *w);
 /* Rank r computes for ns nanoseconds (the time stamps' unit) before its next MPI call. */
 void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns);
 /* The same, its group flagged GLOBAL_MEMBERS: its events give peers and roots as world ranks. */
