@@ -31,6 +31,7 @@ struct clk {
 	uint64_t leave, gap;
 	uint32_t depth; /* MPI calls entered, not left */
 	int seen;	/* leave is set */
+	int over;	/* gap overflowed */
 };
 
 /* The open isends of a rank: request id and operation index. */
@@ -348,19 +349,29 @@ static OTF2_CallbackCode where(struct rd *d, OTF2_LocationRef loc, OTF2_CommRef 
 	return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Time stamp ticks as picoseconds. */
-static uint64_t ticks_ps(const struct rd *d, uint64_t ticks)
+/* Time stamp ticks as picoseconds; -1 if they are 2^64 or more (no uint64_t holds them). */
+static int ticks_ps(const struct rd *d, uint64_t ticks, uint64_t *ps)
 {
-	return d->res ? (uint64_t)((long double)ticks * 1e12L / (long double)d->res + 0.5L) : 0;
+	long double v = d->res ? (long double)ticks * 1e12L / (long double)d->res + 0.5L : 0;
+
+	if (v >= 18446744073709551616.0L)
+		return -1;
+	*ps = (uint64_t)v;
+	return 0;
 }
 
 /* Appends op to rank's operations with the compute gap before it. */
 static OTF2_CallbackCode add(struct rd *d, uint32_t rank, const struct vt_mpiop *o)
 {
 	struct vt_mpiop op = *o;
+	struct clk *c = &d->clk[rank];
 
-	op.gap_ps = ticks_ps(d, d->clk[rank].gap);
-	d->clk[rank].gap = 0;
+	if (c->over || ticks_ps(d, c->gap, &op.gap_ps))
+		return bad(d,
+			   "rank %u: the compute before its operation %llu is 2^64 ps or more "
+			   "(213 days)",
+			   rank, (unsigned long long)d->t->rank[rank].n + 1);
+	c->gap = 0;
 	if (vt_mpitrace_add(d->t, rank, &op, d->e))
 		return bad(d, "out of memory for the operations of rank %u", rank);
 	return OTF2_CALLBACK_SUCCESS;
@@ -398,8 +409,10 @@ static OTF2_CallbackCode ev_enter(OTF2_LocationRef loc, OTF2_TimeStamp ts, void 
 {
 	struct clk *c = mpi_clk(ud, loc, region);
 
-	if (c && c->depth++ == 0 && c->seen && ts > c->leave)
+	if (c && c->depth++ == 0 && c->seen && ts > c->leave) {
+		c->over |= c->gap > UINT64_MAX - (ts - c->leave); /* ticks beyond 64 bits */
 		c->gap += ts - c->leave;
+	}
 	return OTF2_CALLBACK_SUCCESS;
 }
 

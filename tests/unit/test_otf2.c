@@ -583,6 +583,18 @@ START_TEST(errors_name_file_and_cause)
 	snprintf(want, sizeof(want), "%s: rank 1: undefined communicator 0", path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
+	/* compute that picoseconds cannot count: 2^62 ns (at the writer's 1 GHz clock) */
+	tw = start(dir, "long", 4);
+	otf2w_send(tw, 0, 0, 1, 0, 100);
+	otf2w_compute(tw, 0, 1ull << 62);
+	otf2w_send(tw, 0, 0, 1, 0, 100);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "long");
+	snprintf(want, sizeof(want),
+		 "%s: rank 0: the compute before its operation 2 is 2^64 ps or more (213 days)",
+		 path);
+	ck_assert_str_eq(read_error(path, &e), want);
+
 	/* a communicator's name with control characters: quoted with '?' for them, one line */
 	tw = start(dir, "ctl", 4);
 	otf2w_sub_name(tw, "s\nu\tb");
