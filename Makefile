@@ -131,9 +131,10 @@ bench: deps
 	$(MAKE) -j2 all
 	tests/run-bench
 
-# One libFuzzer target per loader (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/),
-# each run for FUZZ_SECONDS; the corpus it grows stays in build/fuzz/NAME-corpus, a crash
-# in build/fuzz/NAME-crash-*. One line per target: executions and findings.
+# One libFuzzer target per loader (tests/fuzz/fuzz_NAME.c, seeds in tests/fuzz/corpus/NAME/,
+# or made at build time in build/fuzz/NAME-seeds/), each run for FUZZ_SECONDS; the corpus it
+# grows stays in build/fuzz/NAME-corpus, a crash in build/fuzz/NAME-crash-*. One line per
+# target: executions and findings.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := $(CSTD) -g -O1 -Ilib -Itests/fuzz -fsanitize=address,undefined \
@@ -144,16 +145,21 @@ $(B)/fuzz/obj/%.o: %.c
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(EXTINC) -c $< -o $@
 $(B)/fuzz/fuzz_%: $(B)/fuzz/obj/tests/fuzz/fuzz_%.o $(patsubst %.c,$(B)/fuzz/obj/%.o,$(LIB_SRC))
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(EXTLIBS)
+# fuzz_otf2's seeds: otf2-write's traces framed as one file each, by the libotf2 installed
+FUZZ_SEEDS := $(B)/fuzz/otf2-seeds/seed-mix
+$(B)/fuzz/otf2-seeds/seed-mix: tests/fuzz/otf2-seeds $(A)/tests/otf2-write
+	rm -rf $(@D) && tests/fuzz/otf2-seeds $(A)/tests/otf2-write $(@D)
 # libibnetdisc leaks per cached port (suppressed, see vt_load_cache.c): leak checks per
 # input would only slow the cache target down, so it runs without them
 fuzz: deps
-	$(MAKE) -j2 $(FUZZ_BINS)
+	$(MAKE) -j2 $(FUZZ_BINS) $(FUZZ_SEEDS)
 	@bad=0; for n in $(notdir $(FUZZ_BINS)); do t=$${n#fuzz_}; \
 		leaks=1; [ $$t = load_cache ] && leaks=0; \
+		seeds=tests/fuzz/corpus/$$t; [ -d $$seeds ] || seeds=$(B)/fuzz/$$t-seeds; \
 		mkdir -p $(B)/fuzz/$$t-corpus; \
 		ASAN_OPTIONS=print_suppressions=0 $(B)/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=16384 -timeout=30 -rss_limit_mb=2048 -detect_leaks=$$leaks \
-			-artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/$$t-corpus tests/fuzz/corpus/$$t \
+			-artifact_prefix=$(B)/fuzz/$$t- $(B)/fuzz/$$t-corpus $$seeds \
 			>$(B)/fuzz/$$t.log 2>&1; \
 		rc=$$?; runs=$$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' $(B)/fuzz/$$t.log); \
 		if [ $$rc = 0 ]; then echo "fuzz $$t: $${runs:-?} executions in $(FUZZ_SECONDS) s, no findings"; \
