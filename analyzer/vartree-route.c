@@ -360,6 +360,11 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 		st.fresh_blocks, st.minimum, st.minimum_blocks, st.forced, st.forced_blocks);
 	if (st.mode != VT_REPAIR_DONE)
 		fprintf(stderr, PROG ": %s\n", st.why);
+	if (st.longer)
+		fprintf(stderr,
+			PROG ": %" PRIu64 " entries route to a CA in more hops than the fresh "
+			     "tables (--repair minimal keeps none)\n",
+			st.longer);
 	return 0;
 }
 

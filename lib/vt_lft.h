@@ -24,6 +24,14 @@ typedef struct vt_lfts {
 int vt_lfts_init(vt_lfts *t, const vt_fabric *f, vt_err *e);
 void vt_lfts_free(vt_lfts *t);
 
+/*
+ * Entries (a switch and a CA's LID) whose route, followed through a, takes
+ * more switch hops to the CA than through b, both arriving: what a repair that
+ * keeps longer routes (vt_route_repair) costs in path length. -1 when out of
+ * memory.
+ */
+int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b);
+
 static inline uint8_t vt_lft_get(const vt_lfts *t, uint32_t sw, uint32_t lid)
 {
 	return lid < t->nlid ? t->port[(uint64_t)sw * t->nlid + lid] : VT_LFT_NONE;

@@ -120,6 +120,9 @@ struct vt_repair_stats {
 	/* the forced minimum (vt_route_forced.h): those and the entries no legal route
 	 * starts with any more, and the blocks holding them; 0 when HEALED */
 	uint64_t forced, forced_blocks, minimum_blocks;
+	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
+	 */
+	uint64_t longer;
 	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
 };
 

@@ -766,6 +766,15 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		st->mode = VT_REPAIR_REFUSED;
 		return 0;
 	}
+	if (policy != VT_REPAIR_MINIMAL) {
+		int64_t nl = vt_lfts_longer(f, &t, lfts);
+
+		if (nl < 0) {
+			free(t.port);
+			return vt_err_nomem(e, "out of memory");
+		}
+		st->longer = (uint64_t)nl;
+	}
 	free(lfts->port);
 	lfts->port = t.port;
 	st->changed = changed;

@@ -192,6 +192,11 @@ static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *orde
 		" link lost, %" PRIu64 " forced)%s%s\n",
 		mode[st.mode], st.changed, st.blocks, st.fresh_changed, st.fresh_blocks, st.minimum,
 		st.forced, st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
+	if (st.longer)
+		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+			"vartree: %" PRIu64 " entries route to a CA in more hops than fresh tables "
+			"(vartree.repair=minimal keeps none)\n",
+			st.longer);
 }
 
 /* build_lid_matrices: the whole of vartree's work happens here, so a refusal falls back cleanly. */
