@@ -57,7 +57,7 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
  * a the one to take?
  */
 int vt_route_turn_switch_better(const struct vt_tree *t, uint32_t a, uint32_t b);
-/* Of two candidate turn switches of the top tree (vt_route_top_tree.c), is a the one to take? */
+/* Of two candidate turn switches of the top tree (vt_route_top_tree.c), is a tried first? */
 int vt_route_top_tree_better(const struct vt_tree *t, uint32_t a, uint32_t b);
 
 #endif

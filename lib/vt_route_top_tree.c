@@ -6,6 +6,9 @@
  * so that tops and turn switches form a tree: a turn switch's tops were
  * joined by no chain of turn switches before it (slender 8:4,3
  * --drop-links 12@1 --seed 6: no level-1 switch keeps all four tops).
+ * They are taken in the policy's order; where that leaves tops apart (seed
+ * 13: the first, linked to tops 0, 1, 2, leaves top 3 only on switches that
+ * would join 0 and 1 again), a search tries the later candidates instead.
  *
  * A detour switch climbs to a top; a top with no way down to the destination
  * descends into a turn switch one step closer, in that tree, to a top that
@@ -43,46 +46,131 @@ static int joins_apart(const vt_tree *t, uint32_t m, uint32_t *uf)
 	return n > 1;
 }
 
-/* The turn switch the policy ranks first among those joining parents apart. */
-static uint32_t next_turn(struct router *r, const vt_tree *t, uint32_t *uf)
+/* Steps (a check of what the candidates left can still join) before the search gives up. */
+#define TOP_TREE_STEPS 4096u
+
+/* The search for a top tree: tturn marks the turn switches taken so far. */
+struct top_search {
+	struct router *r;
+	const vt_tree *t;
+	uint32_t *uf;
+	uint32_t steps;
+};
+
+/* Joins in uf the tops of the switches marked mark in tturn; returns nsets less the joins. */
+static uint32_t join_marked(struct top_search *ts, uint8_t mark, uint32_t nsets)
 {
+	const vt_tree *t = ts->t;
+	uint32_t top = t->nlevels - 1;
+
+	for (uint32_t i = t->lvl_start[top - 1]; i < t->lvl_start[top]; i++) {
+		uint32_t m = t->by_level[i], a = t->up_start[m];
+
+		for (uint32_t j = a + 1; ts->r->deg.tturn[m] == mark && j < t->up_start[m + 1]; j++)
+			if (vt_uf_find(ts->uf, t->up_peer[j]) !=
+			    vt_uf_find(ts->uf, t->up_peer[a])) {
+				vt_uf_union_min(ts->uf, t->up_peer[j], t->up_peer[a]);
+				nsets--;
+			}
+	}
+	return nsets;
+}
+
+/* uf: the tops joined by the turn switches taken; returns the number of sets. */
+static uint32_t forest(struct top_search *ts)
+{
+	const vt_tree *t = ts->t;
+	uint32_t top = t->nlevels - 1;
+
+	for (uint32_t i = t->lvl_start[top]; i < t->lvl_start[top + 1]; i++)
+		ts->uf[t->by_level[i]] = t->by_level[i];
+	return join_marked(ts, 1, t->lvl_start[top + 1] - t->lvl_start[top]);
+}
+
+/*
+ * The candidate after `after` (VT_NONE: the first) in the policy's order
+ * (vt_route_top_tree_better) that joins parents apart in uf, or VT_NONE.
+ */
+static uint32_t next_turn(struct top_search *ts, uint32_t after)
+{
+	const vt_tree *t = ts->t;
 	uint32_t top = t->nlevels - 1, best = VT_NONE;
 
 	for (uint32_t i = t->lvl_start[top - 1]; i < t->lvl_start[top]; i++) {
 		uint32_t m = t->by_level[i];
 
-		if (!r->deg.tturn[m] && (best == VT_NONE || vt_route_top_tree_better(t, m, best)) &&
-		    joins_apart(t, m, uf))
+		if (!ts->r->deg.tturn[m] &&
+		    (after == VT_NONE || vt_route_top_tree_better(t, after, m)) &&
+		    (best == VT_NONE || vt_route_top_tree_better(t, m, best)) &&
+		    joins_apart(t, m, ts->uf))
 			best = m;
 	}
 	return best;
 }
 
 /*
- * deg.tturn: turn switches one by one, the policy's choice first
- * (vt_route_top_tree_better) each round, until none joins more tops.
- * Returns 0 when every top is then in one tree; uf: room for every switch.
+ * Can the turn switches taken, with those from `first` on that join parents
+ * apart now, hold every top in one set? (Those that do not join apart now
+ * never will.) uf: as forest() makes it, before and after.
+ */
+static int can_span(struct top_search *ts, uint32_t first)
+{
+	uint8_t *tturn = ts->r->deg.tturn;
+	uint32_t m = first, nsets;
+
+	do
+		tturn[m] = 2;
+	while ((m = next_turn(ts, m)) != VT_NONE);
+	nsets = join_marked(ts, 2, forest(ts));
+	for (m = 0; m < ts->t->nsw; m++)
+		tturn[m] = tturn[m] == 2 ? 0 : tturn[m];
+	forest(ts);
+	return nsets == 1;
+}
+
+/*
+ * Takes turn switches after `after` in the policy's order until every top
+ * is in one tree; 0 when that worked, tturn marking them. Each switch taken
+ * joins sets of tops apart, so at most one fewer than the tops are taken;
+ * where a choice leaves tops no later candidate can join, the next is
+ * tried instead.
+ */
+static int search(struct top_search *ts, uint32_t after)
+{
+	uint32_t m = after;
+
+	if (forest(ts) == 1)
+		return 0;
+	while ((m = next_turn(ts, m)) != VT_NONE && ts->steps++ < TOP_TREE_STEPS &&
+	       can_span(ts, m)) {
+		ts->r->deg.tturn[m] = 1;
+		if (!search(ts, m))
+			return 0;
+		ts->r->deg.tturn[m] = 0;
+		forest(ts);
+	}
+	return -1;
+}
+
+/*
+ * deg.tturn: the first set of turn switches, in the policy's order
+ * (vt_route_top_tree_better: the greedy choice where that makes a tree),
+ * that holds every top in one tree. Returns 0 when one was found; -1 when
+ * none exists, or none was found in TOP_TREE_STEPS steps. uf: room for
+ * every switch.
  */
 int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf)
 {
-	uint32_t top = t->nlevels - 1, nsets, m;
+	struct top_search ts = {.r = r, .t = t, .uf = uf};
 
 	memset(r->deg.tturn, 0, t->nsw);
 	if (t->nlevels < 2)
 		return -1;
-	nsets = t->lvl_start[top + 1] - t->lvl_start[top];
-	vt_uf_init(uf, t->nsw);
-	while ((m = next_turn(r, t, uf)) != VT_NONE) {
-		uint32_t a = t->up_start[m], b = t->up_start[m + 1];
-
-		r->deg.tturn[m] = 1;
-		for (uint32_t j = a + 1; j < b; j++)
-			if (vt_uf_find(uf, t->up_peer[j]) != vt_uf_find(uf, t->up_peer[a])) {
-				vt_uf_union_min(uf, t->up_peer[j], t->up_peer[a]);
-				nsets--;
-			}
+	if (search(&ts, VT_NONE)) {
+		memset(r->deg.tturn, 0, t->nsw);
+		return -1;
 	}
-	return nsets == 1 ? 0 : -1;
+	return 0;
 }
 
 /* The least deg.tw among s's parents (VT_NONE: none). */
