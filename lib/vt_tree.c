@@ -458,6 +458,43 @@ static uint32_t mode(uint32_t *v, uint32_t n)
 	return best;
 }
 
+/*
+ * up0_leaves and up0_others: the most common up-link and group counts of the
+ * leaves (the switches with ranks) and of level 0's other switches, for the
+ * summary, whose leaf line counts the leaves only. v: room for every switch.
+ */
+static int level0_up(vt_tree *t, uint32_t *v, vt_err *e)
+{
+	uint8_t *leaf = calloc(t->nsw + 1, 1);
+
+	if (!leaf)
+		return vt_err_nomem(e, "out of memory");
+	for (uint32_t k = 0; k < t->order.n; k++)
+		leaf[t->rank_leaf[k]] = 1;
+	for (uint8_t want = 0; want < 2; want++) {
+		struct vt_tree_up0 *u = want ? &t->up0_leaves : &t->up0_others;
+		uint32_t n = 0;
+
+		for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+			uint32_t s = t->by_level[i];
+
+			if (leaf[s] == want)
+				v[n++] = t->up_start[s + 1] - t->up_start[s];
+		}
+		u->up_links = n ? mode(v, n) : 0;
+		n = 0;
+		for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+			uint32_t s = t->by_level[i];
+
+			if (leaf[s] == want)
+				v[n++] = groups_of(t->up_peer, t->up_start[s], t->up_start[s + 1]);
+		}
+		u->up_groups = n ? mode(v, n) : 0;
+	}
+	free(leaf);
+	return 0;
+}
+
 /* Per-level regular shape, and each switch that departs from it. */
 static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 {
@@ -517,6 +554,10 @@ static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	}
 	t->lv[0].max_hosts = t->hosts_per_leaf;
 	(void)is_leaf;
+	if (t->nlevels && level0_up(t, v, e)) {
+		free(v);
+		return -1;
+	}
 	free(v);
 	return 0;
 }
@@ -684,7 +725,8 @@ static const char *level0_others(const vt_tree *t, char *buf, size_t len)
 	if (other)
 		snprintf(b, sizeof(b), "%u %sswitches without compute nodes", other,
 			 t->nbypassed ? "other " : "");
-	snprintf(buf, len, "level 0 also: %s%s%s, no ranks", a, *a && *b ? " and " : "", b);
+	snprintf(buf, len, "level 0 also: %s%s%s, no ranks, %u up-links in %u groups", a,
+		 *a && *b ? " and " : "", b, t->up0_others.up_links, t->up0_others.up_groups);
 	return buf;
 }
 
@@ -703,7 +745,8 @@ void vt_tree_describe(const vt_tree *t, vt_line_fn line, void *ctx)
 				 "level 0: %u leaf switches, up to %u compute nodes each, %u "
 				 "up-links "
 				 "in %u groups",
-				 t->nleaves, t->hosts_per_leaf, lv->up_links, lv->up_groups);
+				 t->nleaves, t->hosts_per_leaf, t->up0_leaves.up_links,
+				 t->up0_leaves.up_groups);
 		else
 			snprintf(
 				buf, sizeof(buf),

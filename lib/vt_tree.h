@@ -103,6 +103,11 @@ typedef struct vt_tree {
 	uint32_t hosts_per_leaf; /* ranks per leaf (hosts of the fullest leaf) */
 	uint32_t nleaves;	 /* switches with ranks: the leaves, host-less ones included */
 	uint32_t nbypassed;	 /* level-0 director spine ASICs the leaves' up-links bypass */
+	/* lv[0]'s up_links and up_groups over the leaves only, and over the other level-0 switches
+	 * (0 when there are none) */
+	struct vt_tree_up0 {
+		uint32_t up_links, up_groups;
+	} up0_leaves, up0_others;
 	struct vt_tree_level lv[VT_TREE_MAX_LEVELS];
 	/* subtrees */
 	uint32_t *sub; /* sub[l * nsw + s]: subtree id at level l, VT_NONE when level(s) > l */

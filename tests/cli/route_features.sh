@@ -98,7 +98,16 @@ n=$((n + 1))
 v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: [0-9]* switch levels\|^vartree-route: level 0')
 [ "$v" = "vartree-route: 3 switch levels, 8 compute nodes, 32 ranks (4 per leaf)
 vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
-vartree-route: level 0 also: 8 switches without compute nodes, no ranks" ] || bad "summary: $v"
+vartree-route: level 0 also: 8 switches without compute nodes, no ranks, 4 up-links in 4 groups" ] || bad "summary: $v"
+# each level-0 line's up-links are its own switches': 5 of these 9 leaves kept
+# 3 up-links, the 4 switches without ranks 4 (the leaf line said 4, the most
+# common count of all 13, while only level 0 as a whole was summed up)
+spec="fat 4,3" opts="--hostless-leaves 10 --drop-links 6@0 --seed 4"
+n=$((n + 1))
+"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: level 0')
+[ "$v" = "vartree-route: level 0: 9 leaf switches, up to 4 compute nodes each, 3 up-links in 3 groups
+vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 4 up-links in 4 groups" ] || bad "summary: $v"
 
 # slender trees reach their tops by two up-paths: with aggregation nodes on
 # the tops the detours between tops close a credit loop unless they all turn

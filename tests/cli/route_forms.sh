@@ -59,7 +59,7 @@ v=$("$r" -v "$d/director3-mid-top-cas.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '
 ncase=$((ncase + 1))
 v=$("$r" "$d/director3-bypass.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: level 0')
 [ "$v" = "vartree-route: level 0: 4 leaf switches, up to 2 compute nodes each, 2 up-links in 2 groups
-vartree-route: level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks" ] ||
+vartree-route: level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks, 2 up-links in 2 groups" ] ||
 	{ echo "FAIL: director3-bypass.topo: summary: $v"; nfail=$((nfail + 1)); }
 
 # a link's rate named on one end only ("??", "???" or "?????" on the other, listed

@@ -518,6 +518,7 @@ END_TEST
  * spine ASICs of tests/data/forms/director3-bypass.topo (every leaf on every
  * line ASIC) and, with edge5 cabled to one line ASIC only, a host-less switch
  * not cabled like a leaf. They were counted among the leaf switches (6, 7).
+ * Each line's up-links are its own switches' (edge5 has 1, the others 2).
  */
 START_TEST(level0_without_ranks)
 {
@@ -526,9 +527,11 @@ START_TEST(level0_without_ranks)
 		"Switch\t36 \"S-98039b0300d00500\"\t# \"MF0;edge5:MSB7800/U1\" lid 16 lmc 0\n"
 		"[19]\t\"S-98039b0300c00011\"[5]\t# \"MF0;core-dir:CS7500/L01/U1\" lid 3 4xEDR\n";
 	static const char *const want[] = {
-		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks\n",
+		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks, "
+		"2 "
+		"up-links in 2 groups\n",
 		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass and 1 other "
-		"switches without compute nodes, no ranks\n"};
+		"switches without compute nodes, no ranks, 2 up-links in 2 groups\n"};
 	char *buf, *text;
 	size_t len;
 	vt_err e;
@@ -552,6 +555,8 @@ START_TEST(level0_without_ranks)
 		ck_assert_uint_eq(t.nleaves, 4);
 		ck_assert_uint_eq(t.nbypassed, 2);
 		ck_assert_uint_eq(t.order.n, 8);
+		ck_assert_uint_eq(t.up0_leaves.up_links, 2);
+		ck_assert_uint_eq(t.up0_others.up_links, 2);
 		vt_tree_describe(&t, add_line, &l);
 		ck_assert_ptr_nonnull(strstr(l.buf,
 					     "\nlevel 0: 4 leaf switches, up to 2 compute nodes "
