@@ -145,6 +145,13 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 		   vt_err *e);
 
 /*
+ * (vt_tree_strand.c) With levels counted from the roots, a non-leaf switch that
+ * lies below every leaf, whose links all go down to switches the roots reach
+ * going down (a failed top took its every up-link): -1 with e naming it, else 0.
+ */
+int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
+
+/*
  * A SHArP aggregation node: a CA on a switch port with its switch's system
  * image GUID (or described as one). Never a compute node, never a leaf's host.
  */

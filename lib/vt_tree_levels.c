@@ -656,7 +656,8 @@ static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
  * Compute nodes must all hang off level 0. When they do not, the switches
  * holding most of them are taken as the true leaves and the first other one
  * is named with its distance from those: a CA on a spine switch then reads
- * "at level 1" or "2", not the level a skewed ranking gave it. dist and q are
+ * "at level 1" or "2", not the level a skewed ranking gave it; unless a switch
+ * stranded below the leaves skewed it, which is named instead. dist and q are
  * scratch arrays of nsw entries.
  */
 static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
@@ -674,6 +675,8 @@ static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 			m = l;
 	if (cnt[0] == total)
 		return 0;
+	if (vt_tree_refuse_stranded(t, is_leaf, e))
+		return -1;
 	memset(dist, 0xff, t->nsw * sizeof(*dist));
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (is_leaf[s] && t->level[s] == m) {
