@@ -11,11 +11,7 @@
 # clean (pod 0, whose leaf is the turn leaf: the route was minimal), or it
 # closes a credit loop: all 36 non-minimal ones do.
 set -u
-top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=$top/build/bin
-[ -x "$bin/vartree-route" ] && [ -x "$bin/vartree-gen" ] || { echo "normal build missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/normal_build.bash"
 nfail=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 

@@ -14,11 +14,7 @@
 # with every switch and CA a source, finds no unreachable destination, loop,
 # misdelivery or credit loop.
 set -u
-top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=$top/build/bin
-[ -x "$bin/vartree-route" ] && [ -x "$bin/vartree-gen" ] || { echo "normal build missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/normal_build.bash"
 nfail=0 total=0
 bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 ok='audit: ok (no unreachable destination, loop, misdelivery or credit loop)'
