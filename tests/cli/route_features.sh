@@ -7,11 +7,7 @@
 # destination, finds no unreachable destination, loop, misdelivery or credit
 # loop, slender trees with a top's link cut too.
 set -u
-top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-bin=$top/build/bin
-[ -x "$bin/vartree-route" ] && [ -x "$bin/vartree-gen" ] || { echo "normal build missing"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/normal_build.bash"
 nfail=0 n=0
 bad() { echo "FAIL: $spec $opts: $*"; nfail=$((nfail + 1)); }
 
