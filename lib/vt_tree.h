@@ -161,6 +161,17 @@ int vt_tree_is_agg(const vt_fabric *f, uint32_t node);
 uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
 
 /*
+ * t->is_cn and t->ncn: the CA ports that may be compute nodes, as OpenSM's
+ * ftree reads its guid files (only o->cn_guids when given, else every CA port
+ * not in o->io_guids), aggregation nodes never; -1 with e when none is.
+ */
+int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e);
+/* Compute-node CA ports on switch s. */
+uint32_t vt_tree_cn_count(const vt_tree *t, uint32_t s);
+/* Switch s's CA ports stop being compute nodes (it is a spine with CAs). */
+void vt_tree_unmark_cns(vt_tree *t, uint32_t s);
+
+/*
  * Switch ordinal at the far end of switch port q; VT_NONE when the far end is
  * not a switch, or is the same switch (a loop-back cable carries no route).
  */

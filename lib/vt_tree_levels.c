@@ -21,92 +21,6 @@
 #define MAX_CLASSES 256u
 #define FAR	    0xFFFFu
 
-int vt_tree_is_agg(const vt_fabric *f, uint32_t node)
-{
-	const struct vt_node *nd = &f->nodes[node];
-	uint32_t sw;
-
-	if (nd->type != VT_CA)
-		return 0;
-	if (nd->desc && strstr(nd->desc, "Aggregation Node"))
-		return 1;
-	sw = vt_peer_node(f, vt_port_index(f, node, 1));
-	return nd->nports >= 1 && sw != VT_NONE && f->nodes[sw].type == VT_SWITCH && nd->sysguid &&
-	       nd->sysguid == f->nodes[sw].sysguid;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static uint64_t *sorted_copy(const uint64_t *g, uint32_t n)
-{
-	uint64_t *c = malloc((n ? n : 1) * sizeof(*c));
-
-	if (c && n) {
-		memcpy(c, g, n * sizeof(*c));
-		qsort(c, n, sizeof(*c), cmp_u64);
-	}
-	return c;
-}
-
-static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
-{
-	return l && n && bsearch(&g, l, n, sizeof(*l), cmp_u64) != NULL;
-}
-
-/*
- * Marks the CA ports that may be compute nodes, the way OpenSM's ftree reads
- * its guid files: only cn_guids when given, else every CA port not in
- * io_guids. Aggregation nodes never are. Leaf selection may unmark more.
- */
-static int mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
-{
-	const vt_fabric *f = t->f;
-	uint64_t *cn = o && o->cn_guids ? sorted_copy(o->cn_guids, o->ncns) : NULL;
-	uint64_t *io = o && o->io_guids ? sorted_copy(o->io_guids, o->nios) : NULL;
-	uint32_t ncn = cn ? o->ncns : 0, nio = io ? o->nios : 0;
-
-	t->is_cn = calloc(f->nports + 1, 1);
-	if (!t->is_cn || (o && o->cn_guids && !cn) || (o && o->io_guids && !io)) {
-		free(cn);
-		free(io);
-		return vt_err_nomem(e, "out of memory");
-	}
-	for (uint32_t n = 0; n < f->nnodes; n++) {
-		const struct vt_node *nd = &f->nodes[n];
-
-		if (nd->type != VT_CA || vt_tree_is_agg(f, n))
-			continue;
-		for (unsigned p = 1; p <= nd->nports; p++) {
-			uint32_t q = vt_port_index(f, n, p), peer = vt_peer_node(f, q);
-			uint64_t g = f->ports[q].guid;
-			int yes;
-
-			if (peer == VT_NONE || f->nodes[peer].type != VT_SWITCH)
-				continue;
-			if (t->plane_of && t->plane_of[f->nodes[peer].sw] != t->plane)
-				continue;
-			if (cn)
-				yes = in_list(cn, ncn, g) || in_list(cn, ncn, nd->guid);
-			else
-				yes = !(in_list(io, nio, g) || in_list(io, nio, nd->guid));
-			t->is_cn[q] = (uint8_t)yes;
-			t->ncn += (uint32_t)yes;
-		}
-	}
-	free(cn);
-	free(io);
-	if (!t->ncn)
-		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch%s)",
-				  f->source,
-				  o && o->cn_guids ? " and listed as a compute node" : "");
-	return 0;
-}
-
 /* Multi-source BFS over switch-to-switch links; dist VT_NONE when unreached. */
 static void bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
 {
@@ -122,34 +36,6 @@ static void bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist
 			}
 		}
 	}
-}
-
-/* Compute-node CA ports on switch s. */
-static uint32_t cn_count(const vt_tree *t, uint32_t s)
-{
-	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s], c = 0;
-
-	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-		uint32_t q = vt_port_index(f, node, p);
-
-		c += f->ports[q].peer != VT_NONE && t->is_cn[f->ports[q].peer];
-	}
-	return c;
-}
-
-uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s)
-{
-	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s];
-
-	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-		uint32_t q = vt_port_index(f, node, p);
-
-		if (f->ports[q].peer != VT_NONE && t->is_cn[f->ports[q].peer])
-			return f->ports[f->ports[q].peer].node;
-	}
-	return VT_NONE;
 }
 
 /*
@@ -306,22 +192,6 @@ static int between(const struct classes *c, uint32_t nsw, uint32_t s)
 	return 0;
 }
 
-/* A switch's CA ports stop being compute nodes (it is a spine with CAs). */
-static void unmark_cns(vt_tree *t, uint32_t s)
-{
-	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s];
-
-	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-		uint32_t q = f->ports[vt_port_index(f, node, p)].peer;
-
-		if (q != VT_NONE && t->is_cn[q]) {
-			t->is_cn[q] = 0;
-			t->ncn--;
-		}
-	}
-}
-
 struct cand {
 	uint32_t cas, s;
 };
@@ -358,7 +228,7 @@ static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const ui
 	uint32_t rep = VT_NONE;
 
 	for (uint32_t x = 0; x < t->nsw; x++) {
-		if (!is_leaf[x] || cn_count(t, x) != most)
+		if (!is_leaf[x] || vt_tree_cn_count(t, x) != most)
 			continue;
 		if (rep == VT_NONE)
 			rep = x;
@@ -385,7 +255,7 @@ static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
 		return NULL;
 	memset(dist, 0xff, t->nsw * sizeof(*dist));
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && cn_count(t, s) == most) {
+		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
 			dist[s] = 0;
 			q[nq++] = s;
 		}
@@ -409,7 +279,7 @@ static int above_fuller_leaf(const vt_tree *t, const struct nblist *nl, const ui
 	if (nl->start[s + 1] - nl->start[s] < 2)
 		return 0;
 	for (uint32_t i = nl->start[s]; i < nl->start[s + 1] && !fuller; i++)
-		fuller = is_leaf[nl->v[i]] && cn_count(t, nl->v[i]) > cas;
+		fuller = is_leaf[nl->v[i]] && vt_tree_cn_count(t, nl->v[i]) > cas;
 	return fuller;
 }
 
@@ -433,7 +303,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < nsw; s++)
 		if (is_leaf[s]) {
-			c[nc] = (struct cand){cn_count(t, s), s};
+			c[nc] = (struct cand){vt_tree_cn_count(t, s), s};
 			most = c[nc].cas > most ? c[nc].cas : most;
 			nc++;
 		}
@@ -441,13 +311,13 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, nl, is_leaf, q, dist) : 0;
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
 		if (between(&cl, nsw, c[i].s)) {
-			unmark_cns(t, c[i].s);
+			vt_tree_unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 			cl.active[cl.of[c[i].s]]--;
 		}
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
 		if (is_leaf[c[i].s] && above_fuller_leaf(t, nl, is_leaf, c[i].s, c[i].cas)) {
-			unmark_cns(t, c[i].s);
+			vt_tree_unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 		}
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most && !far; i++)
@@ -459,7 +329,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 	for (uint32_t i = 0; rc == 1 && far && i < nc && c[i].cas < most; i++)
 		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s) &&
 		    between(&cl, nsw, c[i].s)) {
-			unmark_cns(t, c[i].s);
+			vt_tree_unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 			cl.active[cl.of[c[i].s]]--;
 		}
@@ -523,18 +393,18 @@ static uint32_t stranded_cas(vt_tree *t, uint8_t *is_leaf, const uint32_t *dist,
 	char name[300];
 
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && cn_count(t, s) > most)
-			most = cn_count(t, s);
+		if (is_leaf[s] && vt_tree_cn_count(t, s) > most)
+			most = vt_tree_cn_count(t, s);
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t node = f->switches[s], d = VT_NONE;
 
-		if (!is_leaf[s] || reach[s] != VT_NONE || cn_count(t, s) >= most)
+		if (!is_leaf[s] || reach[s] != VT_NONE || vt_tree_cn_count(t, s) >= most)
 			continue;
 		vt_tree_dep(t,
 			    "switch %s holds CAs but reaches the roots only through a leaf: "
 			    "a top cut off below, its CAs are not compute nodes",
 			    vt_node_name(f, node, name, sizeof(name)));
-		unmark_cns(t, s);
+		vt_tree_unmark_cns(t, s);
 		is_leaf[s] = 0;
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
@@ -808,7 +678,7 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
-	if (mark_cns(t, o, e))
+	if (vt_tree_mark_cns(t, o, e))
 		goto out;
 	for (uint32_t s = 0; s < nsw; s++)
 		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
