@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # vartree.repair on real OpenSM and ibsim (fat 8,3): a leaf up-link goes down,
-# then comes back. By default (vartree.repair=guarded) the degraded sweep's tables are
+# then comes back. By default (vartree.repair=guarded, which keeps the routes it made
+# longer here, and says how many) the degraded sweep's tables are
 # exactly what vartree-route --previous computes offline from the first sweep's
 # tables and the discovered fabric, differ from them in fewer entries than a
 # fresh route does (the plugin's own log line says how many, equal to the dumps'
@@ -14,11 +15,11 @@ set -u
 [ -x "$VT_BIN/vartree-route" ] || skip "vartree-route is not built"
 
 "$gen" fat 8,3 -o "$tmp/f.topo" || fail "vartree-gen fat 8,3"
-leaf=S-0002c95000000003 # L0-S0003; its port 16 goes up to L1-S0007
+leaf=S-0002c95000000063 # L0-S0063; its port 9 goes up to L1-S0056
 diffn() { comm -3 "$1" "$2" | awk '{ print $1, $2 }' | sort -u | wc -l; }
 
-run_harness "$tmp/on" "$tmp/f.topo" -e vartree -F down:$leaf:16 -F up:$leaf:16
-run_harness "$tmp/off" "$tmp/f.topo" -e vartree -O vartree.repair=off -F down:$leaf:16
+run_harness "$tmp/on" "$tmp/f.topo" -e vartree -F down:$leaf:9 -F up:$leaf:9
+run_harness "$tmp/off" "$tmp/f.topo" -e vartree -O vartree.repair=off -F down:$leaf:9
 run_harness "$tmp/guard" "$tmp/f.topo" -e vartree -F down:S-0002c95001000000
 for r in on off guard; do
 	grep -q '^osm_sweep .*fallbacks [^n]' "$tmp/$r/summary.txt" && { cat "$tmp/$r/summary.txt"; fail "$r: a sweep fell back"; }
@@ -43,6 +44,12 @@ grep -q "vartree: repaired: $changed entries in [0-9]* blocks differ from the la
 	{ grep 'vartree: repaired\|vartree: fresh' "$tmp/on/opensm.log"; fail "no repair line with $changed entries"; }
 cmp -s "$tmp/n0" "$tmp/n2" || fail "the healed sweep does not give the first sweep's tables back"
 grep -q 'vartree: fresh tables (the fabric gained since)' "$tmp/on/opensm.log" || fail "no heal line"
+# the guarded default kept the routes that grew longer (shift as fresh): its second
+# INFO line counts them, as vartree-route --previous does offline
+longer=$(python3 "$VT_TOP/tests/data/lft_longer.py" "$s1/ibnetdiscover.topo" "$tmp/rep" "$tmp/fresh")
+[ "$longer" -gt 0 ] || fail "no route kept longer"
+grep -q "vartree: $longer entries route to a CA in more hops than fresh tables (vartree.repair=minimal keeps none)" "$tmp/on/opensm.log" ||
+	{ grep 'more hops' "$tmp/on/opensm.log"; fail "no INFO line with $longer longer entries"; }
 # the guard: the level-1 switch above the turn leaf down (the first candidate's
 # with the longer routes kept: shift 9/8.0235, fresh 2/1.9824): the switch LIDs' entries repaired alone, as
 # vartree-route --previous does
