@@ -11,6 +11,29 @@ set -u
 nfail=0 n=0
 bad() { echo "FAIL: $spec $opts: $*"; nfail=$((nfail + 1)); }
 
+# lines SPEC OPTS PATTERN WANT: vartree-route's stderr lines matching PATTERN are WANT
+lines() {
+	spec=$1 opts=$2
+	n=$((n + 1))
+	# shellcheck disable=SC2086
+	"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+	v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep "$3")
+	[ "$v" = "$4" ] || bad "$v"
+}
+
+# refused SPEC OPTS: vartree-route exits 1 and writes nothing, its message in $tmp/err
+refused() {
+	spec=$1 opts=$2
+	n=$((n + 1))
+	rm -f "$tmp/l"
+	# shellcheck disable=SC2086
+	"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
+	"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
+	rc=$?
+	[ $rc = 1 ] || bad "exit $rc: $(cat "$tmp/err")"
+	[ ! -e "$tmp/l" ] || bad "refused but left output"
+}
+
 # routes SPEC OPTS RANKS: routed, clean audit, RANKS compute ranks
 routes() {
 	spec=$1 opts=$2
@@ -67,32 +90,19 @@ for seed in 1 2 3; do
 done
 routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 2:dual --seed 1" 72
 routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 1 --seed 2" 72
-spec="gpu 2" opts="--drop-switches 1@1 --seed 2"
-n=$((n + 1))
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep 'cut off')
-[ "$v" = 'vartree-route: switch "L2-S0001" (0x0002c95002000001) holds CAs but reaches the roots only through a leaf: a top cut off below, its CAs are not compute nodes' ] ||
-	bad "departure: $v"
-spec="pruned 8,2" opts="--drop-switches 1@1 --seed 1"
-n=$((n + 1))
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: [0-9]* switch levels\|^vartree-route: level')
-[ "$v" = "vartree-route: 3 switch levels, 32 compute nodes, 32 ranks (4 per leaf)
+lines "gpu 2" "--drop-switches 1@1 --seed 2" 'cut off' \
+	'vartree-route: switch "L2-S0001" (0x0002c95002000001) holds CAs but reaches the roots only through a leaf: a top cut off below, its CAs are not compute nodes'
+lines "pruned 8,2" "--drop-switches 1@1 --seed 1" '^vartree-route: [0-9]* switch levels\|^vartree-route: level' \
+	"vartree-route: 3 switch levels, 32 compute nodes, 32 ranks (4 per leaf)
 vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
 vartree-route: level 1: 7 switches, 4 down-links in 4 groups, 4 up-links in 1 groups
-vartree-route: level 2: 4 switches, 8 down-links in 2 groups, 0 up-links in 0 groups" ] || bad "summary: $v"
+vartree-route: level 2: 4 switches, 8 down-links in 2 groups, 0 up-links in 0 groups"
 # a level-1 switch whose one top failed (four parallel links) is refused by
 # its own name, not by a CA its leaves seemed to hang off level 1 with (was
 # 'CA "H-0000" ... at level 1'); line 149 is its record (checked by hand)
-spec="pruned 8,2" opts="--drop-switches 1 --seed 1"
-n=$((n + 1))
-rm -f "$tmp/l"
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
-rc=$?
-[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:149: switch \"L1-S0002\" (0x0002c95001000002) has no up-link left but switches below it have others: a failed top (or its failed up-links) cut it off; vartree routes no tree with a switch stranded between levels" ] ||
-	bad "exit $rc: $(cat "$tmp/err")"
-[ ! -e "$tmp/l" ] || bad "refused but left output"
+refused "pruned 8,2" "--drop-switches 1 --seed 1"
+[ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:149: switch \"L1-S0002\" (0x0002c95001000002) has no up-link left but switches below it have others: a failed top (or its failed up-links) cut it off; vartree routes no tree with a switch stranded between levels" ] ||
+	bad "$(cat "$tmp/err")"
 # host-less leaves: still leaves (level 0), their ranks place-keepers
 routes "fat 4,3" "--aggregation-nodes --hostless-leaves 3 --seed 4" 64
 routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 648
@@ -100,22 +110,16 @@ routes "pruned 36,2" "--aggregation-nodes --hostless-leaves 5 --seed 1" 648
 # the summary's leaves are the switches with ranks: with hosts in two pods of a
 # fat 4,3 under CS7500 directors the other two pods' 8 leaves get none and are
 # counted apart (were among "16 leaf switches"; 32 ranks, 4 per leaf)
-spec="fat 4,3" opts="--hostless-leaves 14 --director CS7500"
-n=$((n + 1))
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: [0-9]* switch levels\|^vartree-route: level 0')
-[ "$v" = "vartree-route: 3 switch levels, 8 compute nodes, 32 ranks (4 per leaf)
+lines "fat 4,3" "--hostless-leaves 14 --director CS7500" '^vartree-route: [0-9]* switch levels\|^vartree-route: level 0' \
+	"vartree-route: 3 switch levels, 8 compute nodes, 32 ranks (4 per leaf)
 vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
-vartree-route: level 0 also: 8 switches without compute nodes, no ranks, 4 up-links in 4 groups" ] || bad "summary: $v"
+vartree-route: level 0 also: 8 switches without compute nodes, no ranks, 4 up-links in 4 groups"
 # each level-0 line's up-links are its own switches': 5 of these 9 leaves kept
 # 3 up-links, the 4 switches without ranks 4 (the leaf line said 4, the most
 # common count of all 13, while only level 0 as a whole was summed up)
-spec="fat 4,3" opts="--hostless-leaves 10 --drop-links 6@0 --seed 4"
-n=$((n + 1))
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree-route: level 0')
-[ "$v" = "vartree-route: level 0: 9 leaf switches, up to 4 compute nodes each, 3 up-links in 3 groups
-vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 4 up-links in 4 groups" ] || bad "summary: $v"
+lines "fat 4,3" "--hostless-leaves 10 --drop-links 6@0 --seed 4" '^vartree-route: level 0' \
+	"vartree-route: level 0: 9 leaf switches, up to 4 compute nodes each, 3 up-links in 3 groups
+vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 4 up-links in 4 groups"
 
 # slender trees reach their tops by two up-paths: with aggregation nodes on
 # the tops the detours between tops close a credit loop unless they all turn
@@ -128,14 +132,8 @@ routes "slender 4:2,4" "--aggregation-nodes --spine-cas 2:dual --drop-links 1@2 
 # refused before the top tree's search, routes now: tests/cli/route_turn_switch.sh):
 # refused, at the record of the switch the cycle is found at (line 297,
 # checked by hand)
-spec="slender 8:4,3" opts="--drop-links 10@1 --seed 6"
-n=$((n + 1))
-rm -f "$tmp/l"
-"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo"
-"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
-rc=$?
-[ $rc = 1 ] && grep -q "^vartree-route: $tmp/g.topo:297: no deadlock-free tree routing for every source: credit-loop: \"L1-S0000\" (0x0002c95001000000): a cycle of 8 channel dependencies (LID 12): " "$tmp/err" ||
-	bad "exit $rc: $(cat "$tmp/err")"
-[ ! -e "$tmp/l" ] || bad "refused but left output"
+refused "slender 8:4,3" "--drop-links 10@1 --seed 6"
+grep -q "^vartree-route: $tmp/g.topo:297: no deadlock-free tree routing for every source: credit-loop: \"L1-S0000\" (0x0002c95001000000): a cycle of 8 channel dependencies (LID 12): " "$tmp/err" ||
+	bad "$(cat "$tmp/err")"
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
