@@ -772,6 +772,23 @@ START_TEST(lst_forms_and_errors)
 }
 END_TEST
 
+/* text (as file name) loads, and both ends of the switch's port sw_port to CA 0xa0 have this rate.
+ */
+static void rates_are(const char *text, const char *name, unsigned sw_port, unsigned width,
+		      enum vt_speed speed)
+{
+	vt_err e = {0};
+	vt_fabric *f = NULL;
+
+	if (vt_load_mem(text, strlen(text), name, &f, &e))
+		ck_abort_msg("%s: %s", name, e.msg);
+	ck_assert_uint_eq(vt_port(f, node(f, 0x100), sw_port)->width, width);
+	ck_assert_uint_eq(vt_port(f, node(f, 0x100), sw_port)->speed, speed);
+	ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->width, width);
+	ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->speed, speed);
+	vt_fabric_free(f);
+}
+
 /*
  * ibdiagnet2.lst lists a link from both ends: a rate one line does not name
  * comes from the other, whichever is first; 4x SDR when neither names it.
@@ -793,17 +810,8 @@ START_TEST(lst_rate_named_on_one_end)
 #undef LST_SW
 #undef LST_H
 
-	for (unsigned i = 0; i < 3; i++) {
-		vt_err e = {0};
-		vt_fabric *f = NULL;
-
-		ck_assert_int_eq(vt_load_mem(text[i], strlen(text[i]), "x.lst", &f, &e), 0);
-		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 1)->width, width[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 1)->speed, speed[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->width, width[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->speed, speed[i]);
-		vt_fabric_free(f);
-	}
+	for (unsigned i = 0; i < 3; i++)
+		rates_are(text[i], "x.lst", 1, width[i], speed[i]);
 }
 END_TEST
 
@@ -892,18 +900,8 @@ START_TEST(csv_rate_named_on_one_end)
 	static const enum vt_speed speed[] = {VT_HDR, VT_HDR, VT_SDR};
 #undef CSV_HEAD
 
-	for (unsigned i = 0; i < 3; i++) {
-		vt_err e = {0};
-		vt_fabric *f = NULL;
-
-		if (vt_load_mem(text[i], strlen(text[i]), "x.db_csv", &f, &e))
-			ck_abort_msg("%u: %s", i, e.msg);
-		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 3)->width, width[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0x100), 3)->speed, speed[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->width, width[i]);
-		ck_assert_uint_eq(vt_port(f, node(f, 0xa0), 1)->speed, speed[i]);
-		vt_fabric_free(f);
-	}
+	for (unsigned i = 0; i < 3; i++)
+		rates_are(text[i], "x.db_csv", 3, width[i], speed[i]);
 }
 END_TEST
 
