@@ -38,6 +38,8 @@ static uint32_t hops_from(const vt_fabric *f, const vt_lfts *t, uint32_t lid, ui
 {
 	uint32_t n = 0, w = s, end;
 
+	if (h[s] != HOPS_UNKNOWN)
+		return h[s];
 	while (h[w] == HOPS_UNKNOWN) {
 		const struct vt_node *nd = &f->nodes[f->switches[w]];
 		unsigned p = vt_lft_get(t, w, lid);
@@ -53,9 +55,8 @@ static uint32_t hops_from(const vt_fabric *f, const vt_lfts *t, uint32_t lid, ui
 		}
 		w = f->nodes[f->ports[q].node].sw;
 	}
-	end = h[stack[n - 1]];
-	if (h[w] < HOPS_NONE && stack[n - 1] != w)
-		end = h[w] + 1; /* stopped at a switch known before the walk */
+	/* the last switch walked: its own count, or one more than a switch known before the walk */
+	end = stack[n - 1] == w || h[w] >= HOPS_NONE ? h[stack[n - 1]] : h[w] + 1;
 	for (uint32_t i = n; i-- > 0; end = end < HOPS_NONE ? end + 1 : end)
 		h[stack[i]] = end;
 	return h[s];
