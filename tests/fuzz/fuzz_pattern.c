@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && data[0] == 'F')
 		snprintf(spec, sizeof(spec), "file:%s", fuzz_file(data + 1, size - 1));
 	else
-		snprintf(spec, sizeof(spec), "%.*s", (int)(size < 255 ? size : 255), (const char *)data);
+		snprintf(spec, sizeof(spec), "%.*s", (int)(size < 255 ? size : 255),
+			 (const char *)data);
 	if (vt_pattern_parse(&p, spec, 16, &e)) {
 		fuzz_one_line(&e);
 		return 0;
