@@ -166,6 +166,12 @@ uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
  * not in o->io_guids), aggregation nodes never; -1 with e when none is.
  */
 int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e);
+/*
+ * Multi-source BFS over switch-to-switch links: queue holds the nq sources,
+ * their dist set and every other switch's VT_NONE, and has room for every
+ * switch; each switch reached gets one more than the switch it was reached from.
+ */
+void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist);
 /* Compute-node CA ports on switch s. */
 uint32_t vt_tree_cn_count(const vt_tree *t, uint32_t s);
 /* Switch s's CA ports stop being compute nodes (it is a spine with CAs). */

@@ -21,8 +21,7 @@
 #define MAX_CLASSES 256u
 #define FAR	    0xFFFFu
 
-/* Multi-source BFS over switch-to-switch links; dist VT_NONE when unreached. */
-static void bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
+void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
 {
 	for (uint32_t h = 0; h < nq; h++) {
 		uint32_t s = queue[h], node = f->switches[s];
@@ -155,7 +154,7 @@ static int classes_build(struct classes *c, const vt_fabric *f, const struct nbl
 		memset(dist, 0xff, nsw * sizeof(*dist));
 		dist[c->rep[k]] = 0;
 		q[0] = c->rep[k];
-		bfs(f, q, 1, dist);
+		vt_tree_bfs(f, q, 1, dist);
 		for (uint32_t s = 0; s < nsw; s++)
 			row[s] = dist[s] < FAR ? (uint16_t)dist[s] : FAR;
 	}
@@ -259,7 +258,7 @@ static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
 			dist[s] = 0;
 			q[nq++] = s;
 		}
-	bfs(t->f, q, nq, dist);
+	vt_tree_bfs(t->f, q, nq, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		m[s] = is_leaf[s] || far_end(nl, dist, s);
 	return m;
@@ -553,7 +552,7 @@ static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 			dist[s] = 0;
 			q[nq++] = s;
 		}
-	bfs(t->f, q, nq, dist);
+	vt_tree_bfs(t->f, q, nq, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
 			return refuse_leaf_level(t, s, dist[s], e);
@@ -598,7 +597,7 @@ static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 	memset(dist, 0xff, t->nsw * sizeof(*dist));
 	for (uint32_t i = 0; i < nq; i++)
 		dist[q[i]] = 0;
-	bfs(t->f, q, nq, dist);
+	vt_tree_bfs(t->f, q, nq, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (dist[s] != VT_NONE && dist[s] > maxd)
 			maxd = dist[s];
@@ -695,7 +694,7 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 				dist[s] = 0;
 				q[nq++] = s;
 			}
-		bfs(t->f, q, nq, dist);
+		vt_tree_bfs(t->f, q, nq, dist);
 		nq = find_roots(t, &nl, is_leaf, dist, q, o && o->cn_guids, e, &fail);
 		if (fail)
 			goto out;

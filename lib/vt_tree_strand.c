@@ -15,7 +15,6 @@
 /* Hops from the leaves over switch links into dist (VT_NONE: unreached); q is scratch. */
 static void leaf_hops(const vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q)
 {
-	const vt_fabric *f = t->f;
 	uint32_t nq = 0;
 
 	memset(dist, 0xff, t->nsw * sizeof(*dist));
@@ -24,18 +23,7 @@ static void leaf_hops(const vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, 
 			dist[s] = 0;
 			q[nq++] = s;
 		}
-	for (uint32_t h = 0; h < nq; h++) {
-		uint32_t node = f->switches[q[h]];
-
-		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
-
-			if (r != VT_NONE && dist[r] == VT_NONE) {
-				dist[r] = dist[q[h]] + 1;
-				q[nq++] = r;
-			}
-		}
-	}
+	vt_tree_bfs(t->f, q, nq, dist);
 }
 
 /* The switches the roots (top level) reach going down only (one hop nearer the leaves each). */
