@@ -54,10 +54,10 @@ void vt_fabric_free(vt_fabric *f)
 
 int vt_err_node(vt_err *e, const vt_fabric *f, uint32_t node, unsigned port, const char *fmt, ...)
 {
-	unsigned line = f->nodes[node].line;
+	unsigned line = node < f->nnodes ? f->nodes[node].line : 0;
 	va_list ap;
 
-	if (port && port <= f->nodes[node].nports && f->link_line &&
+	if (node < f->nnodes && port && port <= f->nodes[node].nports && f->link_line &&
 	    f->link_line[vt_port_index(f, node, port)])
 		line = f->link_line[vt_port_index(f, node, port)];
 	va_start(ap, fmt);

@@ -137,7 +137,7 @@ const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t le
  * the line listing the link of its port `port` when the source gives it, else
  * the line of the node's record (port 0: always the record's); "SOURCE:
  * cause" when there is no line (generated fabrics, live discovery, OpenSM's
- * subnet). Returns -1. The arguments may point into e->msg.
+ * subnet) or no such node (VT_NONE: a leaf's CA where it has none). Returns -1. The arguments may point into e->msg.
  */
 int vt_err_node(vt_err *e, const vt_fabric *f, uint32_t node, unsigned port, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -209,6 +209,8 @@ START_TEST(node_errors)
 	ck_assert_str_eq(e.msg, "small:12: x");
 	vt_err_node(&e, f, 1, 3, "again: %s", e.msg);
 	ck_assert_str_eq(e.msg, "small:15: again: small:12: x");
+	vt_err_node(&e, f, VT_NONE, 3, "x"); /* no node: no line, nothing read past the nodes */
+	ck_assert_str_eq(e.msg, "small: x");
 	vt_err_set(&e, "plain");
 	ck_assert_uint_eq(e.cause, 0);
 	vt_fabric_free(f);
