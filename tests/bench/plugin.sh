@@ -6,7 +6,8 @@
 #          switches": everything the administrator waits for, including OpenSM's LFT
 #          send (every 64-entry block of every switch is queued on the first sweep).
 #   vartree: own = subnet model + vt_route (its "routed" log line); hops = its
-#          "min-hop tables filled" line (OpenSM's own matrices are skipped);
+#          "min-hop tables filled" line (OpenSM's own matrices are skipped), a
+#          second thread's time beside "own", so the step is not their sum;
 #          copy = its tables copied into OpenSM's new_lft (the VERBOSE "copied" line);
 #          send = from that line to "tables configured": OpenSM's
 #          osm_ucast_mgr_set_fwd_tables, one MAD per LFT block, as for ftree.
@@ -47,7 +48,8 @@ for pods in ${VT_BENCH_PODS:-12 18 36}; do
 	vcopy=$(sed -n 's/.*vartree: tables of [0-9]* switches copied in \([0-9.]*\) ms.*/\1/p' "$lv" | head -1)
 	vsend=$(ms "$lv" "vartree: tables of [0-9]* switches copied" "vartree tables configured")
 	vstep=$(ms "$lv" "building routing with 'vartree'" "vartree tables configured")
-	hops+=("$(sed -n 's/.*min-hop tables: \([0-9]*\) rows ([0-9]* allocated now): distances \([0-9.]*\) ms, row allocation \([0-9.]*\) ms, rows written \([0-9.]*\) ms.*/\1 \2 \3 \4/p' "$lv" | head -1) $vhop pruned 36,$pods")
+	vwait=$(sed -n 's/.*vartree: min-hop tables filled in .*; \([0-9.]*\) ms waited for after it.*/\1/p' "$lv" | head -1)
+	hops+=("$(sed -n 's/.*min-hop tables: \([0-9]*\) rows ([0-9]* allocated now): distances \([0-9.]*\) ms, row allocation \([0-9.]*\) ms, rows written \([0-9.]*\) ms.*/\1 \2 \3 \4/p' "$lv" | head -1) $vhop ${vwait:-nan} pruned 36,$pods")
 	fall=$(ms "$lf" "building routing with 'ftree'" "FatTree routing is done")
 	fhop=$(ms "$lf" "Max LID in switch LFTs" "Starting FatTree routing")
 	fown=$(calc "$fall - $fhop")
@@ -59,9 +61,10 @@ for pods in ${VT_BENCH_PODS:-12 18 36}; do
 	rm -rf "$tmp/vartree$pods" "$tmp/ftree$pods" "$f"
 done
 echo
-echo "vartree's min-hop tables (first sweep: every row is allocated), beside ftree's hops above"
-printf '%-14s %9s | %10s %10s %10s %10s\n' fabric rows distances allocation written whole
+echo "vartree's min-hop tables (first sweep: every row is allocated; a second thread, beside the routing), beside ftree's hops above"
+printf '%-14s %9s | %10s %10s %10s %10s | %s\n' fabric rows distances allocation written whole \
+	"routing waited for them"
 for l in "${hops[@]}"; do
-	read -r rows d a w whole name <<<"$l"
-	printf '%-14s %9d | %8.1fms %8.1fms %8.1fms %8.1fms\n' "$name" "$rows" "$d" "$a" "$w" "$whole"
+	read -r rows d a w whole wait name <<<"$l"
+	printf '%-14s %9d | %8.1fms %8.1fms %8.1fms %8.1fms | %8.1fms\n' "$name" "$rows" "$d" "$a" "$w" "$whole" "$wait"
 done

@@ -21,7 +21,10 @@ check() { # NAME "GEN SPEC" [harness options]
 	grep -q "Min Hop Table Assignment" "$b/opensm.log" || fail "$n: hops=opensm: OpenSM did not build its tables"
 	# core lines carry the core function's name, as OpenSM's own lines carry theirs
 	grep -q "vt_tree_describe: vartree: level 0: " "$a/opensm.log" || fail "$n: no core line named vt_tree_describe"
-	grep -q "vtp_route: vartree: routed " "$a/opensm.log" || fail "$n: no vtp_route line"
+	grep -q "route_subnet: vartree: routed " "$a/opensm.log" || fail "$n: no route_subnet line"
+	# filled on a second thread while vartree routes, joined before OpenSM reads them
+	grep -q "hops_finish: vartree: min-hop tables filled in [0-9.]* ms (beside the routing; [0-9.]* ms waited for after it)" \
+		"$a/opensm.log" || fail "$n: the tables were not filled beside the routing"
 	! grep -q "core_log" "$a/opensm.log" || fail "$n: a line is named core_log"
 	while [ -d "$a/sweep-$k" ]; do
 		grep -q "^osm_sweep $k: SUBNET UP, engine vartree, fallbacks none" "$a/summary.txt" ||
