@@ -163,7 +163,11 @@ static int slurm_tree(const vt_fabric *f, const struct vt_route_opts *ro, vt_tre
 				  .cn_guids = ro->cn_guids,
 				  .ncns = ro->ncns,
 				  .io_guids = ro->io_guids,
-				  .nios = ro->nios};
+				  .nios = ro->nios,
+				  .root_file = ro->root_file,
+				  .cn_file = ro->cn_file,
+				  .io_file = ro->io_file,
+				  .root_lines = ro->root_lines};
 
 	*plane = malloc(((size_t)f->nswitches + 1) * sizeof(**plane));
 	if (!*plane)
@@ -309,6 +313,7 @@ static int load_fabric(const struct opts *o, vt_fabric **f, vt_err *e)
 /* Everything one run holds, freed by run_free. */
 struct run {
 	uint64_t *guids[3];
+	unsigned *roots_at; /* the root GUIDs' lines in their file */
 	uint32_t ng[3];
 	vt_fabric *f;
 	vt_lfts lfts;
@@ -325,6 +330,7 @@ static void run_free(struct run *r)
 	free(r->plane);
 	for (int i = 0; i < 3; i++)
 		free(r->guids[i]);
+	free(r->roots_at);
 	vt_lfts_free(&r->lfts);
 	vt_order_free(&r->order);
 	vt_fabric_free(r->f);
@@ -375,7 +381,8 @@ static int route(struct opts *o, struct run *r, vt_err *e)
 	double t1, cpu;
 
 	for (int i = 0; i < 3; i++)
-		if (o->files[i] && vt_guid_file_read(o->files[i], &r->guids[i], &r->ng[i], e))
+		if (o->files[i] && vt_guid_file_read(o->files[i], &r->guids[i],
+						     i ? NULL : &r->roots_at, &r->ng[i], e))
 			return VT_EXIT_USAGE;
 	if (load_fabric(o, &r->f, e))
 		return VT_EXIT_USAGE;
@@ -385,6 +392,10 @@ static int route(struct opts *o, struct run *r, vt_err *e)
 	ro.ncns = r->ng[1];
 	ro.io_guids = r->guids[2];
 	ro.nios = r->ng[2];
+	ro.root_file = o->files[0];
+	ro.cn_file = o->files[1];
+	ro.io_file = o->files[2];
+	ro.root_lines = r->roots_at;
 	ro.log = o->quiet ? NULL : log_stderr;
 	ro.log_level = VT_LOG_INFO;
 	t1 = now();

@@ -304,21 +304,32 @@ static int parse_guid(const char *s, uint64_t *g)
 	return !*s && nd >= 1 && nd <= 16 ? 0 : -1;
 }
 
-static int push_guid(uint64_t **guids, uint32_t *n, uint32_t *cap, uint64_t g)
+static int push_guid(uint64_t **guids, unsigned **lines, uint32_t *n, uint32_t *cap, uint64_t g,
+		     unsigned line)
 {
 	if (*n == *cap) {
-		uint64_t *p = realloc(*guids, (*cap ? *cap * 2 : 64) * sizeof(*p));
+		uint32_t c = *cap ? *cap * 2 : 64;
+		uint64_t *p = realloc(*guids, c * sizeof(*p));
+		unsigned *l;
 
 		if (!p)
 			return -1;
 		*guids = p;
-		*cap = *cap ? *cap * 2 : 64;
+		if (lines) {
+			l = realloc(*lines, c * sizeof(*l));
+			if (!l)
+				return -1;
+			*lines = l;
+		}
+		*cap = c;
 	}
+	if (lines)
+		(*lines)[*n] = line;
 	(*guids)[(*n)++] = g;
 	return 0;
 }
 
-int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e)
+int vt_guid_file_read(const char *path, uint64_t **guids, unsigned **lines, uint32_t *n, vt_err *e)
 {
 	char *buf, *s, *next;
 	size_t len;
@@ -326,6 +337,8 @@ int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e
 	unsigned line = 0;
 
 	*guids = NULL;
+	if (lines)
+		*lines = NULL;
 	*n = 0;
 	if (vt_read_text(path, &buf, &len, e))
 		return -1;
@@ -351,7 +364,7 @@ int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e
 				  s);
 			goto fail;
 		}
-		if (push_guid(guids, n, &cap, g)) {
+		if (push_guid(guids, lines, n, &cap, g, line)) {
 			vt_err_nomem(e, "out of memory");
 			goto fail;
 		}
@@ -362,6 +375,10 @@ fail:
 	free(buf);
 	free(*guids);
 	*guids = NULL;
+	if (lines) {
+		free(*lines);
+		*lines = NULL;
+	}
 	*n = 0;
 	return -1;
 }

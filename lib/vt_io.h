@@ -50,8 +50,9 @@ int vt_read_text(const char *path, char **buf, size_t *len, vt_err *e);
 /*
  * Reads a GUID file as OpenSM does (one GUID per line, 0x prefix optional,
  * '#' comments and blank lines ignored); more than 16 hex digits is refused,
- * not saturated. Caller frees *guids.
+ * not saturated. When lines is not NULL, (*lines)[i] is the line GUID i is on,
+ * for errors about an entry ("FILE:LINE: ..."). Caller frees *guids and *lines.
  */
-int vt_guid_file_read(const char *path, uint64_t **guids, uint32_t *n, vt_err *e);
+int vt_guid_file_read(const char *path, uint64_t **guids, unsigned **lines, uint32_t *n, vt_err *e);
 
 #endif

@@ -256,6 +256,10 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.ncns = o->ncns;
 		to.io_guids = o->io_guids;
 		to.nios = o->nios;
+		to.root_file = o->root_file;
+		to.cn_file = o->cn_file;
+		to.io_file = o->io_file;
+		to.root_lines = o->root_lines;
 	}
 	plane = malloc((f->nswitches + 1) * sizeof(*plane));
 	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {

@@ -35,6 +35,9 @@ struct vt_route_opts {
 	uint32_t ncns;
 	const uint64_t *io_guids; /* port GUIDs of I/O nodes (io_guid_file), or NULL */
 	uint32_t nios;
+	/* the files they were read from and each root's line, for errors; NULL: none (vt_tree.h) */
+	const char *root_file, *cn_file, *io_file;
+	const unsigned *root_lines;
 	vt_log_fn log; /* may be NULL */
 	void *log_ctx;
 	enum vt_log_level log_level;

@@ -54,6 +54,13 @@ struct vt_tree_opts {
 	const uint64_t *io_guids; /* port (or node) GUIDs of I/O nodes, or NULL */
 	uint32_t nios;
 	/*
+	 * Where the lists were read (vt_guid_file_read), so that errors about them
+	 * name the file, and about one root its line ("FILE:LINE: cause"): the
+	 * files' names and each root GUID's line; NULL when not read from a file.
+	 */
+	const char *root_file, *cn_file, *io_file;
+	const unsigned *root_lines;
+	/*
 	 * Multi-rail: per switch ordinal, its plane (vt_route_planes()); the tree
 	 * is then extracted from the switches of plane `plane` only, and only CA
 	 * ports attached to them are compute nodes. NULL: the whole fabric.

@@ -47,6 +47,24 @@ static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
 }
 
 /*
+ * None of the `attached` CA ports on switches is a compute node: say which
+ * list left none, by its file's name when it was read from one.
+ */
+static int refuse_no_cns(const vt_fabric *f, const struct vt_tree_opts *o, uint32_t attached,
+			 vt_err *e)
+{
+	if (!attached)
+		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch)",
+				  f->source);
+	if (o && o->cn_guids)
+		return vt_err_set(
+			e, "%s: no compute nodes (no CA attached to a switch is listed in %s)",
+			f->source, o->cn_file ? o->cn_file : "the compute-node GUIDs");
+	return vt_err_set(e, "%s: no compute nodes (every CA attached to a switch is listed in %s)",
+			  f->source, o && o->io_file ? o->io_file : "the I/O-node GUIDs");
+}
+
+/*
  * Marks the CA ports that may be compute nodes, the way OpenSM's ftree reads
  * its guid files: only cn_guids when given, else every CA port not in
  * io_guids. Aggregation nodes never are. Leaf selection may unmark more.
@@ -56,7 +74,7 @@ int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 	const vt_fabric *f = t->f;
 	uint64_t *cn = o && o->cn_guids ? sorted_copy(o->cn_guids, o->ncns) : NULL;
 	uint64_t *io = o && o->io_guids ? sorted_copy(o->io_guids, o->nios) : NULL;
-	uint32_t ncn = cn ? o->ncns : 0, nio = io ? o->nios : 0;
+	uint32_t ncn = cn ? o->ncns : 0, nio = io ? o->nios : 0, attached = 0;
 
 	t->is_cn = calloc(f->nports + 1, 1);
 	if (!t->is_cn || (o && o->cn_guids && !cn) || (o && o->io_guids && !io)) {
@@ -78,6 +96,7 @@ int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 				continue;
 			if (t->plane_of && t->plane_of[f->nodes[peer].sw] != t->plane)
 				continue;
+			attached++;
 			if (cn)
 				yes = in_list(cn, ncn, g) || in_list(cn, ncn, nd->guid);
 			else
@@ -88,11 +107,7 @@ int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 	}
 	free(cn);
 	free(io);
-	if (!t->ncn)
-		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch%s)",
-				  f->source,
-				  o && o->cn_guids ? " and listed as a compute node" : "");
-	return 0;
+	return t->ncn ? 0 : refuse_no_cns(f, o, attached, e);
 }
 
 /* Compute-node CA ports on switch s. */

@@ -562,6 +562,34 @@ static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 	return 0;
 }
 
+/*
+ * Root GUID i names no switch: the refusal names its file and line when it
+ * was read from one, and the node or CA port that has the GUID, if any.
+ */
+static int refuse_root(const vt_fabric *f, const struct vt_tree_opts *o, uint32_t i, vt_err *e)
+{
+	unsigned long long g = o->root_guids[i];
+	uint32_t n = vt_fabric_node_by_guid(f, g), q = vt_fabric_port_by_guid(f, g);
+	char nm[VT_NODE_NAME_MAX], what[VT_NODE_NAME_MAX + 300];
+
+	if (n == VT_NONE && q != VT_NONE)
+		n = f->ports[q].node;
+	if (n == VT_NONE)
+		snprintf(what, sizeof(what), "no node or port of %s has it", f->source);
+	else if (g == f->nodes[n].guid)
+		snprintf(what, sizeof(what), "it is %s %s",
+			 f->nodes[n].type == VT_CA ? "CA" : "router",
+			 vt_node_name(f, n, nm, sizeof(nm)));
+	else
+		snprintf(what, sizeof(what), "it is port %u of %s %s", f->ports[q].num,
+			 f->nodes[n].type == VT_CA ? "CA" : "router",
+			 vt_node_name(f, n, nm, sizeof(nm)));
+	if (o->root_file && o->root_lines)
+		return vt_err_at(e, o->root_file, o->root_lines[i],
+				 "root GUID 0x%016llx is not a switch of the fabric: %s", g, what);
+	return vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric: %s", g, what);
+}
+
 /* Roots from root_guid_file into q; returns their count, VT_NONE on a bad GUID. */
 static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *dist, uint32_t *q,
 			    vt_err *e)
@@ -573,8 +601,7 @@ static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *
 		uint32_t n = vt_fabric_node_by_guid(f, o->root_guids[i]);
 
 		if (n == VT_NONE || f->nodes[n].type != VT_SWITCH) {
-			vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric",
-				   (unsigned long long)o->root_guids[i]);
+			refuse_root(f, o, i, e);
 			return VT_NONE;
 		}
 		if (t->plane_of && t->plane_of[f->nodes[n].sw] != t->plane)

@@ -87,7 +87,8 @@ static enum vt_log_level osm_level(osm_log_t *log)
 }
 
 /* Empty name: nothing given. A file OpenSM's options name must be readable. */
-static int read_guids(struct vtp *p, const char *what, const char *path, uint64_t **g, uint32_t *n)
+static int read_guids(struct vtp *p, const char *what, const char *path, uint64_t **g,
+		      unsigned **lines, uint32_t *n)
 {
 	vt_err e;
 
@@ -95,7 +96,7 @@ static int read_guids(struct vtp *p, const char *what, const char *path, uint64_
 	*n = 0;
 	if (!path || !*path)
 		return 0;
-	if (vt_guid_file_read(path, g, n, &e)) {
+	if (vt_guid_file_read(path, g, lines, n, &e)) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"ERR VT03: cannot use %s '%s': %s; falling back to the next routing "
 			"engine\n",
@@ -285,18 +286,23 @@ static int vtp_route(void *ctx)
 	struct vtp_opts o;
 	struct hops_job hops;
 	uint64_t *roots = NULL, *cns = NULL, *ios = NULL;
+	unsigned *roots_at = NULL;
 	vt_order order = {0};
 	int ret = -1;
 
 	sweep_clear(p);
 	vtp_opts_parse(&o, so->event_plugin_options, bad_option, p);
-	if (read_guids(p, "root_guid_file", so->root_guid_file, &roots, &ro.nroots) ||
-	    read_guids(p, "cn_guid_file", so->cn_guid_file, &cns, &ro.ncns) ||
-	    read_guids(p, "io_guid_file", so->io_guid_file, &ios, &ro.nios))
+	if (read_guids(p, "root_guid_file", so->root_guid_file, &roots, &roots_at, &ro.nroots) ||
+	    read_guids(p, "cn_guid_file", so->cn_guid_file, &cns, NULL, &ro.ncns) ||
+	    read_guids(p, "io_guid_file", so->io_guid_file, &ios, NULL, &ro.nios))
 		goto out;
 	ro.root_guids = roots;
 	ro.cn_guids = cns;
 	ro.io_guids = ios;
+	ro.root_file = so->root_guid_file;
+	ro.cn_file = so->cn_guid_file;
+	ro.io_file = so->io_guid_file;
+	ro.root_lines = roots_at;
 	ro.log = core_log;
 	ro.log_ctx = p;
 	ro.log_level = osm_level(&p->osm->log);
@@ -316,6 +322,7 @@ out:
 	}
 	vt_order_free(&order);
 	free(roots);
+	free(roots_at);
 	free(cns);
 	free(ios);
 	return ret;

@@ -23,6 +23,22 @@ expect 2 "vartree-route: --lmc: '9' is not an integer (0..7)" "$r" "$tmp/good.to
 expect 2 "vartree-route: --lmc: 'x' is not an integer (0..7)" "$r" "$tmp/good.topo" --lmc x -o l
 expect 2 "vartree-route: $tmp/missing: cannot open: No such file or directory" \
 	"$r" "$tmp/good.topo" --root-guid-file "$tmp/missing" -o l
+# a GUID file entry naming no switch: the file and the entry's line, and what has the GUID
+printf '# tops\n0x0002c95001000000\n\n0x0002c91000000010 # a host\n' >"$tmp/roots"
+expect 1 "vartree-route: $tmp/roots:4: root GUID 0x0002c91000000010 is not a switch of the fabric: it is CA \"H-0001\" (0x0002c91000000010)" \
+	"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o l
+printf '2c91000000011\n' >"$tmp/roots"
+expect 1 "vartree-route: $tmp/roots:1: root GUID 0x0002c91000000011 is not a switch of the fabric: it is port 1 of CA \"H-0001\" (0x0002c91000000010)" \
+	"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o l
+printf '0x0002c95001000000\n0x1234\n' >"$tmp/roots"
+expect 1 "vartree-route: $tmp/roots:2: root GUID 0x0000000000001234 is not a switch of the fabric: no node or port of $tmp/good.topo has it" \
+	"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o l
+# a compute-node or I/O list that leaves no compute node: named by its file
+expect 1 "vartree-route: $tmp/good.topo: no compute nodes (no CA attached to a switch is listed in $tmp/roots)" \
+	"$r" "$tmp/good.topo" --cn-guid-file "$tmp/roots" -o l
+sed -n 's/^\[1\](\([0-9a-f]*\)).*/\1/p' "$tmp/good.topo" >"$tmp/io"
+expect 1 "vartree-route: $tmp/good.topo: no compute nodes (every CA attached to a switch is listed in $tmp/io)" \
+	"$r" "$tmp/good.topo" --io-guid-file "$tmp/io" -o l
 expect 2 "vartree-route: $tmp/run/nodir/l: cannot create: No such file or directory" \
 	"$r" -q "$tmp/good.topo" -o "$tmp/run/nodir/l"
 # either output unwritable: neither is left (expect checks the run dir is empty)

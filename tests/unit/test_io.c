@@ -104,7 +104,7 @@ static const char *tmpfile_with(const char *data, size_t len)
 static int guids_of(const char *data, size_t len, uint64_t **g, uint32_t *n, vt_err *e)
 {
 	const char *path = tmpfile_with(data, len);
-	int rc = vt_guid_file_read(path, g, n, e);
+	int rc = vt_guid_file_read(path, g, NULL, n, e);
 
 	unlink(path);
 	return rc;
@@ -125,6 +125,21 @@ START_TEST(guid_file)
 	ck_assert_uint_eq(g[2], UINT64_MAX);
 	ck_assert_uint_eq(g[3], 0x10);
 	free(g);
+	/* each GUID's line, for errors naming an entry */
+	{
+		const char *path = tmpfile_with(ok, sizeof(ok) - 1);
+		unsigned *at;
+
+		ck_assert_int_eq(vt_guid_file_read(path, &g, &at, &n, &e), 0);
+		unlink(path);
+		ck_assert_uint_eq(n, 4);
+		ck_assert_uint_eq(at[0], 2);
+		ck_assert_uint_eq(at[1], 3);
+		ck_assert_uint_eq(at[2], 5);
+		ck_assert_uint_eq(at[3], 6);
+		free(g);
+		free(at);
+	}
 }
 END_TEST
 

@@ -768,14 +768,24 @@ START_TEST(refuses_two_islands)
 }
 END_TEST
 
+/* A root GUID naming no switch: by its file and line when read from one, and what has it. */
 START_TEST(refuses_root_not_switch)
 {
-	static const uint64_t roots[] = {0x20005};
-	struct vt_tree_opts o = {.root_guids = roots, .nroots = 1};
+	static const uint64_t roots[] = {0x10200, 0x20005};
+	static const unsigned at[] = {3, 7};
+	struct vt_tree_opts o = {.root_guids = roots, .nroots = 2};
 	struct k3 k;
 
 	k3_build(&k, 4, &K3_FULL);
-	refused(k.f, &o, "root GUID 0x0000000000020005 is not a switch of the fabric");
+	refused(k.f, &o,
+		"root GUID 0x0000000000020005 is not a switch of the fabric: it is CA \"H-5\" "
+		"(0x0000000000020005)");
+	o.root_file = "roots";
+	o.root_lines = at;
+	k3_build(&k, 4, &K3_FULL);
+	refused(k.f, &o,
+		"roots:7: root GUID 0x0000000000020005 is not a switch of the fabric: it is CA "
+		"\"H-5\" (0x0000000000020005)");
 }
 END_TEST
 
