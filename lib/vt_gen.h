@@ -39,6 +39,9 @@
  *   director=MODEL[@LEVEL]       switches of levels LEVEL and LEVEL+1 (default: the top two)
  *                                become line and spine ASICs of director chassis (CS7500,
  *                                CS7510, CS7520, CS8500), one chassis per connected group
+ *   director=MODEL[@LEVEL]:bypass  switches of LEVEL (default: the top) become line ASICs,
+ *                                one chassis per group joined through the level below;
+ *                                half as many spine ASICs added, each on every line ASIC
  *   loopbacks=N                  N cables from a free switch port to another free port of
  *                                the same switch, placed by seed
  *   hostless-leaves=N            N leaves (chosen by seed) lose every host
@@ -93,9 +96,11 @@ struct vt_gen_spec {
 	unsigned width;
 	enum vt_speed speed;
 	/* features of real fabrics (vt_gen_real.c) */
-	unsigned aggregation;	 /* a SHArP Aggregation Node on every switch */
-	char director[16];	 /* chassis model, "" for none */
-	uint32_t director_level; /* line-ASIC level, VT_GEN_ANY_LEVEL: the top two levels */
+	unsigned aggregation;	  /* a SHArP Aggregation Node on every switch */
+	char director[16];	  /* chassis model, "" for none */
+	uint32_t director_level;  /* line-ASIC level, VT_GEN_ANY_LEVEL: the top two levels */
+	unsigned director_bypass; /* line ASICs at director_level (default: the top), spine
+				     ASICs added on them: the leaves' up-links bypass those */
 	unsigned loopbacks, hostless;
 	unsigned spine_cas, spine_dual;
 	unsigned multi_pf;

@@ -5,7 +5,8 @@
  * cables, host-less leaves, storage HCAs on the top switches, multi-PF
  * adapters, and a GPU-cluster preset. They are applied to a finished plan's
  * fabric by copying it into a new one, because switches gain ports and the
- * fabric model fixes a node's port count when the node is added.
+ * fabric model fixes a node's port count when the node is added. Director
+ * chassis are vt_gen_director.c's.
  */
 #include "vt_gen.h"
 
@@ -15,9 +16,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vt_gen_real_int.h"
 #include "vt_rand.h"
 
-#define OUI	    0x0002c9ull
 #define AN_DESC	    "Mellanox Technologies Aggregation Node"
 #define DEVID_AN    0xcf09 /* SHArP Aggregation Node, as Switch-IB 2 and Quantum report it */
 #define DEVID_SWIB2 0xcf08 /* Switch-IB 2 (MSB7800, CS7500) */
@@ -101,17 +102,21 @@ int vt_gen_real_is_flag(const char *w)
 
 static int director_opt(struct vt_gen_spec *s, const char *opt, const char *v, vt_err *e)
 {
-	const char *at = strchr(v, '@');
-	size_t ml = at ? (size_t)(at - v) : strlen(v);
+	const char *at = strchr(v, '@'), *colon = strchr(v, ':');
+	size_t ml = at ? (size_t)(at - v) : colon ? (size_t)(colon - v) : strlen(v);
 	unsigned lv;
 
+	if (colon && (strcmp(colon, ":bypass") || (at && at > colon)))
+		return vt_err_set(e, "bad option '%s': expected MODEL[@LEVEL][:bypass]", opt);
 	for (size_t m = 0; m < NMODELS; m++)
 		if (strlen(models[m].name) == ml && !strncasecmp(models[m].name, v, ml)) {
-			if (at && number(at + 1, strlen(at + 1), &lv))
-				return vt_err_set(e, "bad option '%s': expected MODEL[@LEVEL]",
-						  opt);
+			if (at &&
+			    number(at + 1, colon ? (size_t)(colon - at - 1) : strlen(at + 1), &lv))
+				return vt_err_set(
+					e, "bad option '%s': expected MODEL[@LEVEL][:bypass]", opt);
 			snprintf(s->director, sizeof(s->director), "%s", models[m].name);
 			s->director_level = at ? lv : VT_GEN_ANY_LEVEL;
+			s->director_bypass = colon != NULL;
 			return 0;
 		}
 	return vt_err_set(e, "bad option '%s': unknown model (CS7500, CS7510, CS7520, CS8500)",
@@ -158,40 +163,13 @@ int vt_gen_real_wanted(const struct vt_gen_spec *s)
 
 /* ---- choices on the base fabric */
 
-struct loop {
-	uint32_t sw;
-	uint8_t a, b;
-};
-
-struct real {
-	const struct vt_gen_spec *s;
-	const vt_fabric *b;
-	const struct vt_gen_shape *sh;
-	uint8_t *cut;	   /* per base port: link removed (host-less leaves) */
-	uint8_t *taken;	   /* per base port: given to a storage HCA or a loop-back */
-	uint8_t *extra;	   /* per base node: ports added for storage HCAs */
-	uint32_t *chassis; /* per base node: director chassis, VT_NONE */
-	uint32_t *asic;	   /* per base node: line or spine ASIC number inside its chassis */
-	unsigned line;	   /* level of the directors' line ASICs */
-	uint32_t *map;	   /* base port index -> new port index, VT_NONE */
-	uint32_t *att;	   /* storage HCA port i: base switch << 8 | port */
-	struct loop *loops;
-	uint32_t nloops;
-	uint16_t sw_devid;
-};
-
-static int is_switch(const struct real *r, uint32_t n)
-{
-	return r->b->nodes[n].type == VT_SWITCH;
-}
-
 /* A base port holds a link, or is reserved for one, in the new fabric. */
 static int busy(const struct real *r, uint32_t pi)
 {
 	return (r->b->ports[pi].peer != VT_NONE && !r->cut[pi]) || r->taken[pi];
 }
 
-static int too_big(const struct real *r, vt_err *e, const char *why)
+int vt_gen_real_too_big(const struct real *r, vt_err *e, const char *why)
 {
 	return vt_err_set(e, "bad spec '%s': %s", r->s->text, why);
 }
@@ -238,7 +216,7 @@ static int choose_hostless(struct real *r, vt_err *e)
 }
 
 /* The lowest free port of a switch, else one more port past its last. */
-static int take_port(struct real *r, uint32_t sw, unsigned *port, vt_err *e)
+int vt_gen_real_take_port(struct real *r, uint32_t sw, unsigned *port, vt_err *e)
 {
 	const struct vt_node *nd = &r->b->nodes[sw];
 
@@ -249,7 +227,11 @@ static int take_port(struct real *r, uint32_t sw, unsigned *port, vt_err *e)
 			return 0;
 		}
 	if (nd->nports + r->extra[sw] + 1u + (r->s->aggregation != 0) > VT_MAX_PORTS)
-		return too_big(r, e, "storage HCAs need more than 254 switch ports");
+		return vt_gen_real_too_big(
+			r, e,
+			r->s->director_bypass
+				? "storage HCAs and spine ASICs need more than 254 switch ports"
+				: "storage HCAs need more than 254 switch ports");
 	*port = nd->nports + ++r->extra[sw];
 	return 0;
 }
@@ -276,14 +258,15 @@ static int place_storage(struct real *r, vt_err *e)
 
 		if (nt < ports) {
 			free(top);
-			return too_big(r, e,
-				       ports == 2 ? "dual-homed storage HCAs need two top switches"
-						  : "no top switch for the storage HCAs");
+			return vt_gen_real_too_big(
+				r, e,
+				ports == 2 ? "dual-homed storage HCAs need two top switches"
+					   : "no top switch for the storage HCAs");
 		}
 		for (unsigned j = 0; j < ports; j++) {
 			uint32_t sw = top[first[pl] + (ports * k + j) % nt];
 
-			if (take_port(r, sw, &port, e)) {
+			if (vt_gen_real_take_port(r, sw, &port, e)) {
 				free(top);
 				return -1;
 			}
@@ -345,65 +328,9 @@ static int place_loopbacks(struct real *r, vt_err *e)
 	return 0;
 }
 
-static uint32_t find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x)
-		x = up[x] = up[up[x]];
-	return x;
-}
-
-/* Directors: the switches of the level pair, one chassis per connected group. */
-static int find_chassis(struct real *r, vt_err *e)
-{
-	const vt_fabric *b = r->b;
-	unsigned lv = r->s->director_level;
-	uint32_t *up, nch = 0, *cnt;
-
-	if (lv == VT_GEN_ANY_LEVEL)
-		lv = r->sh->levels >= 2 ? r->sh->levels - 2 : 0;
-	if (lv + 1 >= r->sh->levels)
-		return vt_err_set(e,
-				  "bad spec '%s': a director needs switch levels %u and %u, the "
-				  "tree has %u",
-				  r->s->text, lv, lv + 1, r->sh->levels);
-	r->line = lv;
-	up = malloc((b->nnodes + 1) * sizeof(*up));
-	if (!up)
-		return vt_err_nomem(e, "out of memory");
-	for (uint32_t n = 0; n < b->nnodes; n++)
-		up[n] = n;
-	for (uint32_t pi = 0; pi < b->nports; pi++) {
-		uint32_t n = b->ports[pi].node, q = vt_peer_node(b, pi);
-
-		if (q != VT_NONE && is_switch(r, n) && is_switch(r, q) && r->sh->level[n] == lv &&
-		    r->sh->level[q] == lv + 1)
-			up[find(up, n)] = find(up, q);
-	}
-	cnt = calloc((size_t)b->nnodes * 2 + 2, sizeof(*cnt));
-	if (!cnt) {
-		free(up);
-		return vt_err_nomem(e, "out of memory");
-	}
-	/* chassis numbered by their first switch; ASICs by node order, line and spine apart */
-	for (uint32_t n = 0; n < b->nnodes; n++) {
-		uint32_t root;
-
-		if (!is_switch(r, n) || (r->sh->level[n] != lv && r->sh->level[n] != lv + 1))
-			continue;
-		root = find(up, n);
-		if (r->chassis[root] == VT_NONE)
-			r->chassis[root] = nch++;
-		r->chassis[n] = r->chassis[root];
-		r->asic[n] = cnt[2 * r->chassis[n] + (r->sh->level[n] != lv)]++;
-	}
-	free(cnt);
-	free(up);
-	return 0;
-}
-
 /* ---- the new fabric */
 
-static uint64_t bcd(uint64_t x)
+uint64_t vt_gen_bcd(uint64_t x)
 {
 	uint64_t v = 0;
 
@@ -415,35 +342,28 @@ static uint64_t bcd(uint64_t x)
 static int add_switches(struct real *r, vt_fabric *f, vt_err *e)
 {
 	const vt_fabric *b = r->b;
-	char desc[64], lower[16];
-	size_t i;
+	char desc[64];
 
-	for (i = 0; r->s->director[i] && i + 1 < sizeof(lower); i++)
-		lower[i] = (char)tolower((unsigned char)r->s->director[i]);
-	lower[i] = 0;
 	for (uint32_t n = 0; n < b->nnodes; n++) {
 		const struct vt_node *nd = &b->nodes[n];
 		unsigned np = nd->nports + r->extra[n] + (r->s->aggregation != 0);
-		uint32_t c = r->chassis[n], k = r->asic[n], out;
+		uint32_t c = r->chassis[n], out;
 
 		if (!is_switch(r, n))
 			continue;
 		if (c != VT_NONE)
-			/* as ibnetdiscover shows a director: two ASICs per line or spine blade */
-			snprintf(desc, sizeof(desc), "MF0;%s-%02u:%s/%c%02u/U%u", lower, c + 1,
-				 r->s->director, r->sh->level[n] == r->line ? 'L' : 'S', k / 2 + 1,
-				 k % 2 + 1);
+			vt_gen_director_desc(r, desc, sizeof(desc), c,
+					     r->sh->level[n] == r->line ? 'L' : 'S', r->asic[n]);
 		else
 			snprintf(desc, sizeof(desc), "%s", nd->desc);
 		if (vt_fabric_add_node(f, VT_SWITCH, np, nd->guid, nd->id, desc, &out, e))
 			return -1;
-		f->nodes[out].sysguid =
-			c != VT_NONE ? OUI << 40 | 7ull << 36 | bcd(c + 1) << 4 : nd->sysguid;
+		f->nodes[out].sysguid = c != VT_NONE ? vt_gen_director_sysguid(c) : nd->sysguid;
 		f->nodes[out].devid = r->sw_devid;
 		for (unsigned p = 1; p <= nd->nports; p++)
 			r->map[vt_port_index(b, n, p)] = vt_port_index(f, out, p);
 	}
-	return 0;
+	return vt_gen_director_add_spines(r, f, e);
 }
 
 /* GPU preset: host h sits on leaf h / 20 port h % 20; leaf c is rail c % 4 of pod c / 4. */
@@ -473,7 +393,7 @@ static int add_ca(struct real *r, vt_fabric *f, uint32_t n, unsigned p, vt_err *
 	else if (r->s->multi_pf && nd->nports == 1)
 		grp = h / 2, idx = h % 2;
 	if (r->s->multi_pf)
-		g = OUI << 40 | 1ull << 36 | bcd(grp) << 4 | idx;
+		g = OUI << 40 | 1ull << 36 | vt_gen_bcd(grp) << 4 | idx;
 	if (gpu)
 		snprintf(desc, sizeof(desc), "gpu%03u mlx5_%u", grp, idx);
 	else if (r->s->multi_pf)
@@ -527,7 +447,7 @@ static int add_storage(struct real *r, vt_fabric *f, vt_err *e)
 	char id[32], desc[64];
 
 	for (uint32_t i = 0; i < r->s->spine_cas; i++) {
-		uint64_t g = OUI << 40 | 2ull << 36 | bcd(i) << 4;
+		uint64_t g = OUI << 40 | 2ull << 36 | vt_gen_bcd(i) << 4;
 		uint32_t out;
 
 		snprintf(id, sizeof(id), "H-%016llx", (unsigned long long)g);
@@ -553,7 +473,7 @@ static int add_aggregation(struct real *r, vt_fabric *f, vt_err *e)
 	char id[32];
 
 	for (uint32_t n = 0; n < nn; n++) {
-		uint64_t g = OUI << 40 | 3ull << 36 | bcd(nsw) << 4;
+		uint64_t g = OUI << 40 | 3ull << 36 | vt_gen_bcd(nsw) << 4;
 		uint32_t out;
 
 		if (f->nodes[n].type != VT_SWITCH)
@@ -572,7 +492,7 @@ static int add_aggregation(struct real *r, vt_fabric *f, vt_err *e)
 	return 0;
 }
 
-/* The base's links between ports that survive, then the loop-backs. */
+/* The base's links between ports that survive, the loop-backs, the added spine ASICs'. */
 static int add_links(struct real *r, vt_fabric *f, vt_err *e)
 {
 	const vt_fabric *b = r->b;
@@ -594,7 +514,7 @@ static int add_links(struct real *r, vt_fabric *f, vt_err *e)
 		if (vt_fabric_connect(f, r->loops[i].sw, r->loops[i].a, r->loops[i].sw,
 				      r->loops[i].b, r->s->width, r->s->speed, e))
 			return -1;
-	return 0;
+	return vt_gen_director_link_spines(r, f, e);
 }
 
 static uint16_t switch_devid(const struct vt_gen_spec *s)
@@ -615,7 +535,9 @@ static int choose(struct real *r, vt_err *e)
 		return -1;
 	if (r->s->loopbacks && place_loopbacks(r, e))
 		return -1;
-	if (r->s->director[0] && find_chassis(r, e))
+	if (r->s->director[0] && vt_gen_director_find(r, e))
+		return -1;
+	if (r->s->director_bypass && vt_gen_director_spines(r, e))
 		return -1;
 	return 0;
 }
@@ -663,5 +585,7 @@ done:
 	free(r.map);
 	free(r.att);
 	free(r.loops);
+	free(r.spines);
+	free(r.sl);
 	return rc;
 }

@@ -51,6 +51,8 @@ static const char usage[] =
 	"  --aggregation-nodes     a SHArP Aggregation Node on one extra port of every switch\n"
 	"  --director MODEL[@LEVEL]  switch levels LEVEL and LEVEL+1 (default: the top two) as\n"
 	"                          director chassis: CS7500 CS7510 CS7520 CS8500\n"
+	"  --director MODEL:bypass  leaves cabled straight to every line ASIC (level 1) of a\n"
+	"                          chassis; spine ASICs added, which the leaves' up-links bypass\n"
 	"  --loopbacks N           N cables between two free ports of one switch (by seed)\n"
 	"  --hostless-leaves N     N leaves without hosts (by seed)\n"
 	"  --spine-cas N[:dual]    N storage HCAs on the top switches, dual: on two of them\n"

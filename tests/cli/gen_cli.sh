@@ -49,6 +49,10 @@ check_err "vartree-gen: unknown option '--frobnicate'. Try 'vartree-gen --help'.
 check_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
 check_err "vartree-gen: bad spec 'fat 2,2 loopbacks=3': cannot place 3 loop-backs, the switches have 2 pairs of free ports" fat 2,2 --loopbacks 3
 check_err "vartree-gen: bad option 'director=X1': unknown model (CS7500, CS7510, CS7520, CS8500)" fat 2,2 --director X1
+check_err "vartree-gen: bad option 'director=CS7500:dual': expected MODEL[@LEVEL][:bypass]" fat 2,2 --director CS7500:dual
+check_err "vartree-gen: bad spec 'fat 4,3 director=CS7500@2:bypass': a bypassed director has its line ASICs at level 1, cabled straight to the leaves" fat 4,3 --director CS7500@2:bypass
+check_err "vartree-gen: bad spec 'clique 8 director=CS7500:bypass': a bypassed director needs switch levels 0 and 1, the tree has 1" clique 8 --director CS7500:bypass
+check_err "vartree-gen: bad spec 'oversub 8,12,3,4 director=CS7500:bypass': a bypassed director needs every switch below its line ASICs cabled to each of them: \"L0-S0000\" (0x0002c95000000000) reaches 3 of 4" oversub 8,12,3,4 --director CS7500:bypass
 ls "$tmp" | grep -q . && fail "temporary files left: $(ls "$tmp")"
 
 # real-fabric features: every option in --help, flags and valued options in both forms
@@ -61,6 +65,22 @@ b=$("$gen" fat 2,2 aggregation-nodes spine-cas=1:dual) || fail "real options as 
 grep -q '^# Topology file: written by vartree from fat 2,2 aggregation-nodes spine-cas=1:dual$' <<<"$a" ||
 	fail "header: $(head -3 <<<"$a")"
 [ "$(grep -c '^devid=0xcf09$' <<<"$a")" = 4 ] || fail "aggregation nodes"
+# a bypassed director: fat 4,2's tops are one CS7500's line ASICs, two spine
+# ASICs added after them (on ports 5 and 6 of the line ASICs, their lowest free,
+# and their own aggregation nodes on their extra port 9); the same file each time
+a=$("$gen" fat 4,2 --director CS7500:bypass --aggregation-nodes) || fail "bypass"
+b=$("$gen" fat 4,2 director=CS7500@1:bypass aggregation-nodes) || fail "bypass as words"
+[ "$(sed 1,2d <<<"$a")" = "$(sed 1,2d <<<"$b")" ] || fail "bypass forms differ"
+[ "$(grep -c '^devid=0xcf09$' <<<"$a")" = 10 ] || fail "bypass: aggregation nodes"
+[ "$(grep '^Switch' <<<"$a" | sed 's/.*# //; s/ base port.*//' | tr '\n' '|')" = \
+	'"L0-S0000"|"L0-S0001"|"L0-S0002"|"L0-S0003"|"MF0;cs7500-01:CS7500/L01/U1"|"MF0;cs7500-01:CS7500/L01/U2"|"MF0;cs7500-01:CS7500/L02/U1"|"MF0;cs7500-01:CS7500/L02/U2"|"MF0;cs7500-01:CS7500/S01/U1"|"MF0;cs7500-01:CS7500/S01/U2"|' ] ||
+	fail "bypass switches: $(grep '^Switch' <<<"$a")"
+v=$(awk '/^switchguid=0x2c96000010002/,/^$/' <<<"$a" | grep '^\[')
+grep -q '^\[9\]	"H-0002c93000000090"\[1\].*"Mellanox Technologies Aggregation Node"' <<<"$v" ||
+	fail "bypass spine ASIC U2's aggregation node: $v"
+[ "$(grep '"S-' <<<"$v" | cut -f1,2 | tr '\n' '|')" = \
+	'[1]	"S-0002c95001000000"[6]|[2]	"S-0002c95001000001"[6]|[3]	"S-0002c95001000002"[6]|[4]	"S-0002c95001000003"[6]|' ] ||
+	fail "bypass spine ASIC U2: $v"
 out=$("$gen" gpu --stats) || fail "gpu stats"
 grep -qx 'switches       48' <<<"$out" || fail "gpu switches: $out"
 grep -qx 'radix          41' <<<"$out" || fail "gpu radix: $out"

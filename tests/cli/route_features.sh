@@ -121,6 +121,37 @@ lines "fat 4,3" "--hostless-leaves 10 --drop-links 6@0 --seed 4" '^vartree-route
 	"vartree-route: level 0: 9 leaf switches, up to 4 compute nodes each, 3 up-links in 3 groups
 vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 4 up-links in 4 groups"
 
+# bypassed directors (--director MODEL:bypass): every leaf cabled straight to
+# every line ASIC of its chassis, the added spine ASICs at level 0 beside the
+# leaves, without ranks, on the summary's "level 0 also:" line (only
+# tests/data/forms/director3-bypass.topo had this shape before)
+for fam in "fat 4,2|16" "fat 4,3|64" "oversub 8,12,4,2|96" "pruned 8,3|48" "thin 4:2,3|64" \
+	"rails 2 fat 4,2|16" "gpu 2|160"; do
+	spec=${fam%|*} r=${fam#*|}
+	routes "$spec" "--director CS7500:bypass" "$r"
+	routes "$spec" "--aggregation-nodes --director CS8500:bypass --spine-cas 2:dual" "$r"
+	routes "$spec" "--aggregation-nodes --director CS7500:bypass --hostless-leaves 1 --loopbacks 2 --seed 3" "$r"
+	for seed in 1 2 3; do
+		routes "$spec" "--aggregation-nodes --director CS7500:bypass --drop-links 1@0 --seed $seed" "$r"
+	done
+done
+lines "fat 4,2" "--director CS7500:bypass" '^vartree-route: [0-9]* switch levels\|^vartree-route: level' \
+	"vartree-route: 2 switch levels, 16 compute nodes, 16 ranks (4 per leaf)
+vartree-route: level 0: 4 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
+vartree-route: level 0 also: 2 director spine ASICs that the leaves' up-links bypass, no ranks, 4 up-links in 4 groups
+vartree-route: level 1: 4 switches, 6 down-links in 6 groups, 0 up-links in 0 groups"
+# one chassis per pod under the external tops; host-less leaves stay leaves
+lines "fat 4,3" "--director CS8500:bypass --hostless-leaves 2 --seed 3" '^vartree-route: [0-9]* switch levels\|^vartree-route: level' \
+	"vartree-route: 3 switch levels, 56 compute nodes, 64 ranks (4 per leaf)
+vartree-route: level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
+vartree-route: level 0 also: 8 director spine ASICs that the leaves' up-links bypass, no ranks, 4 up-links in 4 groups
+vartree-route: level 1: 16 switches, 6 down-links in 6 groups, 4 up-links in 4 groups
+vartree-route: level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups"
+# parallel links (5 per leaf and line ASIC): the spine ASICs' own up-links
+lines "gpu 2" "--director CS7500:bypass" '^vartree-route: level 0' \
+	"vartree-route: level 0: 8 leaf switches, up to 20 compute nodes each, 20 up-links in 4 groups
+vartree-route: level 0 also: 4 director spine ASICs that the leaves' up-links bypass, no ranks, 4 up-links in 4 groups"
+
 # slender trees reach their tops by two up-paths: with aggregation nodes on
 # the tops the detours between tops close a credit loop unless they all turn
 # at one level-1 switch (vartree-route's second try) ...
