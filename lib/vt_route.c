@@ -84,6 +84,7 @@ static void router_free(struct router *r)
 	free(r->deg.zfirst);
 	free(r->deg.zpos);
 	free(r->deg.tturn);
+	free(r->deg.tup);
 	free(r->deg.tw);
 }
 
@@ -131,6 +132,7 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
 	ok &= !!(r->deg.tturn = calloc(nsw, 1));
+	ok &= !!(r->deg.tup = calloc(f->nports + 1, 1));
 	ok &= !!(r->deg.tw = malloc(nsw * sizeof(uint32_t)));
 	if (!ok)
 		return vt_err_nomem(e, "out of memory");

@@ -195,9 +195,11 @@ struct route_degraded {
 	 * switches of a top tree (vt_route_top_tree.c). tturn: per switch, a
 	 * turn switch; tw: per switch, the plan's tree steps to a top with a
 	 * way down; no_tree: the plane has no top tree (no_z is set too).
+	 * tup: per up_port[] entry of a turn switch, a link of the tree (all
+	 * of them, unless only some of its tops could join the tree).
 	 */
 	int top_tree, no_tree;
-	uint8_t *tturn;
+	uint8_t *tturn, *tup;
 	uint32_t *tw;
 	/*
 	 * Set when that argument does not cover the plane: a plan fell back to

@@ -8,7 +8,9 @@
  * --drop-links 12@1 --seed 6: no level-1 switch keeps all four tops).
  * They are taken in the policy's order; where that leaves tops apart (seed
  * 13: the first, linked to tops 0, 1, 2, leaves top 3 only on switches that
- * would join 0 and 1 again), a search tries the later candidates instead.
+ * would join 0 and 1 again), a search tries the later candidates instead;
+ * where no set of whole switches makes a tree (seed 6 of --drop-links 10@1),
+ * turn switches join only some of their tops, and turn between those only.
  *
  * A detour switch climbs to a top; a top with no way down to the destination
  * descends into a turn switch one step closer, in that tree, to a top that
@@ -152,36 +154,118 @@ static int search(struct top_search *ts, uint32_t after)
 	return -1;
 }
 
+/* The first of m's up-links into the set of up-link j's parent. */
+static uint32_t first_in_set(struct top_search *ts, uint32_t m, uint32_t j)
+{
+	uint32_t i = ts->t->up_start[m], c = vt_uf_find(ts->uf, ts->t->up_peer[j]);
+
+	while (vt_uf_find(ts->uf, ts->t->up_peer[i]) != c)
+		i++;
+	return i;
+}
+
+/* The candidate after `after` in the policy's order whose parents lie in two or more sets. */
+static uint32_t next_partial(struct top_search *ts, uint32_t after)
+{
+	const vt_tree *t = ts->t;
+	uint32_t top = t->nlevels - 1, best = VT_NONE;
+
+	for (uint32_t i = t->lvl_start[top - 1]; i < t->lvl_start[top]; i++) {
+		uint32_t m = t->by_level[i], a = t->up_start[m], n = 0;
+
+		for (uint32_t j = a; j < t->up_start[m + 1]; j++)
+			n += first_in_set(ts, m, j) == j;
+		if (n > 1 && (after == VT_NONE || vt_route_top_tree_better(t, after, m)) &&
+		    (best == VT_NONE || vt_route_top_tree_better(t, m, best)))
+			best = m;
+	}
+	return best;
+}
+
+/*
+ * Where no set of whole turn switches makes a tree (slender 8:4,3
+ * --drop-links 10@1 --seed 6: every switch below the tops that has two or
+ * more of them has three of the four, and any two such share two), turn
+ * switches join only some of their tops: in the policy's order, each switch
+ * whose parents lie in two or more sets takes the first parent of each set
+ * (tup marks those links, parallel ones too). Returns the sets left.
+ */
+static uint32_t partial_tree(struct top_search *ts)
+{
+	const vt_tree *t = ts->t;
+	uint32_t nsets = forest(ts), m = VT_NONE;
+
+	while (nsets > 1 && (m = next_partial(ts, m)) != VT_NONE) {
+		uint32_t a = t->up_start[m], b = t->up_start[m + 1];
+
+		ts->r->deg.tturn[m] = 1;
+		for (uint32_t j = a; j < b; j++) {
+			uint32_t i = first_in_set(ts, m, j);
+
+			ts->r->deg.tup[j] = t->up_peer[i] == t->up_peer[j];
+		}
+		for (uint32_t j = a; j < b; j++)
+			if (ts->r->deg.tup[j] && vt_uf_find(ts->uf, t->up_peer[j]) !=
+							 vt_uf_find(ts->uf, t->up_peer[a])) {
+				vt_uf_union_min(ts->uf, t->up_peer[j], t->up_peer[a]);
+				nsets--;
+			}
+	}
+	return nsets;
+}
+
 /*
  * deg.tturn: the first set of turn switches, in the policy's order
  * (vt_route_top_tree_better: the greedy choice where that makes a tree),
- * that holds every top in one tree. Returns 0 when one was found; -1 when
- * none exists, or none was found in TOP_TREE_STEPS steps. uf: room for
- * every switch.
+ * that holds every top in one tree, else partial_tree's; deg.tup their
+ * links in it. Returns 0 when one was found; -1 when none exists, or the
+ * search gave up after TOP_TREE_STEPS steps and partial_tree found none.
+ * uf: room for every switch.
  */
 int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf)
 {
 	struct top_search ts = {.r = r, .t = t, .uf = uf};
 
 	memset(r->deg.tturn, 0, t->nsw);
+	memset(r->deg.tup, 1, t->up_start[t->nsw]);
 	if (t->nlevels < 2)
 		return -1;
-	if (search(&ts, VT_NONE)) {
-		memset(r->deg.tturn, 0, t->nsw);
-		return -1;
-	}
-	return 0;
+	if (!search(&ts, VT_NONE))
+		return 0;
+	memset(r->deg.tturn, 0, t->nsw);
+	if (partial_tree(&ts) == 1)
+		return 0;
+	memset(r->deg.tturn, 0, t->nsw);
+	return -1;
 }
 
-/* The least deg.tw among s's parents (VT_NONE: none). */
+/* May s's up-link j carry detours: any of a switch's, a turn switch's in the tree only. */
+static inline int tree_up(const struct router *r, uint32_t s, uint32_t j)
+{
+	return !r->deg.tturn[s] || r->deg.tup[j];
+}
+
+/* The least deg.tw among s's parents it may climb to (VT_NONE: none). */
 static uint32_t parents_tw(const struct router *r, uint32_t s)
 {
 	const vt_tree *t = r->t;
 	uint32_t w = VT_NONE;
 
 	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-		w = r->deg.tw[t->up_peer[j]] < w ? r->deg.tw[t->up_peer[j]] : w;
+		if (tree_up(r, s, j) && r->deg.tw[t->up_peer[j]] < w)
+			w = r->deg.tw[t->up_peer[j]];
 	return w;
+}
+
+/* Is top p linked to turn switch m in the tree? */
+static int tree_link(const struct router *r, uint32_t m, uint32_t p)
+{
+	const vt_tree *t = r->t;
+
+	for (uint32_t j = t->up_start[m]; r->deg.tturn[m] && j < t->up_start[m + 1]; j++)
+		if (t->up_peer[j] == p && r->deg.tup[j])
+			return 1;
+	return 0;
 }
 
 /*
@@ -206,9 +290,9 @@ static int top_steps(struct router *r)
 		for (uint32_t k = t->dn_start[q[h]]; k < t->dn_start[q[h] + 1]; k++) {
 			uint32_t m = t->dn_peer[k];
 
-			for (uint32_t j = t->up_start[m]; r->deg.tturn[m] && j < t->up_start[m + 1];
-			     j++)
-				if (tw[t->up_peer[j]] == VT_NONE) {
+			for (uint32_t j = t->up_start[m];
+			     tree_link(r, m, q[h]) && j < t->up_start[m + 1]; j++)
+				if (r->deg.tup[j] && tw[t->up_peer[j]] == VT_NONE) {
 					tw[t->up_peer[j]] = tw[q[h]] + 1;
 					q[nq++] = t->up_peer[j];
 				}
@@ -231,14 +315,14 @@ static void tree_fill(struct router *r, uint32_t s)
 		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
 			uint32_t m = t->dn_peer[k];
 
-			if (r->deg.tturn[m] && parents_tw(r, m) + 1 == tw)
+			if (tree_link(r, m, s) && parents_tw(r, m) + 1 == tw)
 				fl->cpos[fl->npos++] = (uint8_t)(k - t->dn_start[s]);
 		}
 		add_fill(r, s, &t->dn_port[t->dn_start[s]], &fl->cpos[off], fl->npos - off);
 		return;
 	}
 	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-		if (r->deg.tw[t->up_peer[j]] == tw)
+		if (tree_up(r, s, j) && r->deg.tw[t->up_peer[j]] == tw)
 			fl->cpos[fl->npos++] = (uint8_t)(j - t->up_start[s]);
 	add_fill(r, s, &t->up_port[t->up_start[s]], &fl->cpos[off], fl->npos - off);
 }

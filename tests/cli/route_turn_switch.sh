@@ -59,6 +59,17 @@ family "slender 8:4,3" "--drop-links 1@1 --aggregation-nodes" "8 0"
 # first (tops 0, 1, 2) leaves top 3 only on switches that would join tops 0
 # and 1 again; the search takes those linked to tops 0, 1, 3 and 0, 2 instead
 family "slender 8:4,3" "--drop-links 12@1" "15 3 4:tree 8:tree"
+# seed 6 was refused for a credit loop: every level-1 switch linked to two or
+# more tops has three of the four, and any two share two, so no set of whole
+# switches is a top tree and the fourth try took the second's detours; turn
+# switches joining only some of their tops (L1-S0000 tops 1, 2, 3, L1-S0001
+# tops 0, 1) make one
+family "slender 8:4,3" "--drop-links 10@1" "16 1 4:tree 8:tree"
+"$bin/vartree-gen" slender 8:4,3 --drop-links 10@1 --seed 6 -o "$tmp/g.topo"
+"$bin/vartree-route" -v "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err" >/dev/null || bad "10@1 seed 6 refused"
+v=$(grep '^vartree-route: routed four times' "$tmp/err")
+[[ $v == 'vartree-route: routed four times: the first three tables failed the audit (the first: no deadlock-free tree routing for every source: credit-loop: "L1-S0000" (0x0002c95001000000): a cycle of 8 channel dependencies (LID 12): '*'; the fourth, with the tops'"'"' detours turning at the turn switches of a top tree, has no credit loop' ]] ||
+	bad "10@1 seed 6 -v: ${v:-no 'routed four times' line}"
 
 # the brief's fabric: the first routing's credit loop named in the -v line
 "$bin/vartree-gen" slender 4:2,4 --drop-links 1@2 --seed 2 -o "$tmp/g.topo"
