@@ -77,8 +77,11 @@ int vt_load_mem(const char *buf, size_t len, const char *name, vt_fabric **out, 
  * link, "{ SW Ports:24 SystemGUID:G NodeGUID:G PortGUID:G VenID:V DevID:D
  * Rev:R {DESC} LID:0001 PN:01 } { CA ... } PHY=4x LOG=ACT SPD=10" (numbers
  * hex; PHY the width; SPD 2.5, 5, 10, FDR10, 14, 25, 50, 100 Gb/s per lane for
- * SDR .. NDR); a link listed from both ends must agree, a width or speed
- * the first line does not name coming from the second. A node's LID is that
+ * SDR .. NDR); a link listed from both ends must agree, in its rate too: a
+ * width or speed one line does not name ("??", "???") comes from the other,
+ * FDR10 wins over QDR (what a port says of FDR10 without Mellanox's extended
+ * PortInfo), and two named ones that differ are refused ("FILE:LINE: A port p
+ * links to B port q at 1x EDR, but line L lists that link at 4x EDR"). A node's LID is that
  * of its port (switches: port 0); ids become "S-<guid>", "H-<guid>", "R-<guid>".
  */
 int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
@@ -87,8 +90,9 @@ int vt_load_lst_mem(const char *buf, size_t len, const char *name, vt_fabric **o
  * 3 router, SystemImageGUID, NodeGUID), PORTS (NodeGuid, PortGuid, PortNum,
  * LID, LinkWidthActv, LinkSpeedActv, LinkSpeedExtActv) and LINKS (NodeGuid1,
  * PortNum1, NodeGuid2, PortNum2) sections, columns found by their header row;
- * a link's width and speed are its first end's PORTS row's, or the other
- * end's where that row names none (N/A, 0). Other sections are skipped. Rows are CSV; a quoted
+ * a link's width and speed are its ends' PORTS rows', as for the lst: what
+ * one row names none of (N/A, 0) the other's gives; two that differ are
+ * refused at the LINKS row. Other sections are skipped. Rows are CSV; a quoted
  * field ends at a quote before a comma or the line's end, so quotes inside descriptions are kept.
  */
 int vt_load_csv_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);

@@ -183,10 +183,63 @@ static int port_facts(struct ld *l, uint32_t n, unsigned p, const struct rec *r)
 	return 0;
 }
 
+/* A link's rate for messages, "4x EDR"; "??" and "???" for the parts left unnamed. */
+static const char *rate_name(char *buf, size_t n, unsigned w, enum vt_speed s)
+{
+	char wb[12] = "??";
+
+	if (w)
+		snprintf(wb, sizeof(wb), "%ux", w);
+	snprintf(buf, n, "%s %s", wb, s == VT_SPEED_UNKNOWN ? "???" : vt_speed_name(s));
+	return buf;
+}
+
+/*
+ * The one rate of a link that two lines (lst: its two ends' lines) or two
+ * ends (db_csv: their PORTS rows) give as *w, *s and w2, s2, 0 for a part
+ * one leaves unnamed: each part as either names it. FDR10 and QDR agree on
+ * FDR10, QDR being what a port says of an FDR10 link without Mellanox's
+ * extended PortInfo. -1, *w and *s kept, when they name different rates: a
+ * link runs at one (a dump taken while it retrained, or corrupted).
+ */
+static int one_rate(unsigned *w, enum vt_speed *s, unsigned w2, enum vt_speed s2)
+{
+	int fdr10 = (*s == VT_QDR && s2 == VT_FDR10) || (*s == VT_FDR10 && s2 == VT_QDR);
+
+	if ((*w && w2 && *w != w2) ||
+	    (*s != VT_SPEED_UNKNOWN && s2 != VT_SPEED_UNKNOWN && *s != s2 && !fdr10))
+		return -1;
+	*w = *w ? *w : w2;
+	*s = fdr10 ? VT_FDR10 : *s != VT_SPEED_UNKNOWN ? *s : s2;
+	return 0;
+}
+
+/* x - y listed again at w, s: what the first line did not name is this one's. */
+static int link_again(struct ld *l, uint32_t x, uint32_t y, unsigned w, enum vt_speed s)
+{
+	vt_fabric *f = l->f;
+	unsigned w1 = f->ports[x].width;
+	enum vt_speed s1 = (enum vt_speed)f->ports[x].speed;
+	char r1[24], r2[24];
+
+	if (one_rate(&w1, &s1, w, s))
+		return fail(
+			l,
+			"%s port %u links to %s port %u at %s, but line %u lists that link at %s",
+			nm(l, f->ports[x].node, 0), f->ports[x].num, nm(l, f->ports[y].node, 1),
+			f->ports[y].num, rate_name(r2, sizeof(r2), w, s), l->pline[x],
+			rate_name(r1, sizeof(r1), f->ports[x].width,
+				  (enum vt_speed)f->ports[x].speed));
+	f->ports[x].width = f->ports[y].width = (uint8_t)w1;
+	f->ports[x].speed = f->ports[y].speed = (uint8_t)s1;
+	return 0;
+}
+
 /*
  * Links a/pa with b/pb at width w and speed s, 0 for what the line does not
- * name; a link listed again from its other end must agree, and names what
- * the first line did not (load_with() puts 4x SDR where neither did).
+ * name; a link listed again from its other end must agree, in its rate too,
+ * and names what the first line did not (load_with() puts 4x SDR where
+ * neither did).
  */
 static int link_ports(struct ld *l, uint32_t a, unsigned pa, uint32_t b, unsigned pb, unsigned w,
 		      enum vt_speed s)
@@ -196,13 +249,8 @@ static int link_ports(struct ld *l, uint32_t a, unsigned pa, uint32_t b, unsigne
 
 	if (x == y)
 		return fail(l, "%s port %u is linked to itself", nm(l, a, 0), pa);
-	if (f->ports[x].peer == y) {
-		if (!f->ports[x].width)
-			f->ports[x].width = f->ports[y].width = (uint8_t)w;
-		if (f->ports[x].speed == VT_SPEED_UNKNOWN)
-			f->ports[x].speed = f->ports[y].speed = (uint8_t)s;
-		return 0;
-	}
+	if (f->ports[x].peer == y)
+		return link_again(l, x, y, w, s);
 	if (f->ports[x].peer != VT_NONE || f->ports[y].peer != VT_NONE) {
 		uint32_t busy = f->ports[x].peer != VT_NONE ? x : y;
 		const struct vt_port *q = &f->ports[f->ports[busy].peer];
@@ -600,6 +648,9 @@ static int csv_link(struct csv *c, const struct row *h, const struct row *r)
 	int k[4];
 	uint64_t v[4];
 	uint32_t a, b, pa, pb;
+	unsigned w;
+	enum vt_speed s;
+	char ra[24], rb[24];
 
 	if (need(c->l, h, "LINKS", names, k, 4))
 		return -1;
@@ -620,9 +671,14 @@ static int csv_link(struct csv *c, const struct row *h, const struct row *r)
 	/* what one end's PORTS row cannot name (0, N/A) the other's may */
 	pa = vt_port_index(c->l->f, a, (unsigned)v[1]);
 	pb = vt_port_index(c->l->f, b, (unsigned)v[3]);
-	return link_ports(c->l, a, (unsigned)v[1], b, (unsigned)v[3],
-			  c->pw[pa] ? c->pw[pa] : c->pw[pb],
-			  (enum vt_speed)(c->psp[pa] ? c->psp[pa] : c->psp[pb]));
+	w = c->pw[pa];
+	s = (enum vt_speed)c->psp[pa];
+	if (one_rate(&w, &s, c->pw[pb], (enum vt_speed)c->psp[pb]))
+		return fail(c->l, "%s port %u at %s links to %s port %u at %s (their PORTS rows)",
+			    nm(c->l, a, 0), (unsigned)v[1], rate_name(ra, sizeof(ra), w, s),
+			    nm(c->l, b, 1), (unsigned)v[3],
+			    rate_name(rb, sizeof(rb), c->pw[pb], (enum vt_speed)c->psp[pb]));
+	return link_ports(c->l, a, (unsigned)v[1], b, (unsigned)v[3], w, s);
 }
 
 static int csv_parse(struct ld *l, const char *buf, size_t len)

@@ -815,6 +815,42 @@ START_TEST(lst_rate_named_on_one_end)
 }
 END_TEST
 
+/*
+ * A link listed from both ends at two rates is refused, naming both ends and
+ * both rates: it runs at one. Parts one end leaves unnamed are not a
+ * disagreement (above), nor QDR against FDR10 (FDR10: QDR is what a port
+ * without Mellanox's extended PortInfo says of an FDR10 link).
+ */
+START_TEST(lst_rates_disagree)
+{
+#define LST_SW LSW("0000000000000100", "sw", "0001", "01")
+#define LST_H  LCA("00000000000000a0", "00000000000000a1", "h", "0002", "01")
+	static const char *const text[] = {
+		LST_SW " " LST_H " PHY=4x LOG=ACT SPD=25\n" LST_H " " LST_SW
+		       " PHY=1x LOG=ACT SPD=25\n",
+		"# ibdiagnet\n" LST_SW " " LST_H " PHY=4x LOG=ACT SPD=???\n" LST_H " " LST_SW
+		" PHY=?? LOG=ACT SPD=25\n\n" LST_SW " " LST_H " PHY=4x LOG=ACT SPD=50\n",
+	};
+	static const char *const msg[] = {
+		"x.lst:2: \"h\" (0x00000000000000a0) port 1 links to \"sw\" (0x0000000000000100) "
+		"port 1 at 1x EDR, but line 1 lists that link at 4x EDR",
+		"x.lst:5: \"sw\" (0x0000000000000100) port 1 links to \"h\" (0x00000000000000a0) "
+		"port 1 at 4x HDR, but line 2 lists that link at 4x EDR",
+	};
+
+	for (unsigned i = 0; i < 2; i++)
+		lst_fails(text[i], msg[i]);
+	rates_are(LST_SW " " LST_H " PHY=4x LOG=ACT SPD=10\n" LST_H " " LST_SW
+			 " PHY=4x LOG=ACT SPD=FDR10\n",
+		  "x.lst", 1, 4, VT_FDR10);
+	rates_are(LST_SW " " LST_H " PHY=4x LOG=ACT SPD=FDR10\n" LST_H " " LST_SW
+			 " PHY=?? LOG=ACT SPD=10\n",
+		  "x.lst", 1, 4, VT_FDR10);
+#undef LST_SW
+#undef LST_H
+}
+END_TEST
+
 static void csv_fails(const char *text, const char *msg)
 {
 	vt_err e = {0};
@@ -902,6 +938,26 @@ START_TEST(csv_rate_named_on_one_end)
 
 	for (unsigned i = 0; i < 3; i++)
 		rates_are(text[i], "x.db_csv", 3, width[i], speed[i]);
+}
+END_TEST
+
+/* db_csv: the two ends' PORTS rows give two rates (both named): refused at the LINKS row. */
+START_TEST(csv_rates_disagree)
+{
+#define CSV_HEAD                                                                                   \
+	NODES_H "\"sw\",36,2,0x10,0x100,0x100\n\"h\",1,1,0xa0,0xa0,0xa0\nEND_NODES\n" PORTS_H
+	static const char differ[] =
+		CSV_HEAD "0x100,0x100,3,9,2,1,2\n0xa0,0xa0,1,12,1,1,2\nEND_PORTS\n" LINKS_H
+			 "0xa0,1,0x100,3\nEND_LINKS\n";
+	/* listed twice, once from each end, at one rate: loads */
+	static const char twice[] =
+		CSV_HEAD "0x100,0x100,3,9,2,1,2\n0xa0,0xa0,1,12,N/A,N/A,N/A\nEND_PORTS\n" LINKS_H
+			 "0x100,3,0xa0,1\n0xa0,1,0x100,3\nEND_LINKS\n";
+#undef CSV_HEAD
+
+	csv_fails(differ, "x.db_csv:13: \"h\" (0x00000000000000a0) port 1 at 1x EDR links to "
+			  "\"sw\" (0x0000000000000100) port 3 at 4x EDR (their PORTS rows)");
+	rates_are(twice, "x.db_csv", 3, 4, VT_EDR);
 }
 END_TEST
 
@@ -1105,6 +1161,8 @@ static Suite *load_suite(void)
 	tcase_add_test(t, csv_forms_and_errors);
 	tcase_add_test(t, lst_rate_named_on_one_end);
 	tcase_add_test(t, csv_rate_named_on_one_end);
+	tcase_add_test(t, lst_rates_disagree);
+	tcase_add_test(t, csv_rates_disagree);
 	tcase_add_test(t, error_missing_and_empty);
 	tcase_add_test(t, error_truncated);
 	tcase_add_test(t, error_port_twice);
