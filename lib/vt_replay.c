@@ -185,7 +185,7 @@ out:
 /* A compute gap as compute steps: whole nanoseconds, at most VT_STEP_MAX_MSG a step. */
 static int compute(vt_progb *b, uint32_t rank, uint64_t ps)
 {
-	uint64_t ns = (ps + 500) / 1000;
+	uint64_t ns = ps / 1000 + (ps % 1000 >= 500); /* rounded without wrapping near 2^64 */
 
 	for (; ns; ns -= ns < VT_STEP_MAX_MSG ? ns : VT_STEP_MAX_MSG)
 		if (vt_progb_compute(b, rank,
