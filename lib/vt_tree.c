@@ -460,17 +460,12 @@ static uint32_t mode(uint32_t *v, uint32_t n)
 
 /*
  * up0_leaves and up0_others: the most common up-link and group counts of the
- * leaves (the switches with ranks) and of level 0's other switches, for the
- * summary, whose leaf line counts the leaves only. v: room for every switch.
+ * leaves (leaf[]: the switches with ranks) and of level 0's other switches,
+ * for the summary, whose leaf line counts the leaves only. v: room for every
+ * switch.
  */
-static int level0_up(vt_tree *t, uint32_t *v, vt_err *e)
+static void level0_up(vt_tree *t, const uint8_t *leaf, uint32_t *v)
 {
-	uint8_t *leaf = calloc(t->nsw + 1, 1);
-
-	if (!leaf)
-		return vt_err_nomem(e, "out of memory");
-	for (uint32_t k = 0; k < t->order.n; k++)
-		leaf[t->rank_leaf[k]] = 1;
 	for (uint8_t want = 0; want < 2; want++) {
 		struct vt_tree_up0 *u = want ? &t->up0_leaves : &t->up0_others;
 		uint32_t n = 0;
@@ -491,17 +486,54 @@ static int level0_up(vt_tree *t, uint32_t *v, vt_err *e)
 		}
 		u->up_groups = n ? mode(v, n) : 0;
 	}
-	free(leaf);
-	return 0;
+}
+
+/*
+ * Level l's switches whose link counts depart from the level's. On a level 0
+ * with switches that have no ranks (bypassed director spines, host-less
+ * switches), the leaves' up-links are compared with the leaves' count, the
+ * summary's leaf line, and the others' with theirs (its "level 0 also" line).
+ */
+static void level_departures(vt_tree *t, uint32_t l, const uint8_t *leaf)
+{
+	const struct vt_tree_level *lv = &t->lv[l];
+	int apart = l == 0 && lv->nsw > t->nleaves;
+
+	for (uint32_t i = t->lvl_start[l]; i < t->lvl_start[l + 1]; i++) {
+		uint32_t s = t->by_level[i];
+		uint32_t u = t->up_start[s + 1] - t->up_start[s];
+		uint32_t d = t->dn_start[s + 1] - t->dn_start[s];
+		uint32_t want = !apart	  ? lv->up_links
+				: leaf[s] ? t->up0_leaves.up_links
+					  : t->up0_others.up_links;
+		char nm[NAME_LEN];
+
+		if (u != want)
+			vt_tree_dep(t, "switch %s at level %u has %u up-links, %s %u",
+				    swname(t, s, nm), l, u,
+				    !apart    ? "its level has"
+				    : leaf[s] ? "the leaf switches have"
+					      : "the other level-0 switches have",
+				    want);
+		if (l > 0 && d != lv->down_links)
+			vt_tree_dep(t, "switch %s at level %u has %u down-links, its level has %u",
+				    swname(t, s, nm), l, d, lv->down_links);
+	}
 }
 
 /* Per-level regular shape, and each switch that departs from it. */
-static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
+static int level_shapes(vt_tree *t, vt_err *e)
 {
 	uint32_t *v = malloc((t->nsw + 1) * sizeof(*v));
+	uint8_t *leaf = calloc(t->nsw + 1, 1);
 
-	if (!v)
+	if (!v || !leaf) {
+		free(v);
+		free(leaf);
 		return vt_err_nomem(e, "out of memory");
+	}
+	for (uint32_t k = 0; k < t->order.n; k++)
+		leaf[t->rank_leaf[k]] = 1;
 	for (uint32_t l = 0; l < t->nlevels; l++) {
 		uint32_t a = t->lvl_start[l], b = t->lvl_start[l + 1], n = b - a;
 		struct vt_tree_level *lv = &t->lv[l];
@@ -534,31 +566,14 @@ static int level_shapes(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			else
 				lv->group_width = m;
 		}
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t s = t->by_level[a + i];
-			uint32_t u = t->up_start[s + 1] - t->up_start[s];
-			uint32_t d = t->dn_start[s + 1] - t->dn_start[s];
-			char nm[NAME_LEN];
-
-			if (u != lv->up_links)
-				vt_tree_dep(
-					t,
-					"switch %s at level %u has %u up-links, its level has %u",
-					swname(t, s, nm), l, u, lv->up_links);
-			if (l > 0 && d != lv->down_links)
-				vt_tree_dep(
-					t,
-					"switch %s at level %u has %u down-links, its level has %u",
-					swname(t, s, nm), l, d, lv->down_links);
-		}
 	}
 	t->lv[0].max_hosts = t->hosts_per_leaf;
-	(void)is_leaf;
-	if (t->nlevels && level0_up(t, v, e)) {
-		free(v);
-		return -1;
-	}
+	if (t->nlevels)
+		level0_up(t, leaf, v);
+	for (uint32_t l = 0; l < t->nlevels; l++)
+		level_departures(t, l, leaf);
 	free(v);
+	free(leaf);
 	return 0;
 }
 
@@ -690,9 +705,9 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 	note_loopbacks(t);
 	if (vt_tree_levels(t, o, is_leaf, ranked, e) || check_links(t, e) ||
 	    subtrees_and_order(t, ranked, leaf_seq, &nl, e) || build_order(t, leaf_seq, nl, e) ||
-	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) ||
-	    level_shapes(t, is_leaf, e) || reachability(t, is_leaf, e) ||
-	    subtree_table(t, leaf_seq, nl, e) || vt_tree_tuples(t, e))
+	    order_switches(t, leaf_seq, nl, e) || port_groups(t, e) || level_shapes(t, e) ||
+	    reachability(t, is_leaf, e) || subtree_table(t, leaf_seq, nl, e) ||
+	    vt_tree_tuples(t, e))
 		goto fail;
 	free(is_leaf);
 	free(ranked);

@@ -120,6 +120,17 @@ vartree-route: level 0 also: 8 switches without compute nodes, no ranks, 4 up-li
 lines "fat 4,3" "--hostless-leaves 10 --drop-links 6@0 --seed 4" '^vartree-route: level 0' \
 	"vartree-route: level 0: 9 leaf switches, up to 4 compute nodes each, 3 up-links in 3 groups
 vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 4 up-links in 4 groups"
+# and each level-0 switch's departure compares it with its own line: the leaves
+# L0-S0002 and L0-S0009 with the leaves' 4, the host-less L0-S0012 and L0-S0013
+# with the others' 3 (the lines said 'its level has 4' for all, L0-S0012 went
+# unnamed, and the others with 3, as most of them have, were named)
+lines "fat 4,3" "--hostless-leaves 10 --drop-links 6@0 --seed 5" '^vartree-route: level 0\|^vartree-route: switch "L0-' \
+	"vartree-route: level 0: 12 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
+vartree-route: level 0 also: 4 switches without compute nodes, no ranks, 3 up-links in 3 groups
+vartree-route: switch \"L0-S0002\" (0x0002c95000000002) at level 0 has 3 up-links, the leaf switches have 4
+vartree-route: switch \"L0-S0009\" (0x0002c95000000009) at level 0 has 3 up-links, the leaf switches have 4
+vartree-route: switch \"L0-S0012\" (0x0002c95000000012) at level 0 has 4 up-links, the other level-0 switches have 3
+vartree-route: switch \"L0-S0013\" (0x0002c95000000013) at level 0 has 2 up-links, the other level-0 switches have 3"
 
 # bypassed directors (--director MODEL:bypass): every leaf cabled straight to
 # every line ASIC of its chassis, the added spine ASICs at level 0 beside the
