@@ -7,6 +7,7 @@
  * refusal names the stranded switch instead. Routing it is no option: giving
  * it its level from the leaves closes a credit loop towards its own LID.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,15 +54,18 @@ static void down_from_roots(const vt_tree *t, const uint32_t *dist, uint8_t *dow
 
 /*
  * Is s stranded: no root reaches it going down, every switch link of s goes
- * down (towards the leaves) to a switch the roots do reach, and counted from
- * the roots it lies below every leaf?
+ * down (towards the leaves) to a switch the roots reach, or to a leaf they
+ * do not (its other up-links failed too, or lead to stranded switches), at
+ * least one the former, and counted from the roots it lies below every leaf
+ * they reach? *orphan: the first such leaf, VT_NONE when none.
  */
 static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *dist,
-		    const uint8_t *down, uint32_t lowest, uint32_t s)
+		    const uint8_t *down, uint32_t lowest, uint32_t s, uint32_t *orphan)
 {
 	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s], links = 0;
+	uint32_t node = f->switches[s], kept = 0;
 
+	*orphan = VT_NONE;
 	if (is_leaf[s] || down[s] || t->level[s] == 0xFF || t->level[s] >= lowest ||
 	    dist[s] == VT_NONE || !dist[s])
 		return 0;
@@ -70,11 +74,33 @@ static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *di
 
 		if (r == VT_NONE)
 			continue;
-		if (dist[r] + 1 != dist[s] || !down[r])
+		if (dist[r] + 1 != dist[s] || !(down[r] || is_leaf[r]))
 			return 0;
-		links++;
+		kept += down[r];
+		if (!down[r] && *orphan == VT_NONE)
+			*orphan = r;
 	}
-	return links > 0;
+	return kept > 0;
+}
+
+/*
+ * The stranded switch to name, into *orphan its leaf with no other way up:
+ * the first with such a leaf (that leaf made the levels skew), else the
+ * first; VT_NONE when none is stranded.
+ */
+static uint32_t first_stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *dist,
+			       const uint8_t *down, uint32_t lowest, uint32_t *orphan)
+{
+	uint32_t found = VT_NONE, leaf;
+
+	*orphan = VT_NONE;
+	for (uint32_t s = 0; s < t->nsw && *orphan == VT_NONE; s++)
+		if (stranded(t, is_leaf, dist, down, lowest, s, &leaf) &&
+		    (found == VT_NONE || leaf != VT_NONE)) {
+			found = s;
+			*orphan = leaf;
+		}
+	return found;
 }
 
 int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
@@ -82,8 +108,8 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	uint32_t *dist = malloc((t->nsw + 1) * sizeof(*dist)),
 		 *q = malloc((t->nsw + 1) * sizeof(*q));
 	uint8_t *down = calloc(t->nsw + 1, 1);
-	uint32_t lowest = 0xFF, s = 0;
-	char a[300];
+	uint32_t lowest = 0xFF, s, leaf;
+	char a[300], nm[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX + 40] = "";
 
 	if (!dist || !q || !down) {
 		free(dist);
@@ -91,21 +117,24 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 		free(down);
 		return vt_err_nomem(e, "out of memory");
 	}
-	for (uint32_t x = 0; x < t->nsw; x++)
-		if (is_leaf[x] && t->level[x] < lowest)
-			lowest = t->level[x];
 	leaf_hops(t, is_leaf, dist, q);
 	down_from_roots(t, dist, down, q);
-	while (s < t->nsw && !stranded(t, is_leaf, dist, down, lowest, s))
-		s++;
+	for (uint32_t x = 0; x < t->nsw; x++)
+		if (is_leaf[x] && down[x] && t->level[x] < lowest)
+			lowest = t->level[x];
+	s = first_stranded(t, is_leaf, dist, down, lowest, &leaf);
 	free(dist);
 	free(q);
 	free(down);
-	if (s == t->nsw)
+	if (s == VT_NONE)
 		return 0;
-	return vt_err_node(e, t->f, t->f->switches[s], 0,
-			   "switch %s has no up-link left but switches below it have others: a "
-			   "failed top (or its failed up-links) cut it off; vartree routes no tree "
-			   "with a switch stranded between levels",
-			   vt_node_name(t->f, t->f->switches[s], a, sizeof(a)));
+	if (leaf != VT_NONE)
+		snprintf(b, sizeof(b), ", and its leaf %s has no other way up",
+			 vt_node_name(t->f, t->f->switches[leaf], nm, sizeof(nm)));
+	return vt_err_node(
+		e, t->f, t->f->switches[s], 0,
+		"switch %s has no up-link left but switches below it have others: a "
+		"failed top (or its failed up-links) cut it off%s; vartree routes no tree "
+		"with a switch stranded between levels",
+		vt_node_name(t->f, t->f->switches[s], a, sizeof(a)), b);
 }
