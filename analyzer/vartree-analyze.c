@@ -34,7 +34,7 @@
 static const char usage[] =
 	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [-C|--Ca CA] [-P|--Port PORT]  (--live: the local CA and its port)\n"
-	"       [--order FILE | --order-random SEED] [--json] [--compare A B]\n"
+	"       [--order FILE | --order-random SEED] [--json] [--compare A B] [--lmc N]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
 	"       [--stage-limit N] [--node-name-map FILE] [--all-sources] [--timing]\n"
@@ -59,6 +59,7 @@ struct opts {
 	uint32_t th_val[MAX_THRESH];
 	unsigned nth;
 	unsigned top, threads;
+	int lmc; /* --lmc, -1: the fabric file's, else the one the tables show */
 	uint32_t stage_limit;
 	enum vt_congest_method method;
 	struct timespec t0; /* start of the run, for progress notes */
@@ -146,6 +147,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 			cli,
 			"give exactly one of --lfts FILE, --route vartree, --live, --compare A B");
 	vt_cli_exclusive(cli, !!o->order + o->have_seed, "--order and --order-random");
+	vt_cli_exclusive(cli, o->live + (o->lmc >= 0), "--lmc and --live"); /* the SM's LIDs */
 	if (o->nlabel > (o->cmp[0] ? 2u : 1u))
 		vt_cli_usage(cli, "more --label options than routings");
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
@@ -197,6 +199,9 @@ static int analysis_opt(const struct vt_cli *cli, struct opts *o, int c)
 	case 'S':
 		o->stage_limit = (uint32_t)vt_cli_uint(cli, "--stage-limit", optarg, 1, UINT32_MAX);
 		break;
+	case 'E':
+		o->lmc = (int)vt_cli_uint(cli, "--lmc", optarg, 0, 7);
+		break;
 	default:
 		return 0;
 	}
@@ -223,6 +228,7 @@ static const struct option long_opts[] = {
 	{"help", no_argument, 0, 'h'},
 	{"version", no_argument, 0, VT_OPT_VERSION},
 	{"stage-limit", required_argument, 0, 'S'},
+	{"lmc", required_argument, 0, 'E'},
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
 	{"timing", no_argument, 0, 'W'},
@@ -237,6 +243,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 
 	o->top = 5;
 	o->threads = 2;
+	o->lmc = -1;
 	vt_cli_init(&cli, PROG, usage, "qhp:C:P:", long_opts, argc, argv);
 	while ((c = vt_cli_next(&cli)) != -1) {
 		if (analysis_opt(&cli, o, c) || vt_cli_live_opt(&cli, c, &o->local))
@@ -695,7 +702,9 @@ static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, uns
 		if (o->have_seed)
 			vt_order_shuffle(&rs[0].order, o->order_seed);
 	} else {
-		if (vt_load(o->topo, f, e))
+		if (vt_load(o->topo, f, e) ||
+		    vt_cli_fabric_lmc(PROG, *f, o->topo, o->cmp[0] ? o->cmp[0] : o->lfts, o->lmc,
+				      o->quiet, e))
 			return -1;
 		if (o->cmp[0]) {
 			*nr = 2;

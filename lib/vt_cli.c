@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vt_lftio.h"
+
 void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const char *shortopts,
 		 const struct option *longopts, int argc, char **argv)
 {
@@ -356,4 +358,23 @@ enum vt_speed vt_cli_speed(const struct vt_cli *c, const char *opt, const char *
 			   "%s: '%s' is not one of SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR",
 			   opt, s);
 	return sp;
+}
+
+int vt_cli_fabric_lmc(const char *prog, vt_fabric *f, const char *topo, const char *lftfile,
+		      int lmc, int quiet, vt_err *e)
+{
+	unsigned shown;
+
+	if (lmc >= 0)
+		return vt_fabric_set_lmc(f, (unsigned)lmc, e);
+	/* a file naming an LMC (ibnetdiscover's "lmc 2") is taken at its word */
+	if (!lftfile || vt_fabric_has_lmc(f))
+		return 0;
+	shown = vt_lfts_lmc(f, lftfile);
+	if (shown && vt_fabric_set_lmc(f, shown, e))
+		return -1;
+	if (shown && !quiet)
+		fprintf(stderr, "%s: LMC %u from %s (%s names no LMC)\n", prog, shown, lftfile,
+			topo);
+	return 0;
 }

@@ -61,6 +61,14 @@ _Noreturn void vt_cli_die(const char *prog, int status, const char *fmt, ...)
 /* "PROG VERSION" on stdout, exit 0. */
 _Noreturn void vt_cli_version(const char *prog);
 
+/*
+ * The LMC of a loaded fabric: lmc when given (--lmc, >= 0), else, for a
+ * fabric file that names none (opensm-subnet.lst) read with tables that show
+ * one (vt_lfts_lmc), that one, with a note "PROG: LMC N from LFTS (TOPO names
+ * no LMC)" on stderr unless quiet. lftfile may be NULL.
+ */
+int vt_cli_fabric_lmc(const char *prog, vt_fabric *f, const char *topo, const char *lftfile,
+		      int lmc, int quiet, vt_err *e);
 /* Refuses opt when given without what gives it a meaning: "OPT needs NEEDS" (usage error). */
 void vt_cli_needs(const struct vt_cli *c, int given, const char *opt, int present,
 		  const char *needs);

@@ -341,6 +341,34 @@ int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e)
 	return 0;
 }
 
+int vt_fabric_set_lmc(vt_fabric *f, unsigned lmc, vt_err *e)
+{
+	if (lmc > 7)
+		return vt_err_set(e, "LMC %u out of range 0..7", lmc);
+	for (uint32_t i = 0; i < f->nports; i++) {
+		struct vt_port *pt = &f->ports[i];
+		char nm[VT_NODE_NAME_MAX];
+
+		if (!pt->lid || f->nodes[pt->node].type == VT_SWITCH || !owns_lid(f, pt))
+			continue;
+		if (pt->lid & ((1u << lmc) - 1) || pt->lid + (1u << lmc) - 1 > VT_MAX_UC_LID)
+			return vt_err_at(e, f->source, f->nodes[pt->node].line,
+					 "port %u of %s: LID %u is not the first of %u (LMC %u)",
+					 pt->num, vt_node_name(f, pt->node, nm, sizeof(nm)),
+					 pt->lid, 1u << lmc, lmc);
+		pt->lmc = (uint8_t)lmc;
+	}
+	return build_lid_map(f, e);
+}
+
+int vt_fabric_has_lmc(const vt_fabric *f)
+{
+	for (uint32_t i = 0; i < f->nports; i++)
+		if (f->ports[i].lmc && f->nodes[f->ports[i].node].type != VT_SWITCH)
+			return 1;
+	return 0;
+}
+
 uint32_t vt_fabric_node_by_guid(const vt_fabric *f, uint64_t node_guid)
 {
 	uint32_t v = vt_map64_get(&f->guids, node_guid);

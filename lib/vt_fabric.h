@@ -93,6 +93,16 @@ int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigne
  * the input gave. Fails on duplicate GUIDs or LIDs.
  */
 int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e);
+/*
+ * The LMC of a finished fabric whose file named none (opensm-subnet.lst,
+ * ibdiagnet2.lst, db_csv): every LID-owning CA or router port keeps its LID
+ * as the first of 2^lmc (switch port 0 keeps LMC 0, OpenSM's default). Fails
+ * naming the port when a LID is not a multiple of 2^lmc, as the subnet manager
+ * would have aligned it, or when two ranges overlap.
+ */
+int vt_fabric_set_lmc(vt_fabric *f, unsigned lmc, vt_err *e);
+/* Whether some CA or router port has an LMC (the file named it). */
+int vt_fabric_has_lmc(const vt_fabric *f);
 
 /* Lookups (after vt_fabric_finish); VT_NONE when absent. */
 uint32_t vt_fabric_node_by_guid(const vt_fabric *f, uint64_t node_guid);
@@ -137,7 +147,8 @@ const char *vt_node_name(const vt_fabric *f, uint32_t node, char *buf, size_t le
  * the line listing the link of its port `port` when the source gives it, else
  * the line of the node's record (port 0: always the record's); "SOURCE:
  * cause" when there is no line (generated fabrics, live discovery, OpenSM's
- * subnet) or no such node (VT_NONE: a leaf's CA where it has none). Returns -1. The arguments may point into e->msg.
+ * subnet) or no such node (VT_NONE: a leaf's CA where it has none). Returns -1. The arguments may
+ * point into e->msg.
  */
 int vt_err_node(vt_err *e, const vt_fabric *f, uint32_t node, unsigned port, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -116,8 +116,11 @@ static int read_record(vt_lfts *t, const vt_fabric *f, const unsigned char *rec,
 					  name, off + 8 + lid, lid, port, n->nports, n->desc, guid);
 		if (lid >= t->nlid)
 			return vt_err_set(
-				e, "%s: byte %zu: LID 0x%04x beyond the fabric's top LID 0x%04x",
-				name, off + 8 + lid, lid, f->max_lid);
+				e, "%s: byte %zu: LID 0x%04x beyond the fabric's top LID 0x%04x%s",
+				name, off + 8 + lid, lid, f->max_lid,
+				vt_fabric_has_lmc(f) ? ""
+						     : " (another fabric's tables, or an LMC the "
+						       "fabric file does not name)");
 		dst[lid] = (uint8_t)port;
 	}
 	return 0;

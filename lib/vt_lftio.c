@@ -341,8 +341,11 @@ static int set_entry(struct lft_parse *s, uint64_t lid, uint64_t port)
 			   vt_node_name(s->f, s->f->switches[s->sw], nm, sizeof(nm)));
 	}
 	if (lid > s->f->max_lid)
-		return err(s, "LID 0x%04" PRIx64 " beyond the fabric's top LID 0x%04x", lid,
-			   s->f->max_lid);
+		return err(s, "LID 0x%04" PRIx64 " beyond the fabric's top LID 0x%04x%s", lid,
+			   s->f->max_lid,
+			   vt_fabric_has_lmc(s->f) ? ""
+						   : " (another fabric's tables, or an LMC the "
+						     "fabric file does not name)");
 	if (vt_lft_get(s->t, s->sw, (uint32_t)lid) != VT_LFT_NONE) {
 		char nm[VT_NODE_NAME_MAX];
 
@@ -529,6 +532,58 @@ int vt_lfts_read(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
 int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e)
 {
 	return read_path(t, f, path, 1, e);
+}
+
+/* Offset of an entry line's LID past the LID of the CA port it names; -1 when none. */
+static long lid_offset(const vt_fabric *f, const char *line)
+{
+	const char *g = strstr(line, "portguid 0x"), *end = line + strlen(line);
+	uint64_t lid, guid;
+	uint32_t pi;
+
+	if (!g || !starts(line, end, "0x") || !parse_num(line + 2, end, 16, &lid) ||
+	    !parse_num(g + 11, end, 16, &guid))
+		return -1;
+	pi = vt_fabric_port_by_guid(f, guid);
+	if (pi == VT_NONE || f->nodes[f->ports[pi].node].type == VT_SWITCH || !f->ports[pi].lid ||
+	    lid < f->ports[pi].lid)
+		return -1;
+	return (long)(lid - f->ports[pi].lid);
+}
+
+unsigned vt_lfts_lmc(const vt_fabric *f, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long most = 0;
+	int sections = 0;
+	unsigned lmc = 0;
+
+	if (!fp)
+		return 0;
+	/* the first switch's section lists every LID; stop at the second */
+	while (getline(&line, &cap, fp) > 0 && sections < 2) {
+		const char *p = line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "Unicast lids", 12))
+			sections++;
+		else if (!sections && *p && *p != '#' && *p != '\n' && *p != '\r')
+			break; /* another grammar: no port GUIDs */
+		else if (sections == 1) {
+			long off = lid_offset(f, p);
+
+			if (off > most && off < 128)
+				most = off;
+		}
+	}
+	free(line);
+	fclose(fp);
+	while (most >> lmc)
+		lmc++;
+	return lmc;
 }
 
 int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err *e)

@@ -45,6 +45,16 @@ int vt_lfts_check(const vt_lfts *t, const vt_fabric *f, const char *name, vt_err
  * failed since).
  */
 int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *e);
+/*
+ * The LMC the tables of path show, for a fabric file that names none
+ * (opensm-subnet.lst): OpenSM's opensm-lfts.dump, ibroute and dump_fts name
+ * the port GUID each LID leads to, so a CA port's 2^LMC LIDs all name it.
+ * The smallest LMC covering the entries of the first switch (every LID) past
+ * their CA port's LID; 0 when none is, or the file names no port GUIDs
+ * (opensm.fdbs, ibdiagnet2.fdbs, vartree's binary form) or cannot be read
+ * (vt_lfts_read reports that).
+ */
+unsigned vt_lfts_lmc(const vt_fabric *f, const char *path);
 /* The same from memory; buf need not be NUL-terminated, name is used in messages. */
 int vt_lfts_read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len, const char *name,
 		     vt_err *e);

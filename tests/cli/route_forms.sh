@@ -109,6 +109,32 @@ done
 ncase=$((ncase + 1))
 [ "$(grep -c '^0x00\(0[89a-f]\|1[0-7]\) 00[1-4] # Channel Adapter' "$tmp/l")" = 64 ] ||
 	{ echo "FAIL: lmc.topo: not 16 CA LIDs on each of 4 switches"; nfail=$((nfail + 1)); }
+
+# OpenSM's opensm-subnet.lst names no LMC: lmc-opensm-subnet.lst is what
+# OpenSM wrote for lmc.topo with LMC 2 (vartree-harness -l 2), the tables are
+# vartree-route --lmc 2's (the same LIDs as OpenSM's). The text dump names the
+# port GUID of every LID, so the LMC is taken from it, with a note; the binary
+# form names none and needs --lmc (both stopped at "LID 0x0015 beyond the
+# fabric's top LID 0x0014" before)
+lst=$d/lmc-opensm-subnet.lst
+"$r" -q --lmc 2 "$d/lmc.topo" -o "$tmp/l2"
+"$r" -q --lmc 2 "$d/lmc.topo" --lft-format binary -o "$tmp/l2.bin"
+expect 0 "vartree-analyze: LMC 2 from $tmp/l2 ($lst names no LMC)" "$a" "$lst" --lfts "$tmp/l2" --all-sources
+ncase=$((ncase + 1))
+grep -qx 'audit: ok (no unreachable destination, loop, misdelivery or credit loop)' "$tmp/out" ||
+	{ echo "FAIL: lmc .lst: audit: $(head -3 "$tmp/out")"; nfail=$((nfail + 1)); }
+expect 0 "" "$a" "$lst" --lfts "$tmp/l2" --all-sources -q
+expect 0 "" "$a" "$lst" --lfts "$tmp/l2.bin" --all-sources --lmc 2
+ncase=$((ncase + 1))
+grep -qx 'audit: ok (no unreachable destination, loop, misdelivery or credit loop)' "$tmp/out" ||
+	{ echo "FAIL: lmc .lst --lmc 2: audit: $(head -3 "$tmp/out")"; nfail=$((nfail + 1)); }
+expect 2 "vartree-analyze: $tmp/l2.bin: byte 45: LID 0x0015 beyond the fabric's top LID 0x0014 (another fabric's tables, or an LMC the fabric file does not name)" \
+	"$a" "$lst" --lfts "$tmp/l2.bin"
+expect 2 "vartree-analyze: $lst:6: port 1 of \"n02 mlx5_0\" (0x0c42a10300d0e020): LID 12 is not the first of 8 (LMC 3)" \
+	"$a" "$lst" --lfts "$tmp/l2" --lmc 3
+expect 2 "vartree-analyze: --lmc and --live exclude each other. Try 'vartree-analyze --help'." "$a" --live --lmc 2
+# the LMC an ibnetdiscover file names is kept: no note
+expect 0 "" "$a" "$d/lmc.topo" --lfts "$tmp/l2" --all-sources
 "$r" -q "$d/router.topo" -o "$tmp/l"
 ncase=$((ncase + 1))
 [ "$(grep -c "^0x0009 00[1-5] # Router portguid 0x0c42a10300f0a001: 'gw1 ib-router'" "$tmp/l")" = 4 ] ||

@@ -438,7 +438,9 @@ START_TEST(errors)
 		 "x.dump:1: switch GUID 0x0000000000100000 is not a switch of the fabric");
 	read_err(HDR1 "0x0001 000 # x\n0x0004 009 # Hca1\n",
 		 "x.dump:3: port 9 beyond the 8 ports of switch \"Switch1\" (0x0000000000200000)");
-	read_err(HDR1 "0x003d 001\n", "x.dump:2: LID 0x003d beyond the fabric's top LID 0x003c");
+	read_err(HDR1 "0x003d 001\n",
+		 "x.dump:2: LID 0x003d beyond the fabric's top LID 0x003c (another "
+		 "fabric's tables, or an LMC the fabric file does not name)");
 	read_err(HDR1 "0x0001 zz\n", "x.dump:2: cannot parse port");
 	read_err(HDR1 "0x00g1 001\n", "x.dump:2: cannot parse LID");
 	read_err(HDR1 "junk\n", "x.dump:2: malformed line");
