@@ -36,6 +36,8 @@ static const char usage[] =
 	"or the source/destination pairs of patterns whose path crosses a port.\n"
 	"  -l, --lfts FILE          tables: opensm-lfts.dump, ibroute/dump_fts output, "
 	"opensm.fdbs\n"
+	"      --lmc N              the LMC of a TOPOLOGY that names none (default: the one\n"
+	"                           the tables show, as vartree-analyze)\n"
 	"      --route vartree      route the fabric with vartree first\n"
 	"      --live               discover the subnet and read its tables (needs umad access)\n"
 	"  -C, --Ca CA              --live: the local CA (default: the first)\n"
@@ -62,6 +64,7 @@ struct opts {
 	const char *patterns[MAX_PATTERNS];
 	unsigned npatterns;
 	int live, json, quiet, have_seed;
+	int lmc;		  /* --lmc, -1: the fabric file's, else the one the tables show */
 	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	enum vt_addr_kind kind;
 	uint64_t seed;
@@ -90,6 +93,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o, int nkind)
 		vt_cli_usage(cli, "give exactly one of --lfts FILE, --route vartree, --live");
 	vt_cli_exclusive(cli, nkind, "-G, -L and --rank");
 	vt_cli_exclusive(cli, !!o->order + o->have_seed, "--order and --order-random");
+	vt_cli_exclusive(cli, o->live + (o->lmc >= 0), "--lmc and --live");
 	if (o->port && nkind)
 		vt_cli_usage(cli, "-G, -L and --rank address SRC and DST, not --port");
 	vt_cli_needs(cli, !!o->npatterns, "--pattern", !!o->port, "--port NODE/PORT");
@@ -116,6 +120,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"json", no_argument, 0, 'j'},
 		{"quiet", no_argument, 0, 'q'},
 		{"node-name-map", required_argument, 0, 'N'},
+		{"lmc", required_argument, 0, 'E'},
 		{"help", no_argument, 0, 'h'},
 		{"version", no_argument, 0, VT_OPT_VERSION},
 		VT_CLI_LIVE_OPTIONS,
@@ -168,6 +173,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'N':
 			o->name_map = optarg;
 			break;
+		case 'E':
+			o->lmc = (int)vt_cli_uint(&cli, "--lmc", optarg, 0, 7);
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -187,7 +195,8 @@ static int load(const struct opts *o, vt_fabric **f, vt_lfts *t, vt_order *ord, 
 			return -1;
 		*name = "live";
 	} else {
-		if (vt_load(o->topo, f, e))
+		if (vt_load(o->topo, f, e) ||
+		    vt_cli_fabric_lmc(PROG, *f, o->topo, o->lfts, o->lmc, 0, e))
 			return -1;
 		if (o->lfts) {
 			*name = o->lfts;
@@ -504,7 +513,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct opts o = {0};
+	struct opts o = {.lmc = -1};
 	vt_fabric *f = NULL;
 	vt_lfts t = {0};
 	vt_order ord = {0};

@@ -48,6 +48,7 @@ struct opts {
 	const char *preset;
 	enum vt_simwork_mode mode;
 	int mode_set, json, quiet, links;
+	int lmc; /* --lmc, -1: the fabric file's, else the one the first --lfts shows */
 	/* options refused where they mean nothing */
 	int load_set, duration_set, reps_set, ar_select_set, rail_choice_set;
 	uint32_t size;

@@ -35,6 +35,8 @@ static const char usage[] =
 	"  --gen SPEC         generate the fabric (vartree-gen spec)\n"
 	"  --lfts FILE        forwarding tables (OpenSM lfts dump, dump_fts, fdbs); repeatable\n"
 	"  --route vartree    route with vartree (the default without --lfts); repeatable\n"
+	"  --lmc N            the LMC of a FABRIC that names none (default: the one the\n"
+	"                     first --lfts shows, as vartree-analyze)\n"
 	"  --order FILE       host order (ca-order dump, node list or MPI hostfile)\n"
 	"  --pattern SPEC     analyzer pattern (default shift)\n"
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
@@ -145,6 +147,7 @@ static const struct option long_opts[] = {
 	{"warmup", 1, 0, 40},
 	{"seeds", 1, 0, 41},
 	{"plot-format", 1, 0, 42},
+	{"lmc", 1, 0, 43},
 	{"job", 1, 0, 24},
 	{"trace", 1, 0, 25},
 	{"jobs", 1, 0, 26},
@@ -260,6 +263,9 @@ static int first_pass(const struct vt_cli *cli, struct opts *o, int c)
 		break;
 	case 'q':
 		o->quiet = 1;
+		break;
+	case 43:
+		o->lmc = (int)vt_cli_uint(cli, "--lmc", optarg, 0, 7);
 		break;
 	case 15:
 		o->p.flit = 1;
@@ -444,6 +450,7 @@ static void check_opts(const struct vt_cli *cli, struct opts *o)
 		vt_cli_usage(cli, "one fabric only");
 	if (!o->fabric == !o->gen)
 		vt_cli_usage(cli, "give a FABRIC file or --gen SPEC");
+	vt_cli_exclusive(cli, !!o->gen + (o->lmc >= 0), "--lmc and --gen"); /* LIDs of its own */
 	vt_cli_exclusive(cli, !!o->pattern + !!o->causal + !!o->open + !!o->njobs + !!o->trace,
 			 "--pattern, --causal, --open, --job/--jobs and --trace");
 	if (o->njobs && o->mode_set && o->mode == VT_WORK_BARRIER)
@@ -483,6 +490,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		die("out of memory");
 	memset(o, 0, sizeof(*o));
 	vt_sim_defaults(&o->p);
+	o->lmc = -1;
 	o->size = 4096;
 	o->reps = 1;
 	o->load = 0.5;
@@ -542,8 +550,14 @@ static vt_fabric *load_all(const struct opts *o, struct routing *rt)
 
 		if (vt_gen_parse(&gs, o->gen, &e) || vt_gen_build(&gs, &f, &e))
 			die(e.msg);
-	} else if (vt_load(o->fabric, &f, &e)) {
-		die(e.msg);
+	} else {
+		const char *lfts = NULL;
+
+		for (unsigned k = 0; k < o->nr && !lfts; k++)
+			lfts = o->rspec[k];
+		if (vt_load(o->fabric, &f, &e) ||
+		    vt_cli_fabric_lmc(PROG, f, o->fabric, lfts, o->lmc, o->quiet, &e))
+			die(e.msg);
 	}
 	for (unsigned k = 0; k < o->nr; k++) {
 		rt[k].source = o->rspec[k] ? o->rspec[k] : "vartree";

@@ -135,6 +135,26 @@ expect 2 "vartree-analyze: $lst:6: port 1 of \"n02 mlx5_0\" (0x0c42a10300d0e020)
 expect 2 "vartree-analyze: --lmc and --live exclude each other. Try 'vartree-analyze --help'." "$a" --live --lmc 2
 # the LMC an ibnetdiscover file names is kept: no note
 expect 0 "" "$a" "$d/lmc.topo" --lfts "$tmp/l2" --all-sources
+# vartree-trace and vartree-sim read tables alike: n04's fourth LID (0x17)
+# traced from n01, 12 messages of a shift simulated
+tr=$VT_BIN/vartree-trace sim=$VT_BIN/vartree-sim
+expect 0 "vartree-trace: LMC 2 from $tmp/l2 ($lst names no LMC)" "$tr" "$lst" --lfts "$tmp/l2" -L 8 0x17
+ncase=$((ncase + 1))
+[ "$(tail -1 "$tmp/out")" = 'To ca {0x0c42a10300d0e040} portnum 1 lid 20-23 "n04 mlx5_0"' ] ||
+	{ echo "FAIL: trace lmc .lst: $(tail -2 "$tmp/out")"; nfail=$((nfail + 1)); }
+expect 0 "" "$tr" "$lst" --lfts "$tmp/l2.bin" --lmc 2 -L 8 0x17
+expect 2 "vartree-trace: $tmp/l2.bin: byte 45: LID 0x0015 beyond the fabric's top LID 0x0014 (another fabric's tables, or an LMC the fabric file does not name)" \
+	"$tr" "$lst" --lfts "$tmp/l2.bin" -L 8 0x17
+expect 2 "vartree-trace: --lmc and --live exclude each other. Try 'vartree-trace --help'." "$tr" --live --lmc 2 a b
+ncase=$((ncase + 1))
+"$sim" "$lst" --lfts "$tmp/l2" >/dev/null 2>"$tmp/err" &&
+	[ "$(head -1 "$tmp/err")" = "vartree-sim: LMC 2 from $tmp/l2 ($lst names no LMC)" ] ||
+	{ echo "FAIL: sim lmc .lst: $(head -2 "$tmp/err")"; nfail=$((nfail + 1)); }
+expect 0 "" "$sim" "$lst" --lfts "$tmp/l2.bin" --lmc 2 -q
+ncase=$((ncase + 1))
+grep -qx "$tmp/l2.bin: 12/12 messages, 49152 bytes delivered of 49152, .*" "$tmp/out" ||
+	{ echo "FAIL: sim lmc .lst: $(tail -2 "$tmp/out")"; nfail=$((nfail + 1)); }
+expect 2 "vartree-sim: --lmc and --gen exclude each other. Try 'vartree-sim --help'." "$sim" --gen "fat 2,2" --lmc 1
 "$r" -q "$d/router.topo" -o "$tmp/l"
 ncase=$((ncase + 1))
 [ "$(grep -c "^0x0009 00[1-5] # Router portguid 0x0c42a10300f0a001: 'gw1 ib-router'" "$tmp/l")" = 4 ] ||
