@@ -228,6 +228,32 @@ static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *
 	return 0;
 }
 
+/*
+ * The refusal after the fourth routing found no top tree says which top no
+ * switch below the tops joins to the others (the turn switches' routings
+ * had nothing to turn at), before the audit's finding.
+ */
+static void name_apart(const vt_fabric *f, const uint32_t *apart, vt_err *e)
+{
+	static const char k[] = "for every source: ";
+	char *p = strstr(e->msg + e->cause, k), tail[VT_ERR_MAX], nm[VT_NODE_NAME_MAX];
+	size_t room;
+
+	if (apart[0] == VT_NONE || !p)
+		return;
+	p += sizeof(k) - 1;
+	room = sizeof(e->msg) - (size_t)(p - e->msg);
+	snprintf(tail, sizeof(tail), "%s", p);
+	vt_node_name(f, apart[0], nm, sizeof(nm));
+	if (apart[1] == 1)
+		snprintf(p, room, "top %s shares no switch below it with another top; %s", nm,
+			 tail);
+	else
+		snprintf(p, room,
+			 "tops %s and %u more share no switch below them with the others; %s", nm,
+			 apart[1] - 1, tail);
+}
+
 /* vt_route's routings, tried in this order (see vt_route) */
 enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES };
 /*
@@ -240,12 +266,13 @@ enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES 
 
 /* One routing of every plane; *got: ROUTED_ flags. */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
-			vt_lfts *lfts, vt_order *order, int *got, vt_err *e)
+			vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
 	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
 			   .deg.turn_switch = try == TRY_TURN_SWITCH,
-			   .deg.top_tree = try == TRY_TOP_TREE};
+			   .deg.top_tree = try == TRY_TOP_TREE,
+			   .deg.apart = VT_NONE};
 	vt_tree t;
 	uint32_t *plane = NULL, np;
 
@@ -316,6 +343,8 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 			vt_lft_set(lfts, s, p0->lid, 0);
 	}
 	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0);
+	apart[0] = r.deg.apart;
+	apart[1] = r.deg.napart;
 	router_free(&r);
 	free(plane);
 	return 0;
@@ -385,8 +414,9 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	int got = 0;
 	char fail[NTRIES][VT_ERR_MAX] = {""};
 	unsigned at[NTRIES] = {0};
+	uint32_t apart[2] = {VT_NONE, 0};
 
-	if (route_planes(f, o, try, lfts, order, &got, e))
+	if (route_planes(f, o, try, lfts, order, &got, apart, e))
 		return -1;
 	if (!(got & ROUTED_UNSURE))
 		return 0;
@@ -402,9 +432,10 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		if (++try == NTRIES) {
 			memcpy(e->msg, fail[shown], sizeof(e->msg));
 			e->cause = at[shown];
+			name_apart(f, apart, e);
 			return -1;
 		}
-		if (route_planes(f, &quiet, try, lfts, order, &got, e))
+		if (route_planes(f, &quiet, try, lfts, order, &got, apart, e))
 			return -1;
 	}
 	log_tries(o, try, fail, at);

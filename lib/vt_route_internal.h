@@ -200,6 +200,12 @@ struct route_degraded {
 	 */
 	int top_tree, no_tree;
 	uint8_t *tturn, *tup;
+	/*
+	 * Where a plane has no top tree: a top (fabric node) of the fewest
+	 * that no switch below the tops joins to the others, and how many
+	 * (apart VT_NONE: every plane had one)
+	 */
+	uint32_t apart, napart;
 	uint32_t *tw;
 	/*
 	 * Set when that argument does not cover the plane: a plan fell back to

@@ -214,6 +214,24 @@ static uint32_t partial_tree(struct top_search *ts)
 	return nsets;
 }
 
+/* deg.apart: the first top of the smallest set partial_tree left (uf), deg.napart its size. */
+static void fewest_apart(struct top_search *ts)
+{
+	const vt_tree *t = ts->t;
+	uint32_t top = t->nlevels - 1, a = t->lvl_start[top], b = t->lvl_start[top + 1];
+
+	for (uint32_t i = a; i < b; i++) {
+		uint32_t c = vt_uf_find(ts->uf, t->by_level[i]), n = 0;
+
+		for (uint32_t k = a; k < b; k++)
+			n += vt_uf_find(ts->uf, t->by_level[k]) == c;
+		if (ts->r->deg.apart == VT_NONE || n < ts->r->deg.napart) {
+			ts->r->deg.apart = t->f->switches[t->by_level[i]];
+			ts->r->deg.napart = n;
+		}
+	}
+}
+
 /*
  * deg.tturn: the first set of turn switches, in the policy's order
  * (vt_route_top_tree_better: the greedy choice where that makes a tree),
@@ -236,6 +254,8 @@ int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf)
 	if (partial_tree(&ts) == 1)
 		return 0;
 	memset(r->deg.tturn, 0, t->nsw);
+	if (r->deg.apart == VT_NONE)
+		fewest_apart(&ts);
 	return -1;
 }
 
