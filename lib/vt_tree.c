@@ -735,11 +735,11 @@ static const char *level0_others(const vt_tree *t, char *buf, size_t len)
 	if (t->lv[0].nsw <= t->nleaves)
 		return NULL;
 	if (t->nbypassed)
-		snprintf(a, sizeof(a), "%u director spine ASICs that the leaves' up-links bypass",
-			 t->nbypassed);
+		snprintf(a, sizeof(a), "%u director spine ASIC%s that the leaves' up-links bypass",
+			 t->nbypassed, t->nbypassed == 1 ? "" : "s");
 	if (other)
-		snprintf(b, sizeof(b), "%u %sswitches without compute nodes", other,
-			 t->nbypassed ? "other " : "");
+		snprintf(b, sizeof(b), "%u %sswitch%s without compute nodes", other,
+			 t->nbypassed ? "other " : "", other == 1 ? "" : "es");
 	snprintf(buf, len, "level 0 also: %s%s%s, no ranks, %u up-links in %u groups", a,
 		 *a && *b ? " and " : "", b, t->up0_others.up_links, t->up0_others.up_groups);
 	return buf;

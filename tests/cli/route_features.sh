@@ -169,6 +169,10 @@ vartree-route: level 0: 16 leaf switches, up to 4 compute nodes each, 4 up-links
 vartree-route: level 0 also: 8 director spine ASICs that the leaves' up-links bypass, no ranks, 4 up-links in 4 groups
 vartree-route: level 1: 16 switches, 6 down-links in 6 groups, 4 up-links in 4 groups
 vartree-route: level 2: 16 switches, 4 down-links in 4 groups, 0 up-links in 0 groups"
+# one spine ASIC for two line ASICs, each leaf with 2 links to each (was "1
+# director spine ASICs")
+lines "oversub 8,12,4,2" "--director CS7500:bypass" '^vartree-route: level 0 also' \
+	"vartree-route: level 0 also: 1 director spine ASIC that the leaves' up-links bypass, no ranks, 2 up-links in 2 groups"
 # parallel links (5 per leaf and line ASIC): the spine ASICs' own up-links
 lines "gpu 2" "--director CS7500:bypass" '^vartree-route: level 0' \
 	"vartree-route: level 0: 8 leaf switches, up to 20 compute nodes each, 20 up-links in 4 groups

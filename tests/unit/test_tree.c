@@ -531,7 +531,7 @@ START_TEST(level0_without_ranks)
 		"2 "
 		"up-links in 2 groups\n",
 		"level 0 also: 2 director spine ASICs that the leaves' up-links bypass and 1 other "
-		"switches without compute nodes, no ranks, 2 up-links in 2 groups\n"};
+		"switch without compute nodes, no ranks, 2 up-links in 2 groups\n"};
 	char *buf, *text;
 	size_t len;
 	vt_err e;
