@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ibsim loads vartree-gen's real-fabric features (aggregation nodes, directors,
-# loop-backs, host-less leaves, storage HCAs on the top switches, the GPU preset),
+# bypassed directors, loop-backs, host-less leaves, storage HCAs on the top
+# switches, the GPU preset),
 # each alone and combined with the removals: every file parsed to the last line
-# with no warning, each with its own socket, ibsim stopped by its PID. On three of
+# with no warning, each with its own socket, ibsim stopped by its PID. On four of
 # them an ibnetdiscover through libumad2sim finds the file's switches, CAs, node
 # GUIDs and sysimgguids (an aggregation node shares its switch's, a director's
 # ASICs their chassis's). Multi-PF fabrics are left out: ibsim makes port GUIDs
@@ -66,6 +67,8 @@ specs=(
 	"fat 4,3 --aggregation-nodes --director CS7500 --spine-cas 2:dual --loopbacks 3 --hostless-leaves 2 --drop-switches 1 --drop-links 2@0 --seed 9"
 	"gpu"
 	"gpu 2 --drop-links 4 --drop-hosts 5 --loopbacks 2 --seed 2"
+	"fat 4,2 --director CS7500:bypass --aggregation-nodes"
+	"fat 4,3 --director CS8500:bypass --spine-cas 2:dual --loopbacks 2 --seed 4"
 )
 i=0
 for spec in "${specs[@]}"; do
@@ -83,7 +86,7 @@ for spec in "${specs[@]}"; do
 	grep -qx "$f: parsed $lines lines" "$tmp/out" || { cat "$tmp/out"; fail "$spec: not parsed whole"; }
 	grep -qiE 'ibwarn|ibpanic' "$tmp/out" && { cat "$tmp/out"; fail "$spec: warnings"; }
 	case $i in
-	3 | 5 | 10)
+	3 | 5 | 10 | 13)
 		LD_PRELOAD=$umad2sim timeout 120 ibnetdiscover >"$tmp/disc" 2>"$tmp/disc.err" ||
 			{ cat "$tmp/disc.err"; fail "$spec: ibnetdiscover failed"; }
 		for t in Switch Ca; do

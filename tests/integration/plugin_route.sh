@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vartree inside the stock OpenSM routes a 4-ary-3-tree, a thin tree, a pruned
 # tree, a degraded tree, and 4-ary-3-trees with aggregation nodes, storage CAs on
-# spines, a host-less leaf and loop-backs, or a director chassis. For each: the tables OpenSM dumped and the tables
+# spines, a host-less leaf and loop-backs, or a director chassis, bypassed or
+# not. For each: the tables OpenSM dumped and the tables
 # read back from the switches (dump_fts; infiniband-diags 44 skips a LID alone
 # in a block, so only LIDs at a block start may be missing there) equal what
 # vartree-route computes offline from the ibnetdiscover view (OpenSM's LIDs),
@@ -36,7 +37,7 @@ check() { # NAME SPEC...
 	grep -q unreachable <<<"$w" && { head <<<"$w"; fail "$n: a host does not reach another"; }
 	# a degraded tree leaves switch/LID pairs that no host route uses unset; the
 	# analyzer counts those as unreachable, so there only the rest must be clean
-	if [ "$n" = sharp ] || [ "$n" = director ]; then
+	if [ "$n" = sharp ] || [ "$n" = director ] || [ "$n" = bypass-sharp ]; then
 		# aggregation nodes start traffic on every switch: their routes to tops
 		# they are not below detour through the turn leaf, so non-minimal hops
 		# are expected there; every other kind must be clean
@@ -65,4 +66,7 @@ check degraded fat 4,3 --drop-links 3@1 --seed 2
 # spines, a host-less leaf, loop-back cables; and a director chassis
 check sharp fat 4,3 --aggregation-nodes --spine-cas 2:dual --hostless-leaves 1 --loopbacks 2 --seed 3
 check director fat 4,3 --director CS7500 --aggregation-nodes
+# bypassed directors: leaves on every line ASIC, the spine ASICs at level 0
+check bypass fat 4,3 --director CS8500:bypass
+check bypass-sharp fat 4,2 --director CS7500:bypass --aggregation-nodes
 echo "route ok"
