@@ -127,7 +127,8 @@ int vtp_fabric_from_subnet(const osm_subn_t *subn, unsigned lmc, vt_fabric **out
 	const cl_qmap_t *tbl = &subn->node_guid_tbl;
 	uint32_t n = 0, cap = (uint32_t)cl_qmap_count(tbl);
 	struct node_ref *refs = calloc(cap ? cap : 1, sizeof(*refs));
-	vt_fabric *f = vt_fabric_new("OpenSM subnet");
+	/* the source messages name: "OpenSM's subnet: ..." and "... of OpenSM's subnet" */
+	vt_fabric *f = vt_fabric_new("OpenSM's subnet");
 	const cl_map_item_t *it;
 
 	*out = NULL;

@@ -12,7 +12,7 @@ run_harness "$tmp/c" "$tmp/clique.topo" -e vartree,dfsssp \
 	-O "vartree.bogus=1,other.x=1,vartree.log=loud,vartree.hops=opensm,vartree.order_dump=maybe,vartree.hops"
 s=$tmp/c/summary.txt
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp, fallbacks vartree,' "$s" || { cat "$s"; fail "no fallback to dfsssp"; }
-grep -q 'ERR VT01: fabric refused: OpenSM subnet: switches .* are linked but both at level 0' "$tmp/c/opensm.log" ||
+grep -q "ERR VT01: fabric refused: OpenSM's subnet: switches .* are linked but both at level 0" "$tmp/c/opensm.log" ||
 	fail "ERR VT01 with the cause is not in the log"
 for want in "'vartree.bogus=1': unknown option" "'vartree.log=loud': not error, info, verbose or debug" \
 	"'vartree.order_dump=maybe': not a boolean" "'vartree.hops': no value"; do
@@ -34,7 +34,7 @@ grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/g/summary.txt" || fail "n
 "$gen" fat 4,2 -o "$tmp/f42.topo" || fail "vartree-gen fat 4,2"
 printf '# tops\n0x1234\n' >"$tmp/roots"
 run_harness "$tmp/r" "$tmp/f42.topo" -e vartree,dfsssp -C "root_guid_file $tmp/roots"
-grep -q "ERR VT01: fabric refused: $tmp/roots:2: root GUID 0x0000000000001234 is not a switch of the fabric: no node or port of OpenSM subnet has it; falling back" \
+grep -q "ERR VT01: fabric refused: $tmp/roots:2: root GUID 0x0000000000001234 is not a switch of the fabric: no node or port of OpenSM's subnet has it; falling back" \
 	"$tmp/r/opensm.log" || { grep 'ERR VT' "$tmp/r/opensm.log"; fail "no ERR VT01 naming the root_guid_file line"; }
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/r/summary.txt" || fail "no fallback after the bad root"
 echo "fallback ok"

@@ -42,7 +42,7 @@ done
 
 run_harness "$tmp/isl" "$d/leaf-isl.topo" -e vartree,minhop
 grep -q '^osm_sweep 0: SUBNET UP, engine minhop, fallbacks vartree,' "$tmp/isl/summary.txt" || fail "leaf-isl: no fallback"
-grep -q 'ERR VT01: fabric refused: OpenSM subnet: switches "MF0;leaf1:MQM8700/U1" (0x7cfe900300a0b030) port 5 and "MF0;leaf2:MQM8700/U1" (0x7cfe900300a0b040) port 5 are linked but both at level 0' \
+grep -q "ERR VT01: fabric refused: OpenSM's subnet: switches \"MF0;leaf1:MQM8700/U1\" (0x7cfe900300a0b030) port 5 and \"MF0;leaf2:MQM8700/U1\" (0x7cfe900300a0b040) port 5 are linked but both at level 0" \
 	"$tmp/isl/opensm.log" || fail "leaf-isl: no ERR VT01 naming the link"
 
 "$harness" -q -o "$tmp/mpf" "$d/multipf.topo" >/dev/null 2>"$tmp/err" && fail "multipf: ibsim started"

@@ -101,9 +101,10 @@ START_TEST(nomem_is_not_a_refusal)
 	uint32_t nsw, maxlid;
 
 	/* a refusal names the source, OpenSM's subnet, where a file's would give FILE:LINE */
-	vt_err_at(&e, "OpenSM subnet", 0, "switches %s are linked but both at level 0", "a and b");
+	vt_err_at(&e, "OpenSM's subnet", 0, "switches %s are linked but both at level 0",
+		  "a and b");
 	vtp_err_text(buf, sizeof(buf), "VT01", "fabric refused", "routing", &e);
-	ck_assert_str_eq(buf, "VT01: fabric refused: OpenSM subnet: switches a and b are linked "
+	ck_assert_str_eq(buf, "VT01: fabric refused: OpenSM's subnet: switches a and b are linked "
 			      "but both at level 0");
 	vt_err_nomem(&e, "out of memory for %u forwarding tables", 6u);
 	vtp_err_text(buf, sizeof(buf), "VT01", "fabric refused", "routing", &e);
