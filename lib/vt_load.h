@@ -28,19 +28,11 @@
  *   other part), else ibsim's enables:
  *   `w=` (LinkWidthEnabled bits), `s=` (speed bits, 0 = QDR), `e=` (extended
  *   speed bits) on the port line, or the `width=`, `speed=`, `extspeed=`
- *   defaults in force when the node was defined (default 4x SDR). A token is
- *   what ibnetdiscover (and ibdiagnet's file of that form) prints of the
- *   port's active rate, and a link runs at one: where both ends' tokens name
- *   a part they must agree (QDR against FDR10 is FDR10, QDR being what a port
- *   says of FDR10 without Mellanox's extended PortInfo), else the load is
- *   refused at the second listing ("FILE:LINE: A port p links to B port q at
- *   1x EDR, but line L lists that link at 4x EDR"): the dump was taken while
- *   the link retrained, or edited. Otherwise ibsim's rule, since ibsim
- *   negotiates the enables (sim_net.c's link_ports): the link runs at the
- *   best width and speed both ends enable, but a part one end's token leaves
- *   unnamed ("??", "???") is the other end's when that one names it; listed
- *   from one end only, or named by neither, at what the defaults and options
- *   give (4x SDR in a dump).
+ *   defaults in force when the node was defined (default 4x SDR). When both
+ *   ends list a link it runs at the best width and speed both enable, as in
+ *   ibsim, but a part one end's line leaves unnamed ("??", "???") is the
+ *   other end's when that line names it; listed from one end only, or named
+ *   by neither, at what the defaults and options give (4x SDR in a dump).
  * - GUIDs as ibsim assigns them, so an offline load of a net file and a live
  *   ibnetdiscover of the same file agree: switches from 0x200000, one GUID
  *   each; CAs from 0x100000 and routers from 0, each taking nports + 1 GUIDs

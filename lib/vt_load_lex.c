@@ -7,7 +7,6 @@
  */
 #include "vt_load_text_int.h"
 
-#include <stdio.h>
 #include <string.h>
 
 /* ---- numbers and words */
@@ -151,9 +150,7 @@ static uint8_t width_bits(unsigned long n)
  * "??" for a width and "???" for a speed it cannot name ("4x???" on an XDR
  * port of an old infiniband-diags): the part it names is kept, the other
  * stays as the defaults have it and is marked W_UNNAMED or S_UNNAMED, so the
- * link takes it from the other end's line when that one names it. A named
- * part is marked W_TOKEN or S_TOKEN: it is the port's active rate, which the
- * other end's token must not contradict.
+ * link takes it from the other end's line when that one names it.
  */
 int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
 {
@@ -172,9 +169,9 @@ int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp)
 		if (v == VT_SPEED_UNKNOWN)
 			return 0;
 	}
-	*w = n ? (uint8_t)(width_bits(n) | W_TOKEN) : (uint8_t)(*w | W_UNNAMED);
+	*w = n ? width_bits(n) : (uint8_t)(*w | W_UNNAMED);
 	/* every speed up to the named one, as the ibsim enables it */
-	*sp = v != VT_SPEED_UNKNOWN ? (uint16_t)(((SBIT(v) << 1) - SBIT(VT_SDR)) | S_TOKEN)
+	*sp = v != VT_SPEED_UNKNOWN ? (uint16_t)((SBIT(v) << 1) - SBIT(VT_SDR))
 				    : (uint16_t)(*sp | S_UNNAMED);
 	return 1;
 }
@@ -189,67 +186,6 @@ uint16_t vt_lex_ext_bits(unsigned long v)
 {
 	return (uint16_t)((v & 1 ? SBIT(VT_FDR) : 0) | (v & 2 ? SBIT(VT_EDR) : 0) |
 			  (v & 4 ? SBIT(VT_HDR) : 0) | (v & 8 ? SBIT(VT_NDR) : 0));
-}
-
-/*
- * What a link listed from both ends enables (u: the UNNAMED flag): what both
- * lines enable, as ibsim has it, unless one line could not name it ("??",
- * "???") and the other did: then the named one, which is the link's.
- */
-static unsigned both_ends(unsigned x, unsigned y, unsigned u)
-{
-	if ((x ^ y) & u)
-		return x & u ? y : x;
-	return x & y;
-}
-
-/* The width / speed a port's rate token names, 0 where it names none. */
-static unsigned token_width(unsigned w)
-{
-	return (w & (W_TOKEN | W_UNNAMED)) == W_TOKEN ? vt_lex_width(w) : 0;
-}
-
-static enum vt_speed token_speed(unsigned s)
-{
-	return (s & (S_TOKEN | S_UNNAMED)) == S_TOKEN ? vt_lex_speed(s) : VT_SPEED_UNKNOWN;
-}
-
-/* A port line's rate token for messages, "4x EDR"; "??" and "???" for the parts it leaves unnamed.
- */
-const char *vt_lex_rate_name(char *buf, size_t n, unsigned w, unsigned s)
-{
-	char wb[12] = "??";
-	enum vt_speed v = token_speed(s);
-
-	if (token_width(w))
-		snprintf(wb, sizeof(wb), "%ux", token_width(w));
-	snprintf(buf, n, "%s %s", wb, v == VT_SPEED_UNKNOWN ? "???" : vt_speed_name(v));
-	return buf;
-}
-
-/*
- * The width and speed of the link between ports a and b, both listed. A rate
- * token is what ibnetdiscover (or ibdiagnet's ibnetdiscover-style file)
- * prints of a port's active rate, and a link runs at one rate: two tokens that
- * name different ones are a dump taken while the link retrained, or edited
- * (-1). QDR against FDR10 is FDR10 (QDR is what a port says of FDR10 without
- * Mellanox's extended PortInfo). Otherwise ibsim's rule: the best rate both
- * lines enable (its w=, s=, e= and width, speed, extspeed lines, which ibsim
- * negotiates), a part one token leaves unnamed taken from the other line.
- */
-int vt_lex_link_rate(unsigned wa, unsigned sa, unsigned wb, unsigned sb, unsigned *w,
-		     enum vt_speed *s)
-{
-	unsigned x = token_width(wa), y = token_width(wb);
-	enum vt_speed u = token_speed(sa), v = token_speed(sb);
-	int fdr10 = (u == VT_QDR && v == VT_FDR10) || (u == VT_FDR10 && v == VT_QDR);
-
-	if ((x && y && x != y) ||
-	    (u != VT_SPEED_UNKNOWN && v != VT_SPEED_UNKNOWN && u != v && !fdr10))
-		return -1;
-	*w = vt_lex_width(both_ends(wa, wb, W_UNNAMED));
-	*s = fdr10 ? VT_FDR10 : vt_lex_speed(both_ends(sa, sb, S_UNNAMED));
-	return 0;
 }
 
 /* ---- pieces of records and lines that are not the topology */

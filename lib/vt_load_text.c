@@ -651,24 +651,34 @@ static int parse_lines(struct parser *ps)
 
 /* ---- linking */
 
-/* Refuses at o's line (the second listing) the link en lists at another rate. */
-static int rates_differ(struct parser *ps, const struct entry *en, const struct entry *o,
-			uint32_t a, uint32_t b)
+/*
+ * What a link listed from both ends enables (u: the UNNAMED flag): what both
+ * lines enable, as ibsim has it, unless one line could not name it ("??",
+ * "???") and the other did: then the named one, which is the link's.
+ */
+static unsigned both_ends(unsigned x, unsigned y, unsigned u)
 {
-	char ra[24], rb[24];
-
-	ps->line = o->line;
-	return fail(ps, "%s port %u links to %s port %u at %s, but line %u lists that link at %s",
-		    nm(ps, o->node, 0), o->port, nm(ps, en->node, 1), en->port,
-		    vt_lex_rate_name(rb, sizeof(rb), ps->pw[b], ps->ps[b]), en->line,
-		    vt_lex_rate_name(ra, sizeof(ra), ps->pw[a], ps->ps[a]));
+	if ((x ^ y) & u)
+		return x & u ? y : x;
+	return x & y;
 }
 
-/* Links en's port with its remote (a, b: their port indices) once checked. */
-static int link_checked(struct parser *ps, const struct entry *en, uint32_t a, uint32_t b)
+static int link_entry(struct parser *ps, const struct entry *en)
 {
 	vt_fabric *f = ps->f;
+	uint32_t a = vt_port_index(f, en->node, en->port), b;
+	unsigned w, s;
 
+	/* names are made only for a message: this runs once per cable */
+	ps->line = en->line;
+	if (en->rport > f->nodes[en->rnode].nports)
+		return fail(ps, "%s port %u: %s has no port %u (it has %u)", nm(ps, en->node, 0),
+			    en->port, nm(ps, en->rnode, 1), en->rport, f->nodes[en->rnode].nports);
+	b = vt_port_index(f, en->rnode, en->rport);
+	if (a == b)
+		return fail(ps, "%s port %u is linked to itself", nm(ps, en->node, 0), en->port);
+	if (f->ports[a].peer == b)
+		return 0; /* listed from the other end first */
 	if (ps->pent[b] != VT_NONE) {
 		const struct entry *o = &ps->ent[ps->pent[b]];
 
@@ -688,39 +698,21 @@ static int link_checked(struct parser *ps, const struct entry *en, uint32_t a, u
 			    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,
 			    o != VT_NONE ? ps->ent[o].line : 0, nm(ps, q->node, 2), q->num);
 	}
-	return 0;
-}
-
-static int link_entry(struct parser *ps, const struct entry *en)
-{
-	vt_fabric *f = ps->f;
-	uint32_t a = vt_port_index(f, en->node, en->port), b;
-	unsigned w;
-	enum vt_speed s;
-
-	/* names are made only for a message: this runs once per cable */
-	ps->line = en->line;
-	if (en->rport > f->nodes[en->rnode].nports)
-		return fail(ps, "%s port %u: %s has no port %u (it has %u)", nm(ps, en->node, 0),
-			    en->port, nm(ps, en->rnode, 1), en->rport, f->nodes[en->rnode].nports);
-	b = vt_port_index(f, en->rnode, en->rport);
-	if (a == b)
-		return fail(ps, "%s port %u is linked to itself", nm(ps, en->node, 0), en->port);
-	if (f->ports[a].peer == b)
-		return 0; /* listed from the other end first */
-	if (link_checked(ps, en, a, b))
-		return -1;
-	/* one end listed: what it says */
-	w = vt_lex_width(ps->pw[a]);
-	s = vt_lex_speed(ps->ps[a]);
-	if (ps->pent[b] != VT_NONE &&
-	    vt_lex_link_rate(ps->pw[a], ps->ps[a], ps->pw[b], ps->ps[b], &w, &s))
-		return rates_differ(ps, en, &ps->ent[ps->pent[b]], a, b);
-	if (!w || s == VT_SPEED_UNKNOWN)
+	/* both ends listed: what both enable (ibsim); one end: what it says */
+	w = ps->pw[a];
+	s = ps->ps[a];
+	if (ps->pent[b] != VT_NONE) {
+		w = both_ends(w, ps->pw[b], W_UNNAMED);
+		s = both_ends(s, ps->ps[b], S_UNNAMED);
+	}
+	w &= ~W_UNNAMED;
+	s &= ~S_UNNAMED;
+	if (!vt_lex_width(w) || vt_lex_speed(s) == VT_SPEED_UNKNOWN)
 		return fail(ps, "%s port %u and %s port %u enable no common %s",
 			    nm(ps, en->node, 0), en->port, nm(ps, en->rnode, 1), en->rport,
-			    w ? "speed" : "width");
-	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, w, s, ps->e))
+			    vt_lex_width(w) ? "speed" : "width");
+	if (vt_fabric_connect(f, en->node, en->port, en->rnode, en->rport, vt_lex_width(w),
+			      vt_lex_speed(s), ps->e))
 		return fail(ps, "%s", ps->e->msg);
 	return 0;
 }

@@ -22,14 +22,11 @@
 #define W_2X  16u
 /* set beside the enables when ibnetdiscover printed "??" (width) or "???" (speed) */
 #define W_UNNAMED 0x80u
-/* set when a rate token named the width: ibnetdiscover's print of the active one */
-#define W_TOKEN 0x40u
 
 #define SBIT(s)	  (1u << (s))
 #define S_LEGACY  (SBIT(VT_SDR) | SBIT(VT_DDR) | SBIT(VT_QDR))
 #define S_EXT	  (SBIT(VT_FDR) | SBIT(VT_EDR) | SBIT(VT_HDR) | SBIT(VT_NDR) | SBIT(VT_XDR))
 #define S_UNNAMED 0x8000u
-#define S_TOKEN	  0x4000u /* a rate token named the speed */
 
 /* Inline: both files call these for nearly every byte. */
 static inline int is_ws(char c)
@@ -69,10 +66,6 @@ enum vt_speed vt_lex_speed(unsigned s);
 int vt_lex_rate_token(const char *s, const char *e, uint8_t *w, uint16_t *sp);
 uint16_t vt_lex_legacy_bits(unsigned long v);
 uint16_t vt_lex_ext_bits(unsigned long v);
-/* a link's rate from its two ends' enables and tokens (vt_load_lex.c says how) */
-int vt_lex_link_rate(unsigned wa, unsigned sa, unsigned wb, unsigned sb, unsigned *w,
-		     enum vt_speed *s);
-const char *vt_lex_rate_name(char *buf, size_t n, unsigned w, unsigned s);
 
 /* ---- pieces of records and lines that are not the topology */
 int vt_lex_header_desc(const char *c, const char *e, const char **desc, size_t *dlen,

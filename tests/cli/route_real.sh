@@ -24,6 +24,7 @@ declare -A want=(
 	[sun-dcs36-1host.topo]="ranks 1"
 	[ibsim-example-net.net]="ranks 2"
 	[mlnx-ufm-lab-selfloop-sx6012.topo]='vartree-route: @:14: switches "SwitchIB Mellanox Technologies" (0xe41d2d030003e470) port 3 and "MF0;switch-de779e:SX6012/U1" (0xf4521403005764b0) port 1 are linked but both at level 0; an up/down tree links only adjacent levels'
+	[voltaire-isr9024-manpage-sample.topo]='vartree-route: @:17: switches "ISR9024 Voltaire" (0x005442ba00003080) port 6 and "SW-6IB4 Voltaire" (0x0008f10400410015) port 3 are linked but both at level 0; an up/down tree links only adjacent levels'
 	[ibsim-example-2sw2path4hca2port.net]='vartree-route: @:24: switches "Switch1" (0x0000000000200000) port 3 and "Switch2" (0x0000000000200001) port 3 are linked but both at level 0; an up/down tree links only adjacent levels'
 )
 nfail=0
@@ -55,22 +56,6 @@ for n in "${!want[@]}"; do
 	done
 	[ "ranks $(grep -c . "$tmp/o")" = "$w" ] || bad "$(grep -c . "$tmp/o") ranks, want $w"
 done
-# the ibnetdiscover(8) sample lists two links at 4x from the ISR9024 and at 1x
-# from the other end: refused as loaded (exit 2), at the second listing; with
-# those two tokens made 4x it is refused as a tree (hosts on two linked switches)
-n=voltaire-isr9024-manpage-sample.topo f=$real/$n
-rm -f "$tmp/l"
-"$bin/vartree-route" -q "$f" -o "$tmp/l" 2>"$tmp/err"
-rc=$?
-[ $rc = 2 ] && [ "$(cat "$tmp/err")" = "vartree-route: $f:26: \"SW-6IB4 Voltaire\" (0x0008f10400410015) port 1 links to \"ISR9024 Voltaire\" (0x005442ba00003080) port 10 at 1x SDR, but line 15 lists that link at 4x SDR" ] ||
-	bad "exit $rc: $(head -3 "$tmp/err")"
-sed 's/ 1xSDR$/ 4xSDR/' "$f" >"$tmp/v.topo"
-[ "$(cmp -l "$f" "$tmp/v.topo" | wc -l)" = 2 ] || bad "sed changed other than the two tokens"
-"$bin/vartree-route" -q "$tmp/v.topo" -o "$tmp/l" 2>"$tmp/err"
-rc=$?
-[ $rc = 1 ] && [ "$(cat "$tmp/err")" = "vartree-route: $tmp/v.topo:17: switches \"ISR9024 Voltaire\" (0x005442ba00003080) port 6 and \"SW-6IB4 Voltaire\" (0x0008f10400410015) port 3 are linked but both at level 0; an up/down tree links only adjacent levels" ] ||
-	bad "4x tokens: exit $rc: $(head -3 "$tmp/err")"
-[ ! -e "$tmp/l" ] || bad "refused but left output"
 # the CS8500's 40 line ASICs are its leaves (38 host-less, place-keepers), its 20
 # spine ASICs level 1: no level-0 switch without ranks
 n=nvlab-cs8500-quantum-2host.topo
@@ -78,5 +63,5 @@ v=$("$bin/vartree-route" "$real/$n" -o "$tmp/l" 2>&1 >/dev/null | grep '^vartree
 [ "$v" = "vartree-route: level 0: 40 leaf switches, up to 1 compute nodes each, 20 up-links in 20 groups
 vartree-route: level 1: 20 switches, 40 down-links in 40 groups, 0 up-links in 0 groups" ] ||
 	bad "summary: $v"
-echo "$((${#want[@]} + 1)) real fabrics, $nfail failures"
+echo "${#want[@]} real fabrics, $nfail failures"
 [ $nfail = 0 ]
