@@ -30,94 +30,8 @@
 #include <string.h>
 
 #include "vt_route_guard.h"
-#include "vt_route_forced.h"
-#include "vt_tree.h"
-
-#define BLOCK 64u /* LIDs per LFT block, the unit OpenSM sends */
-
-enum { HOP_UP, HOP_DOWN, HOP_SIDE };
-
-/*
- * One way to repair, a candidate (the policy, repair_tries, picks among them):
- * prev_turns lets kept routes turn down-up where the previous tables turned
- * too (else only where the fresh ones turn); rebalance says which entries
- * choose their port again; ca_fresh keeps the fresh entries of every CA LID;
- * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first).
- */
-enum {
-	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
-	REB_CHANGED,	/* the entries that changed */
-	REB_NEW,	/* and those CA traffic crosses now and did not before */
-	REB_GAP,	/* those, by rank distance first (rank_gaps) */
-	REB_GAP_LEVELS, /* so, with the traffic counted again after each level */
-};
-
-struct repair_try {
-	uint8_t prev_turns, rebalance, ca_fresh, longer;
-};
-
-enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
-
-struct repair {
-	const vt_fabric *f;
-	const vt_lfts *prev, *fresh;
-	vt_lfts *t;	/* being repaired */
-	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
-	enum vt_repair_policy policy;
-	struct repair_try how; /* the candidate being built */
-	uint32_t *pend;	       /* nsw */
-	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
-	uint8_t *used_prev, *used_now;
-	int have_used_prev;
-	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
-	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
-	uint32_t *peer, stride;			    /* sw_peer's table: per switch, stride ports */
-	/* the switches CAs hang off, each once: where CA traffic enters the switches */
-	uint32_t *entry, nentry;
-};
-
-static int is_ca_lid(const vt_fabric *f, uint32_t lid)
-{
-	return f->lid_port[lid] != VT_NONE &&
-	       f->nodes[f->ports[f->lid_port[lid]].node].type != VT_SWITCH;
-}
-
-static const struct vt_node *sw_node(const struct repair *r, uint32_t s)
-{
-	return &r->f->nodes[r->f->switches[s]];
-}
-
-/* The switch behind port p of switch s, VT_NONE for none or another kind of node. */
-static uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
-{
-	return p < r->stride ? r->peer[(size_t)s * r->stride + p] : VT_NONE;
-}
-
-/* r->peer: sw_peer's answers looked up once (the repair asks them at every hop it follows). */
-static int peer_table(struct repair *r)
-{
-	const vt_fabric *f = r->f;
-
-	r->stride = 1;
-	for (uint32_t s = 0; s < f->nswitches; s++)
-		if (f->nodes[f->switches[s]].nports + 1u > r->stride)
-			r->stride = f->nodes[f->switches[s]].nports + 1u;
-	r->peer = malloc(((size_t)f->nswitches * r->stride + 1) * sizeof(*r->peer));
-	if (!r->peer)
-		return -1;
-	for (uint32_t s = 0; s < f->nswitches; s++) {
-		const struct vt_node *n = sw_node(r, s);
-
-		for (unsigned p = 0; p < r->stride; p++) {
-			uint32_t q = p == 0 || p > n->nports ? VT_NONE
-							     : f->ports[n->first_port + p].peer;
-
-			r->peer[(size_t)s * r->stride + p] =
-				q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
-		}
-	}
-	return 0;
-}
+#include "vt_route_repair_int.h"
+#include "vt_route_repair_stats.h"
 
 static int hop_dir(const struct repair *r, uint32_t a, uint32_t b)
 {
@@ -161,11 +75,15 @@ static int as_prev(const struct repair *r, uint32_t s, uint32_t lid, unsigned po
  * prev_w) turn there, leaving x through xport? Where the fresh tables make the
  * same turn, or the previous ones and the candidate allows theirs.
  */
-static int turn_allowed(const struct repair *r, int fresh_w, int prev_w, uint32_t x, uint32_t lid,
+static int turn_allowed(struct repair *r, int fresh_w, int prev_w, uint32_t x, uint32_t lid,
 			unsigned xport)
 {
-	return (fresh_w && as_fresh(r, x, lid, xport)) ||
-	       (r->how.prev_turns && prev_w && as_prev(r, x, lid, xport));
+	if (fresh_w && as_fresh(r, x, lid, xport))
+		return 1;
+	if (!prev_w || !as_prev(r, x, lid, xport))
+		return 0;
+	r->differs |= DIFF_TURNS;
+	return r->how.prev_turns;
 }
 
 /*
@@ -173,7 +91,7 @@ static int turn_allowed(const struct repair *r, int fresh_w, int prev_w, uint32_
  * tables; VT_NONE when the route does not arrive, comes back to s, or turns
  * down-up where neither allowed routing (turn_allowed) does.
  */
-static uint32_t follow(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+static uint32_t follow(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
 	const vt_fabric *f = r->f;
 	uint32_t dst = f->lid_port[lid], w = s, x, hops = 0;
@@ -212,7 +130,7 @@ static uint32_t follow(const struct repair *r, uint32_t s, uint32_t lid, unsigne
 }
 
 /* Would s, forwarding lid through port, turn down-up a route another switch sends into it? */
-static int turns_at(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+static int turns_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
 	const struct vt_node *n = sw_node(r, s);
 	uint32_t next = sw_peer(r, s, port);
@@ -243,37 +161,50 @@ static int turns_at(const struct repair *r, uint32_t s, uint32_t lid, unsigned p
  * same or one more hop after a fault (pruned 36,6 without its last leaf: 102
  * entries changed for nothing else).
  */
-static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
-{
-	uint32_t now = follow(r, s, lid, vt_lft_get(r->t, s, lid));
-	uint32_t h = follow(r, s, lid, port);
-	int any_length = r->policy == VT_REPAIR_FEWEST || r->how.longer || !is_ca_lid(r->f, lid);
+#define HOPS_UNKNOWN (VT_NONE - 1) /* try_port_at: s's own route not followed yet */
 
-	if (h == VT_NONE || (!any_length && now != VT_NONE && h > now) || turns_at(r, s, lid, port))
+/*
+ * Switch s takes port for lid if every route stays whole, no longer, and
+ * without a new turn (try_port); *nowp: the hops of s's route as it stands,
+ * HOPS_UNKNOWN until followed (the same while only s's entry is tried).
+ */
+static int try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port, uint32_t *nowp)
+{
+	uint32_t now = *nowp == HOPS_UNKNOWN ? (*nowp = follow(r, s, lid, vt_lft_get(r->t, s, lid)))
+					     : *nowp;
+	uint32_t h = follow(r, s, lid, port);
+	int any_length = r->policy == VT_REPAIR_FEWEST || !r->ca[lid];
+
+	if (h == VT_NONE)
+		return 0;
+	if (!any_length && now != VT_NONE && h > now) { /* longer only */
+		if (!r->how.longer) {
+			r->differs |= DIFF_LONGER; /* maybe: turns_at was not asked */
+			return 0;
+		}
+		if (turns_at(r, s, lid, port))
+			return 0;
+		r->differs |= DIFF_LONGER;
+	} else if (turns_at(r, s, lid, port))
 		return 0;
 	vt_lft_set(r->t, s, lid, (uint8_t)port);
 	return 1;
 }
 
-static int port_up(const vt_fabric *f, uint32_t s, unsigned p)
+static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
-	const struct vt_node *n = &f->nodes[f->switches[s]];
+	uint32_t now = HOPS_UNKNOWN;
 
-	return p == 0 || (p <= n->nports && f->ports[n->first_port + p].peer != VT_NONE);
+	return try_port_at(r, s, lid, port, &now);
 }
 
 /* The previous entries of one LID kept where they serve. */
 static void keep_lid(struct repair *r, uint32_t lid)
 {
-	uint32_t n = 0;
+	uint32_t n = (uint32_t)(r->pend_at[lid + 1] - r->pend_at[lid]);
 	int progress = 1;
 
-	for (uint32_t s = 0; s < r->f->nswitches; s++) {
-		uint8_t p = vt_lft_get(r->prev, s, lid);
-
-		if (p != VT_LFT_NONE && p != vt_lft_get(r->t, s, lid) && port_up(r->f, s, p))
-			r->pend[n++] = s;
-	}
+	memcpy(r->pend, r->pend_sw + r->pend_at[lid], n * sizeof(*r->pend));
 	while (progress && n) {
 		uint32_t m = 0;
 
@@ -314,47 +245,20 @@ static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid
 }
 
 /*
- * r->entry: the switches the compute nodes (order's ranks) hang off, or with
- * no order those of every CA: where the traffic the guard measures enters the
- * fabric. Not the aggregation nodes and storage CAs on every level, whose
- * traffic would mark every entry as used and leave none newly used.
- */
-static int find_entries(struct repair *r, const vt_order *order)
-{
-	const vt_fabric *f = r->f;
-	uint8_t *seen = calloc((size_t)f->nswitches + 1, 1);
-	uint32_t n = order ? order->n : f->nports;
-
-	r->nentry = 0;
-	r->entry = malloc(((size_t)f->nswitches + 1) * sizeof(*r->entry));
-	for (uint32_t i = 0; seen && r->entry && i < n; i++) {
-		uint32_t q = order ? order->port[i] : i, peer, x;
-
-		if (q == VT_NONE || (peer = f->ports[q].peer) == VT_NONE ||
-		    f->nodes[f->ports[q].node].type == VT_SWITCH ||
-		    f->nodes[f->ports[peer].node].type != VT_SWITCH)
-			continue;
-		x = f->nodes[f->ports[peer].node].sw;
-		if (!seen[x]) {
-			seen[x] = 1;
-			r->entry[r->nentry++] = x;
-		}
-	}
-	free(seen);
-	return seen && r->entry ? 0 : -1;
-}
-
-/*
  * Does s's entry for lid need a port chosen again: prev's port could not stay,
  * or CA traffic now crosses s towards lid and did not before (the old routing
  * left such entries unbalanced: nobody used them; VT_REPAIR_FEWEST leaves them)?
  */
-static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
+static int to_rebalance(struct repair *r, uint32_t s, uint32_t lid)
 {
 	size_t i = (size_t)s * r->t->nlid + lid;
 
-	return vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid) ||
-	       (r->how.rebalance >= REB_NEW && bit(r->used_now, i) && !bit(r->used_prev, i));
+	if (vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid))
+		return 1;
+	if (!bit(r->used_now, i) || bit(r->used_prev, i))
+		return 0;
+	r->differs |= DIFF_NEW;
+	return r->how.rebalance >= REB_NEW;
 }
 
 #define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
@@ -396,20 +300,21 @@ static void rebalance(struct repair *r, uint32_t s)
 	uint32_t all[256] = {0}, used[256] = {0}, gap[256];
 
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (is_ca_lid(f, lid)) {
+		if (r->ca[lid]) {
 			all[vt_lft_get(r->t, s, lid)]++;
 			used[vt_lft_get(r->t, s, lid)] +=
 				bit(r->used_now, (size_t)s * r->t->nlid + lid);
 		}
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
 		unsigned cur = vt_lft_get(r->t, s, lid), best = cur;
+		uint32_t now = HOPS_UNKNOWN; /* s's entry alone changes below */
 		int ca, u;
 		uint32_t *use;
 
 		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
 		    !to_rebalance(r, s, lid))
 			continue;
-		ca = is_ca_lid(f, lid);
+		ca = r->ca[lid];
 		u = bit(r->used_now, (size_t)s * r->t->nlid + lid);
 		/* a lost port's entries spread over the whole table, newly used ones over the used
 		 */
@@ -423,11 +328,11 @@ static void rebalance(struct repair *r, uint32_t s)
 			    (gap[p] != gap[best] ? gap[p] > gap[best]
 			     : best == cur	 ? use[p] + (unsigned)ca < use[cur]
 						 : use[p] < use[best]) &&
-			    try_port(r, s, lid, p)) {
+			    try_port_at(r, s, lid, p, &now)) {
 				vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
 				best = p;
 			}
-		if (best != cur && try_port(r, s, lid, best) && ca) {
+		if (best != cur && try_port_at(r, s, lid, best, &now) && ca) {
 			all[cur]--;
 			all[best]++;
 			used[cur] -= (unsigned)u;
@@ -443,16 +348,22 @@ static void rebalance_all(struct repair *r)
 
 	if (!r->have_used_prev) /* the same for every candidate */
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-			if (is_ca_lid(r->f, lid))
+			if (r->ca[lid])
 				mark_ca_paths(r, r->prev, lid, r->used_prev);
 	r->have_used_prev = 1;
 	for (unsigned l = 0, top = 0; l <= top; l++) {
 		/* what CA traffic crosses now, after the levels below chose */
-		if (l == 0 || r->how.rebalance == REB_GAP_LEVELS) {
+		if (l == 0 && r->at_kept && r->kept_used_ok) {
+			memcpy(r->used_now, r->kept_used, bytes); /* r->kept's, counted before */
+		} else if (l == 0 || r->how.rebalance == REB_GAP_LEVELS) {
 			memset(r->used_now, 0, bytes);
 			for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-				if (is_ca_lid(r->f, lid))
+				if (r->ca[lid])
 					mark_ca_paths(r, r->t, lid, r->used_now);
+			if (l == 0 && r->at_kept && r->kept_used) {
+				memcpy(r->kept_used, r->used_now, bytes);
+				r->kept_used_ok = 1;
+			}
 		}
 		for (uint32_t s = 0; s < r->f->nswitches; s++) {
 			if (r->level[s] == l)
@@ -464,125 +375,19 @@ static void rebalance_all(struct repair *r)
 }
 
 /*
- * Entries and 64-LID blocks of t that differ from prev, for the LIDs still in
- * the fabric (those that left change alike under any routing).
+ * Does a run of candidate a, which met the decisions `differs` says, make the
+ * same decisions as one of b (whole run: rebalance too, else keep_lid's part)?
  */
-static void count_changes(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t,
-			  uint64_t *changed, uint64_t *blocks)
+static int same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole)
 {
-	*changed = *blocks = 0;
-	for (uint32_t s = 0; s < t->nsw; s++) {
-		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(t, s);
+	int ra = a.rebalance, rb = b.rebalance;
 
-		for (uint32_t b0 = 0; b0 < t->nlid; b0 += BLOCK) {
-			uint32_t n = 0;
-
-			for (uint32_t lid = b0; lid < t->nlid && lid < b0 + BLOCK; lid++)
-				n += a[lid] != b[lid] && f->lid_port[lid] != VT_NONE;
-			*changed += n;
-			*blocks += n > 0;
-		}
-	}
-}
-
-/* Entries that must change: prev's port lost its link (LIDs still in the fabric). */
-static uint64_t forced(const vt_fabric *f, const vt_lfts *prev)
-{
-	uint64_t n = 0;
-
-	for (uint32_t s = 0; s < prev->nsw; s++)
-		for (uint32_t lid = 1; lid < prev->nlid; lid++) {
-			uint8_t p = vt_lft_get(prev, s, lid);
-
-			if (p != VT_LFT_NONE && f->lid_port[lid] != VT_NONE && !port_up(f, s, p))
-				n++;
-		}
-	return n;
-}
-
-/*
- * Did the fabric gain something since prev: a switch prev has no table for,
- * a LID the fresh tables route and prev does not, or a port the fresh tables
- * use that no previous entry of its switch used? Says which in why.
- */
-static int gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, char *why, size_t len)
-{
-	char nm[VT_NODE_NAME_MAX];
-
-	for (uint32_t s = 0; s < t->nsw; s++) {
-		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(t, s);
-		uint8_t used[256] = {0};
-		uint32_t node = f->switches[s];
-		int any = 0;
-
-		for (uint32_t lid = 0; lid < t->nlid; lid++) {
-			used[a[lid]] = 1;
-			any |= a[lid] != VT_LFT_NONE;
-		}
-		if (!any) {
-			snprintf(why, len, "switch %s has no previous table",
-				 vt_node_name(f, node, nm, sizeof(nm)));
-			return 1;
-		}
-		for (uint32_t lid = 1; lid < t->nlid; lid++) {
-			if (b[lid] == VT_LFT_NONE || (a[lid] != VT_LFT_NONE && used[b[lid]]))
-				continue;
-			if (a[lid] == VT_LFT_NONE)
-				snprintf(why, len, "LID %u is new to switch %s", lid,
-					 vt_node_name(f, node, nm, sizeof(nm)));
-			else
-				snprintf(why, len, "port %u of switch %s is new", b[lid],
-					 vt_node_name(f, node, nm, sizeof(nm)));
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Switch levels of every plane's tree, extracted without the routing's GUID
- * files (the repair sees only the tables): where root_guid_file gives other
- * levels, the turns may be judged wrongly and the audit decides alone.
- */
-static int tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e)
-{
-	struct vt_tree_opts to = {0};
-	uint32_t *plane = malloc(((size_t)f->nswitches + 1) * sizeof(*plane)), np;
-
-	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
-		free(plane);
-		return vt_err_nomem(e, "out of memory");
-	}
-	to.plane_of = np > 1 ? plane : NULL;
-	memset(level, 0xFF, f->nswitches);
-	for (uint32_t p = 0; p < (np ? np : 1); p++) {
-		vt_tree t;
-
-		to.plane = p;
-		if (vt_tree_build(&t, f, &to, e)) {
-			free(plane);
-			return -1;
-		}
-		for (uint32_t s = 0; s < f->nswitches; s++)
-			if (t.level[s] != 0xFF)
-				level[s] = t.level[s];
-		vt_tree_free(&t);
-	}
-	free(plane);
-	return 0;
-}
-
-static int forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
-			  const uint8_t *level, struct vt_repair_stats *st, vt_err *e)
-{
-	struct vt_forced fm;
-
-	if (vt_route_forced(f, prev, fresh, level, &fm, e))
-		return -1;
-	st->forced = fm.forced;
-	st->forced_blocks = fm.forced_blocks;
-	st->minimum_blocks = fm.lost_blocks;
-	return 0;
+	return a.ca_fresh == b.ca_fresh &&
+	       (a.prev_turns == b.prev_turns || !(differs & DIFF_TURNS)) &&
+	       (a.longer == b.longer || !(differs & DIFF_LONGER)) &&
+	       (!whole || ra == rb ||
+		(!(differs & DIFF_NEW) && (ra == REB_CHANGED || ra == REB_NEW) &&
+		 (rb == REB_CHANGED || rb == REB_NEW)));
 }
 
 /*
@@ -593,10 +398,26 @@ static int forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts
  */
 static void repair_run(struct repair *r)
 {
-	memcpy(r->t->port, r->fresh->port, (size_t)r->t->nsw * r->t->nlid);
-	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (r->f->lid_port[lid] != VT_NONE && !(r->how.ca_fresh && is_ca_lid(r->f, lid)))
-			keep_lid(r, lid);
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+
+	r->differs = 0;
+	r->at_kept = r->kept != NULL;
+	if (r->have_kept && same_run(r->kept_how, r->kept_differs, r->how, 0)) {
+		memcpy(r->t->port, r->kept, n); /* keep_lid's part is that candidate's */
+		r->differs = r->kept_differs;
+	} else {
+		memcpy(r->t->port, r->fresh->port, n);
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->f->lid_port[lid] != VT_NONE && !(r->how.ca_fresh && r->ca[lid]))
+				keep_lid(r, lid);
+		if (r->kept) {
+			memcpy(r->kept, r->t->port, n);
+			r->kept_how = r->how;
+			r->kept_differs = r->differs;
+			r->have_kept = 1;
+			r->kept_used_ok = 0;
+		}
+	}
 	if (!r->how.ca_fresh && r->how.rebalance != REB_NONE)
 		rebalance_all(r);
 }
@@ -612,7 +433,7 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 
 	r->how = how;
 	repair_run(r);
-	count_changes(r->f, r->prev, r->t, changed, blocks);
+	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
 	if (*changed > st->fresh_changed) {
 		snprintf(st->why, sizeof(st->why),
 			 "the repaired tables change more entries than the fresh ones");
@@ -659,6 +480,23 @@ static const struct repair_try repair_tries[] = {
 	{.prev_turns = 0, .rebalance = REB_GAP_LEVELS},
 };
 
+/* A candidate refused, with what its run met (DIFF_*). */
+struct refused {
+	struct repair_try how;
+	unsigned differs;
+	int bad;
+	char why[VT_ERR_MAX];
+};
+
+/* A refused candidate whose run is how's, step by step (same_run), or NULL. */
+static const struct refused *twin_of(const struct refused *done, size_t n, struct repair_try how)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_run(done[i].how, done[i].differs, how, 1))
+			return &done[i];
+	return NULL;
+}
+
 /*
  * The first whole repair that passes into r->t; where the audit or the guard
  * refuses them all, the switch LIDs' entries repaired alone (most of what
@@ -667,22 +505,30 @@ static const struct repair_try repair_tries[] = {
 static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
 			     uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
+	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
 	struct repair_guard g = {r->f, r->fresh, order, 0, 0, 0};
+	struct refused done[NTRIES];
 	char why[sizeof(st->why)] = "";
 	int bad, loop = 0;
+	size_t nd = 0;
 
-	for (size_t i = 0; i < sizeof(repair_tries) / sizeof(repair_tries[0]); i++) {
+	for (size_t i = 0; i < NTRIES; i++) {
 		const struct repair_try *how = &repair_tries[i];
+		const struct refused *tw;
 
 		if (how->longer && r->policy != VT_REPAIR_GUARDED)
 			continue;
 		if (!how->prev_turns && !loop)
 			break;
-		bad = candidate(r, *how, &g, st, changed, blocks, e);
-		if (bad <= 0) {
+		if ((tw = twin_of(done, nd, *how))) {
+			bad = tw->bad; /* the same tables again: refused alike */
+			memcpy(st->why, tw->why, sizeof(st->why));
+		} else if ((bad = candidate(r, *how, &g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
 			return bad;
 		}
+		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
+		memcpy(done[nd++].why, st->why, sizeof(st->why));
 		/* longer routes add turns of their own: their loops say nothing of fresh turns */
 		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
 		if (!*why)
@@ -694,28 +540,6 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 		st->mode = VT_REPAIR_PARTIAL;
 	}
 	return bad < 0 ? -1 : bad > 0;
-}
-
-/* r's rank maps from order (none without one): -1 when out of memory. */
-static int rank_maps(struct repair *r, const vt_order *order)
-{
-	uint32_t nlid = r->t->nlid;
-
-	r->nrank = order ? order->n : 0;
-	r->lid_of_rank = malloc(((size_t)r->nrank + 1) * sizeof(*r->lid_of_rank));
-	r->rank_of_lid = malloc(((size_t)nlid + 1) * sizeof(*r->rank_of_lid));
-	if (!r->lid_of_rank || !r->rank_of_lid)
-		return -1;
-	for (uint32_t l = 0; l < nlid; l++)
-		r->rank_of_lid[l] = VT_NONE;
-	for (uint32_t i = 0; i < r->nrank; i++) {
-		uint32_t q = order->port[i], l = q == VT_NONE ? VT_NONE : vt_port_lid(r->f, q);
-
-		r->lid_of_rank[i] = l < nlid ? l : VT_NONE;
-		if (l < nlid)
-			r->rank_of_lid[l] = i;
-	}
-	return 0;
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
@@ -730,11 +554,11 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	memset(st, 0, sizeof(*st));
 	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
 		return vt_err_set(e, "previous tables do not fit the fabric");
-	count_changes(f, prev, lfts, &st->fresh_changed, &st->fresh_blocks);
-	st->minimum = forced(f, prev);
+	vt_repair_count_changes(f, prev, lfts, &st->fresh_changed, &st->fresh_blocks);
+	st->minimum = vt_repair_forced_lost(f, prev);
 	st->changed = st->fresh_changed;
 	st->blocks = st->fresh_blocks;
-	if (gained(f, prev, lfts, st->why, sizeof(st->why))) {
+	if (vt_repair_gained(f, prev, lfts, st->why, sizeof(st->why))) {
 		st->mode = VT_REPAIR_HEALED;
 		return 0;
 	}
@@ -745,20 +569,18 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.used_now = malloc(n / 8 + 1);
 	st->mode = VT_REPAIR_DONE;
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
-	    find_entries(&r, order) || peer_table(&r) || rank_maps(&r, order))
+	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
-		bad = tree_levels(f, r.level, e) || forced_minimum(f, prev, lfts, r.level, st, e)
+		bad = vt_repair_tree_levels(f, r.level, e) ||
+				      vt_repair_forced_minimum(f, prev, lfts, r.level, st, e)
 			      ? -1
 			      : repair_candidates(&r, order, st, &changed, &blocks, e);
 	free(r.level);
 	free(r.pend);
 	free(r.used_prev);
 	free(r.used_now);
-	free(r.entry);
-	free(r.lid_of_rank);
-	free(r.rank_of_lid);
-	free(r.peer);
+	vt_repair_tables_free(&r);
 	if (bad) {
 		free(t.port);
 		if (bad < 0)
@@ -779,21 +601,5 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	lfts->port = t.port;
 	st->changed = changed;
 	st->blocks = blocks;
-	return 0;
-}
-
-int vt_lfts_remap(const vt_lfts *t, const vt_fabric *from, const vt_fabric *to, vt_lfts *out,
-		  vt_err *e)
-{
-	if (vt_lfts_init(out, to, e))
-		return -1;
-	for (uint32_t s = 0; s < to->nswitches; s++) {
-		uint32_t node = vt_fabric_node_by_guid(from, to->nodes[to->switches[s]].guid);
-		uint32_t n = t->nlid < out->nlid ? t->nlid : out->nlid;
-
-		if (node != VT_NONE && from->nodes[node].sw != VT_NONE &&
-		    from->nodes[node].sw < t->nsw)
-			memcpy(vt_lft_row(out, s), vt_lft_row(t, from->nodes[node].sw), n);
-	}
 	return 0;
 }

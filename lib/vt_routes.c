@@ -98,6 +98,37 @@ static int build_runs(vt_routes *r, vt_err *e)
 	return 0;
 }
 
+#define NEXT_TILE 64u /* ranks whose next rows are filled together */
+
+/*
+ * next[d][s] for ranks d0 <= d < d1: the channel switch s forwards d's LID
+ * through (VT_NONE: none, or an unlinked port). Switch by switch over a tile
+ * of ranks: the ranks' LIDs lie close in each switch's row, where one rank at
+ * a time walks down every switch's row.
+ */
+static void next_rows(vt_routes *r, const vt_lfts *t, uint32_t d0, uint32_t d1)
+{
+	const vt_fabric *f = r->f;
+	uint32_t nsw = r->nsw;
+
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t node = f->switches[s];
+		const uint8_t *lft = vt_lft_row(t, s);
+
+		for (uint32_t d = d0; d < d1; d++) {
+			uint32_t lid = r->rank_lid[d], c;
+			uint8_t p = lid >= t->nlid ? VT_LFT_NONE : lft[lid]; /* VT_NONE too */
+
+			r->next[(uint64_t)d * nsw + s] = VT_NONE;
+			if (p == 0 || p == VT_LFT_NONE || p > f->nodes[node].nports)
+				continue;
+			c = vt_port_index(f, node, p);
+			if (f->ports[c].peer != VT_NONE)
+				r->next[(uint64_t)d * nsw + s] = c;
+		}
+	}
+}
+
 int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 		    vt_err *e)
 {
@@ -147,20 +178,13 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 			r->rank_up[a] = p;
 		}
 	}
-	for (uint32_t d = 0; d < n; d++) {
-		uint32_t *row = r->next + (uint64_t)d * nsw, lid = r->rank_lid[d];
-		for (uint32_t s = 0; s < nsw; s++) {
-			uint32_t node = f->switches[s];
-			uint8_t p = lid == VT_NONE ? VT_LFT_NONE : vt_lft_get(t, s, lid);
-			row[s] = VT_NONE;
-			if (p == 0 || p == VT_LFT_NONE || p > f->nodes[node].nports)
-				continue;
-			uint32_t c = vt_port_index(f, node, p);
-			if (f->ports[c].peer != VT_NONE)
-				row[s] = c;
-		}
-		if (lid != VT_NONE)
-			prune_bad(r, d, o->port[d], state, stack);
+	for (uint32_t d0 = 0; d0 < n; d0 += NEXT_TILE) {
+		uint32_t d1 = n - d0 < NEXT_TILE ? n : d0 + NEXT_TILE;
+
+		next_rows(r, t, d0, d1);
+		for (uint32_t d = d0; d < d1; d++)
+			if (r->rank_lid[d] != VT_NONE)
+				prune_bad(r, d, o->port[d], state, stack);
 	}
 	free(state);
 	free(stack);
