@@ -28,12 +28,15 @@ void vt_lfts_free(vt_lfts *t)
 #define HOPS_UNKNOWN UINT32_MAX
 #define HOPS_NONE    (UINT32_MAX - 1) /* no arrival, or a loop */
 
+#define LONGER_TILE 64u /* LIDs whose columns are gathered together (one cache line a row) */
+
 /*
- * Hops from switch s to lid's port through t, memoised in h (HOPS_UNKNOWN
- * where not yet known): the walk stops at a switch already known, and every
- * switch it crossed then learns its own count. stack holds nswitches.
+ * Hops from switch s to lid's port through the column col (switch w's entry
+ * for lid at col[w * LONGER_TILE]), memoised in h (HOPS_UNKNOWN where not yet
+ * known): the walk stops at a switch already known, and every switch it
+ * crossed then learns its own count. stack holds nswitches.
  */
-static uint32_t hops_from(const vt_fabric *f, const vt_lfts *t, uint32_t lid, uint32_t s,
+static uint32_t hops_from(const vt_fabric *f, const uint8_t *col, uint32_t lid, uint32_t s,
 			  uint32_t *h, uint32_t *stack)
 {
 	uint32_t n = 0, w = s, end;
@@ -42,7 +45,7 @@ static uint32_t hops_from(const vt_fabric *f, const vt_lfts *t, uint32_t lid, ui
 		return h[s];
 	while (h[w] == HOPS_UNKNOWN) {
 		const struct vt_node *nd = &f->nodes[f->switches[w]];
-		unsigned p = vt_lft_get(t, w, lid);
+		unsigned p = col[(size_t)w * LONGER_TILE];
 		uint32_t q;
 
 		h[w] = HOPS_NONE; /* on the walk: met again, a loop */
@@ -62,31 +65,84 @@ static uint32_t hops_from(const vt_fabric *f, const vt_lfts *t, uint32_t lid, ui
 	return h[s];
 }
 
-int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b)
+/*
+ * differ[lid]: does any switch's entry for lid differ between a and b? Found
+ * row by row (a walk down each LID's column misses the cache at every switch).
+ */
+static void columns_differ(const vt_lfts *a, const vt_lfts *b, uint32_t nlid, uint8_t *differ)
 {
-	uint32_t *ha = malloc(((size_t)f->nswitches + 1) * sizeof(*ha));
-	uint32_t *hb = malloc(((size_t)f->nswitches + 1) * sizeof(*hb));
-	uint32_t *stack = malloc(((size_t)f->nswitches + 1) * sizeof(*stack));
+	memset(differ, 0, nlid);
+	for (uint32_t s = 0; s < a->nsw && s < b->nsw; s++) {
+		const uint8_t *ra = vt_lft_row(a, s), *rb = vt_lft_row(b, s);
+
+		for (uint32_t lid = 0; lid < nlid; lid++)
+			differ[lid] |= ra[lid] != rb[lid];
+	}
+}
+
+/* The columns of LIDs l0 .. l0 + LONGER_TILE - 1 of t (VT_LFT_NONE past nlid), row by row. */
+static void gather_tile(const vt_lfts *t, uint32_t nsw, uint32_t l0, uint32_t nlid, uint8_t *tile)
+{
+	uint32_t k = nlid - l0 < LONGER_TILE ? nlid - l0 : LONGER_TILE;
+
+	for (uint32_t s = 0; s < nsw; s++) {
+		memcpy(tile + (size_t)s * LONGER_TILE, vt_lft_row(t, s) + l0, k);
+		memset(tile + (size_t)s * LONGER_TILE + k, VT_LFT_NONE, LONGER_TILE - k);
+	}
+}
+
+/* Entries of a's tile (LIDs l0 ..) whose CA route is longer than through b's (vt_lfts_longer). */
+static int64_t longer_tile(const vt_fabric *f, const uint8_t *ta, const uint8_t *tb, uint32_t l0,
+			   uint32_t nlid, const uint8_t *differ, uint32_t *ha, uint32_t *hb,
+			   uint32_t *stack)
+{
 	int64_t n = 0;
 
-	if (!ha || !hb || !stack)
-		n = -1;
-	for (uint32_t lid = 1; n >= 0 && lid < a->nlid && lid < b->nlid; lid++) {
-		uint32_t q = f->lid_port[lid];
+	for (uint32_t k = 0; k < LONGER_TILE && l0 + k < nlid; k++) {
+		uint32_t lid = l0 + k, q = f->lid_port[lid];
 
-		if (q == VT_NONE || f->nodes[f->ports[q].node].type == VT_SWITCH)
+		/* the same column: the same hops from every switch */
+		if (lid == 0 || !differ[lid] || q == VT_NONE ||
+		    f->nodes[f->ports[q].node].type == VT_SWITCH)
 			continue;
 		for (uint32_t s = 0; s < f->nswitches; s++)
 			ha[s] = hb[s] = HOPS_UNKNOWN;
 		for (uint32_t s = 0; s < f->nswitches; s++) {
-			uint32_t x = hops_from(f, a, lid, s, ha, stack);
-			uint32_t y = hops_from(f, b, lid, s, hb, stack);
+			uint32_t x = hops_from(f, ta + k, lid, s, ha, stack);
+			uint32_t y = hops_from(f, tb + k, lid, s, hb, stack);
 
 			n += x < HOPS_NONE && y < HOPS_NONE && x > y;
 		}
 	}
+	return n;
+}
+
+int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b)
+{
+	size_t nsw = f->nswitches;
+	uint32_t *ha = malloc((nsw + 1) * sizeof(*ha)), *hb = malloc((nsw + 1) * sizeof(*hb));
+	uint32_t *stack = malloc((nsw + 1) * sizeof(*stack));
+	uint32_t nlid = a->nlid < b->nlid ? a->nlid : b->nlid;
+	uint8_t *differ = malloc((size_t)nlid + 1);
+	/* the columns walked, a tile of LIDs at a time: a walk down each LID's column of
+	 * the tables misses the cache at every switch */
+	uint8_t *ta = malloc(nsw * LONGER_TILE + 1), *tb = malloc(nsw * LONGER_TILE + 1);
+	int64_t n = 0;
+
+	if (!ha || !hb || !stack || !differ || !ta || !tb)
+		n = -1;
+	else
+		columns_differ(a, b, nlid, differ);
+	for (uint32_t l0 = 0; n >= 0 && l0 < nlid; l0 += LONGER_TILE) {
+		gather_tile(a, (uint32_t)nsw, l0, nlid, ta);
+		gather_tile(b, (uint32_t)nsw, l0, nlid, tb);
+		n += longer_tile(f, ta, tb, l0, nlid, differ, ha, hb, stack);
+	}
 	free(ha);
 	free(hb);
 	free(stack);
+	free(differ);
+	free(ta);
+	free(tb);
 	return n;
 }
