@@ -411,7 +411,7 @@ static int has_ca(const vt_fabric *f, uint32_t node)
 	return 0;
 }
 
-/* CA LIDs cabled to a switch; with every, switch LIDs (their port 0) too. */
+/* CA LIDs cabled to a switch; with every, switch LIDs (their port 0's range) too. */
 static int audited_lid(const vt_fabric *f, uint32_t lid, int every)
 {
 	uint32_t dp = f->lid_port[lid];
@@ -419,7 +419,7 @@ static int audited_lid(const vt_fabric *f, uint32_t lid, int every)
 	if (dp == VT_NONE)
 		return 0;
 	if (f->nodes[f->ports[dp].node].type == VT_SWITCH)
-		return every && f->ports[dp].num == 0 && f->ports[dp].lid == lid;
+		return every && f->ports[dp].num == 0;
 	return f->ports[dp].peer != VT_NONE &&
 	       f->nodes[f->ports[f->ports[dp].peer].node].type == VT_SWITCH;
 }

@@ -96,7 +96,8 @@ static void route_other_cas(struct router *r, const vt_tree *t)
 /*
  * Switches in LID order, so the tables do not depend on the input's record
  * order (the plugin's model and an ibnetdiscover dump list the same switches
- * differently).
+ * differently); each LID of a switch's LMC range (OpenSM's lmc_esp0 gives
+ * enhanced switch port 0 one), turned like a CA's.
  */
 static void route_switch_lids(struct router *r, const vt_tree *t)
 {
@@ -109,8 +110,10 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 		    f->nodes[f->ports[q].node].type != VT_SWITCH)
 			continue;
 		s = f->nodes[f->ports[q].node].sw;
-		if (t->level[s] != 0xFF)
-			route_dest(r, s, 0, lid, 0);
+		if (t->level[s] == 0xFF)
+			continue;
+		for (uint32_t o = 0; o < (1u << f->ports[q].lmc); o++)
+			route_dest(r, s, 0, lid + o, o);
 	}
 }
 

@@ -110,6 +110,32 @@ ncase=$((ncase + 1))
 [ "$(grep -c '^0x00\(0[89a-f]\|1[0-7]\) 00[1-4] # Channel Adapter' "$tmp/l")" = 64 ] ||
 	{ echo "FAIL: lmc.topo: not 16 CA LIDs on each of 4 switches"; nfail=$((nfail + 1)); }
 
+# OpenSM's lmc_esp0 gives enhanced switch port 0 an LMC range as well: every
+# LID of it is routed and audited (fat 4,2 with every LID doubled and the
+# switches at LMC 1: 8 tables of 16 switch LIDs; before, the odd ones had no
+# entry, and the every-source audit did not look at them)
+"$VT_BIN/vartree-gen" fat 4,2 -o "$tmp/f42.topo"
+awk '{
+	out = ""
+	while (match($0, /lid [0-9]+/)) {
+		out = out substr($0, 1, RSTART - 1) "lid " 2 * substr($0, RSTART + 4, RLENGTH - 4)
+		$0 = substr($0, RSTART + RLENGTH)
+	}
+	print out $0 }' "$tmp/f42.topo" | sed 's/\(base port 0 lid [0-9]*\) lmc 0/\1 lmc 1/' >"$tmp/esp0.topo"
+"$r" -q "$tmp/esp0.topo" -o "$tmp/esp0"
+ncase=$((ncase + 1))
+[ "$(grep -c '# Switch portguid' "$tmp/esp0")" = 128 ] && grep -qx "0x0003 000 # Switch portguid 0x0002c95000000000: 'L0-S0000'" "$tmp/esp0" ||
+	{ echo "FAIL: switch LMC 1: not 16 switch LIDs in each of 8 tables"; nfail=$((nfail + 1)); }
+expect 0 "" "$a" "$tmp/esp0.topo" --lfts "$tmp/esp0" --all-sources -q
+ncase=$((ncase + 1))
+grep -qx 'audit: ok (no unreachable destination, loop, misdelivery or credit loop)' "$tmp/out" ||
+	{ echo "FAIL: switch LMC 1: audit: $(head -3 "$tmp/out")"; nfail=$((nfail + 1)); }
+awk '/^Unicast/ { n++ } !(n == 2 && /^0x0003 /)' "$tmp/esp0" >"$tmp/esp0-cut"
+expect 1 "" "$a" "$tmp/esp0.topo" --lfts "$tmp/esp0-cut" --all-sources -q
+ncase=$((ncase + 1))
+grep -qx 'audit: unreachable: 1 (first: "L0-S0001" (0x0002c95000000001), LID 3: no route (no LFT entry))' "$tmp/out" ||
+	{ echo "FAIL: switch LMC 1, LID 3 cut at L0-S0001: audit: $(head -3 "$tmp/out")"; nfail=$((nfail + 1)); }
+
 # OpenSM's opensm-subnet.lst names no LMC: lmc-opensm-subnet.lst is what
 # OpenSM wrote for lmc.topo with LMC 2 (vartree-harness -l 2), the tables are
 # vartree-route --lmc 2's (the same LIDs as OpenSM's). The text dump names the
