@@ -65,12 +65,10 @@ static uint32_t hops_from(const vt_fabric *f, const uint8_t *col, uint32_t lid, 
 	return h[s];
 }
 
-/*
- * differ[lid]: does any switch's entry for lid differ between a and b? Found
- * row by row (a walk down each LID's column misses the cache at every switch).
- */
-static void columns_differ(const vt_lfts *a, const vt_lfts *b, uint32_t nlid, uint8_t *differ)
+void vt_lfts_differ(const vt_lfts *a, const vt_lfts *b, uint8_t *differ)
 {
+	uint32_t nlid = a->nlid < b->nlid ? a->nlid : b->nlid;
+
 	memset(differ, 0, nlid);
 	for (uint32_t s = 0; s < a->nsw && s < b->nsw; s++) {
 		const uint8_t *ra = vt_lft_row(a, s), *rb = vt_lft_row(b, s);
@@ -132,7 +130,7 @@ int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b)
 	if (!ha || !hb || !stack || !differ || !ta || !tb)
 		n = -1;
 	else
-		columns_differ(a, b, nlid, differ);
+		vt_lfts_differ(a, b, differ);
 	for (uint32_t l0 = 0; n >= 0 && l0 < nlid; l0 += LONGER_TILE) {
 		gather_tile(a, (uint32_t)nsw, l0, nlid, ta);
 		gather_tile(b, (uint32_t)nsw, l0, nlid, tb);

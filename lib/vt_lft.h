@@ -31,6 +31,12 @@ void vt_lfts_free(vt_lfts *t);
  * memory.
  */
 int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b);
+/*
+ * differ[lid] for the LIDs of both: does any switch's entry for lid differ
+ * between a and b? Found row by row (a walk down each LID's column misses the
+ * cache at every switch).
+ */
+void vt_lfts_differ(const vt_lfts *a, const vt_lfts *b, uint8_t *differ);
 
 static inline uint8_t vt_lft_get(const vt_lfts *t, uint32_t sw, uint32_t lid)
 {

@@ -3,6 +3,8 @@
 #include "vt_route_guard.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "vt_audit.h"
 #include "vt_congest.h"
@@ -40,31 +42,68 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
  */
 #define SHIFT_AVG_NOISE 0.0025
 
-/* Shift congestion of tables t over the ranks of o (plane 0's hosts). */
-static int shift_load(const vt_fabric *f, const vt_lfts *t, const vt_order *o, uint32_t *worst,
-		      double *avg, vt_err *e)
+/*
+ * g->rt for tables t: only the rows of ranks whose LID's column differs from
+ * the tables measured last (g->last), where it was kept (successive
+ * candidates differ in a few hundred of pruned 36,36's 13285 columns).
+ */
+static int retable(struct repair_guard *g, const vt_lfts *t, vt_err *e)
+{
+	vt_lfts last = *t;
+
+	if (!g->last || !g->changed)
+		return vt_routes_retable(&g->rt, t, NULL, e);
+	last.port = g->last;
+	vt_lfts_differ(&last, t, g->changed);
+	if (vt_routes_retable(&g->rt, t, g->changed, e))
+		return -1;
+	memcpy(g->last, t->port, (size_t)t->nsw * t->nlid);
+	return 0;
+}
+
+/*
+ * Shift congestion of tables t over the ranks of g->order (plane 0's hosts);
+ * the routes model built once and refilled for each tables (g->rt).
+ */
+static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst, double *avg,
+		      vt_err *e)
 {
 	struct vt_congest_opts co = {.threads = 1};
-	vt_routes rt;
 	vt_pattern pat;
 	vt_congest c;
 	int rc;
 
-	if (vt_routes_build(&rt, f, t, o, e))
+	if (g->have_rt ? retable(g, t, e) : vt_routes_build(&g->rt, g->f, t, g->order, e))
 		return -1;
-	if (vt_pattern_parse(&pat, "shift", o->n, e)) {
-		vt_routes_free(&rt);
-		return -1;
+	if (!g->have_rt) {
+		size_t n = (size_t)t->nsw * t->nlid;
+
+		g->have_rt = 1;
+		g->last = malloc(n ? n : 1); /* optional: without it every row is filled again */
+		g->changed = malloc((size_t)t->nlid + 1);
+		if (g->last)
+			memcpy(g->last, t->port, n);
 	}
-	rc = vt_congest_run(&rt, &pat, &co, &c, e);
+	if (vt_pattern_parse(&pat, "shift", g->order->n, e))
+		return -1;
+	rc = vt_congest_run(&g->rt, &pat, &co, &c, e);
 	if (!rc) {
 		*worst = c.worst;
 		*avg = c.avg;
 		vt_congest_free(&c);
 	}
 	vt_pattern_free(&pat);
-	vt_routes_free(&rt);
 	return rc;
+}
+
+void vt_repair_guard_free(struct repair_guard *g)
+{
+	if (g->have_rt)
+		vt_routes_free(&g->rt);
+	free(g->last);
+	free(g->changed);
+	g->have_rt = 0;
+	g->last = g->changed = NULL;
 }
 
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
@@ -76,11 +115,11 @@ int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, s
 	if (!g->order || g->order->n < 2)
 		return 0;
 	if (!g->have_fresh) {
-		if (shift_load(g->f, g->fresh, g->order, &g->fresh_worst, &g->fresh_avg, e))
+		if (shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
 			return -1;
 		g->have_fresh = 1;
 	}
-	if (shift_load(g->f, t, g->order, &wt, &at, e))
+	if (shift_load(g, t, &wt, &at, e))
 		return -1;
 	if (wt <= g->fresh_worst && at <= g->fresh_avg * (1 + SHIFT_AVG_NOISE))
 		return 0;

@@ -15,6 +15,7 @@
 #include "vt_fabric.h"
 #include "vt_lft.h"
 #include "vt_order.h"
+#include "vt_routes.h"
 
 struct repair_guard {
 	const vt_fabric *f;
@@ -23,6 +24,10 @@ struct repair_guard {
 	int have_fresh;	       /* the fresh tables' shift figures below are known */
 	uint32_t fresh_worst;
 	double fresh_avg;
+	vt_routes rt; /* the last tables measured, where have_rt (vt_repair_guard_free) */
+	int have_rt;
+	uint8_t *last;	  /* a copy of those tables (NULL: not kept) */
+	uint8_t *changed; /* per LID: scratch for vt_lfts_differ */
 };
 
 /* The first audit kind (every source) t fails and fresh passes: 1, with why; 0; -1. */
@@ -31,5 +36,7 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 /* Does t congest shift more than the fresh tables (worst stage, or average beyond noise)? */
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e);
+/* Frees what the guard keeps between candidates. */
+void vt_repair_guard_free(struct repair_guard *g);
 
 #endif

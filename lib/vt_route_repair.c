@@ -502,11 +502,10 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
  * refuses them all, the switch LIDs' entries repaired alone (most of what
  * moves with the turn leaf), with the CA LIDs' fresh.
  */
-static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
-			     uint64_t *changed, uint64_t *blocks, vt_err *e)
+static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			  uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
-	struct repair_guard g = {r->f, r->fresh, order, 0, 0, 0};
 	struct refused done[NTRIES];
 	char why[sizeof(st->why)] = "";
 	int bad, loop = 0;
@@ -523,7 +522,7 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 		if ((tw = twin_of(done, nd, *how))) {
 			bad = tw->bad; /* the same tables again: refused alike */
 			memcpy(st->why, tw->why, sizeof(st->why));
-		} else if ((bad = candidate(r, *how, &g, st, changed, blocks, e)) <= 0) {
+		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
 			return bad;
 		}
@@ -534,12 +533,22 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
 	}
-	bad = candidate(r, (struct repair_try){.ca_fresh = 1}, &g, st, changed, blocks, e);
+	bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
 	if (bad <= 0) {
 		memcpy(st->why, why, sizeof(why));
 		st->mode = VT_REPAIR_PARTIAL;
 	}
 	return bad < 0 ? -1 : bad > 0;
+}
+
+static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+			     uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order};
+	int rc = try_candidates(r, &g, st, changed, blocks, e);
+
+	vt_repair_guard_free(&g);
+	return rc;
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,

@@ -129,6 +129,47 @@ static void next_rows(vt_routes *r, const vt_lfts *t, uint32_t d0, uint32_t d1)
 	}
 }
 
+/* r->next for tables t; state and stack hold r->nsw. */
+static void fill_next(vt_routes *r, const vt_lfts *t, uint8_t *state, uint32_t *stack)
+{
+	r->t = t;
+	for (uint32_t d0 = 0; d0 < r->n; d0 += NEXT_TILE) {
+		uint32_t d1 = r->n - d0 < NEXT_TILE ? r->n : d0 + NEXT_TILE;
+
+		next_rows(r, t, d0, d1);
+		for (uint32_t d = d0; d < d1; d++)
+			if (r->rank_lid[d] != VT_NONE)
+				prune_bad(r, d, r->o->port[d], state, stack);
+	}
+}
+
+int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt_err *e)
+{
+	uint8_t *state = malloc(r->nsw + 1);
+	uint32_t *stack = malloc((r->nsw + 1) * sizeof(*stack));
+
+	if (!state || !stack) {
+		free(state);
+		free(stack);
+		return vt_err_nomem(e, "out of memory for the routes of %u switches", r->nsw);
+	}
+	if (!changed)
+		fill_next(r, t, state, stack);
+	r->t = t;
+	/* a rank's row depends on its LID's column alone */
+	for (uint32_t d = 0; changed && d < r->n; d++) {
+		uint32_t lid = r->rank_lid[d];
+
+		if (lid < t->nlid && changed[lid]) {
+			next_rows(r, t, d, d + 1);
+			prune_bad(r, d, r->o->port[d], state, stack);
+		}
+	}
+	free(state);
+	free(stack);
+	return 0;
+}
+
 int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 		    vt_err *e)
 {
@@ -178,14 +219,7 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 			r->rank_up[a] = p;
 		}
 	}
-	for (uint32_t d0 = 0; d0 < n; d0 += NEXT_TILE) {
-		uint32_t d1 = n - d0 < NEXT_TILE ? n : d0 + NEXT_TILE;
-
-		next_rows(r, t, d0, d1);
-		for (uint32_t d = d0; d < d1; d++)
-			if (r->rank_lid[d] != VT_NONE)
-				prune_bad(r, d, o->port[d], state, stack);
-	}
+	fill_next(r, t, state, stack);
 	free(state);
 	free(stack);
 	if (build_runs(r, e)) {

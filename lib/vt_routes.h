@@ -39,6 +39,13 @@ typedef struct vt_routes {
 
 int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 		    vt_err *e);
+/*
+ * r (built) for other tables t of the same fabric and ranks, reusing its
+ * memory (a repair measures many candidates). changed: per LID, does t's
+ * column differ from the tables r was built for (only those ranks' rows are
+ * filled again), or NULL (every row). -1 with e when out of memory.
+ */
+int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt_err *e);
 void vt_routes_free(vt_routes *r);
 
 #endif
