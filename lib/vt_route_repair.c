@@ -249,16 +249,15 @@ static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid
  * or CA traffic now crosses s towards lid and did not before (the old routing
  * left such entries unbalanced: nobody used them; VT_REPAIR_FEWEST leaves them)?
  */
-static int to_rebalance(struct repair *r, uint32_t s, uint32_t lid)
+enum { REB_NO, REB_YES, REB_IF_NEW }; /* to_rebalance: REB_IF_NEW, the second case */
+
+static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
 {
 	size_t i = (size_t)s * r->t->nlid + lid;
 
 	if (vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid))
-		return 1;
-	if (!bit(r->used_now, i) || bit(r->used_prev, i))
-		return 0;
-	r->differs |= DIFF_NEW;
-	return r->how.rebalance >= REB_NEW;
+		return REB_YES;
+	return bit(r->used_now, i) && !bit(r->used_prev, i) ? REB_IF_NEW : REB_NO;
 }
 
 #define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
@@ -289,15 +288,42 @@ static void rank_gaps(const struct repair *r, uint32_t s, uint32_t rank, uint32_
 }
 
 /*
+ * The port s's entry for lid takes (use: the CA routes per port so far): the
+ * one carrying the fewest among those try_port accepts, the current one unless
+ * another carries at least two fewer; by rank distance first (REB_GAP). The
+ * entry holds it when it is not the current one.
+ */
+static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const uint32_t *use)
+{
+	unsigned cur = vt_lft_get(r->t, s, lid), best = cur, nports = sw_node(r, s)->nports;
+	uint32_t now = HOPS_UNKNOWN, gap[256]; /* s's entry alone changes below */
+	int ca = r->ca[lid];
+
+	if (r->how.rebalance >= REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
+		rank_gaps(r, s, r->rank_of_lid[lid], gap);
+	else
+		memset(gap, 0, sizeof(gap));
+	for (unsigned p = 1; p <= nports; p++)
+		if (p != cur && sw_peer(r, s, p) != VT_NONE &&
+		    (gap[p] != gap[best] ? gap[p] > gap[best]
+		     : best == cur	 ? use[p] + (unsigned)ca < use[cur]
+					 : use[p] < use[best]) &&
+		    try_port_at(r, s, lid, p, &now)) {
+			vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
+			best = p;
+		}
+	return best != cur && try_port_at(r, s, lid, best, &now) ? best : cur;
+}
+
+/*
  * Those entries of switch s take, in LID order, the port carrying the fewest
  * CA routes so far among those try_port accepts, the current one unless another
  * carries at least two fewer.
  */
 static void rebalance(struct repair *r, uint32_t s)
 {
-	const struct vt_node *n = sw_node(r, s);
 	const vt_fabric *f = r->f;
-	uint32_t all[256] = {0}, used[256] = {0}, gap[256];
+	uint32_t all[256] = {0}, used[256] = {0};
 
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (r->ca[lid]) {
@@ -306,33 +332,29 @@ static void rebalance(struct repair *r, uint32_t s)
 				bit(r->used_now, (size_t)s * r->t->nlid + lid);
 		}
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
-		unsigned cur = vt_lft_get(r->t, s, lid), best = cur;
-		uint32_t now = HOPS_UNKNOWN; /* s's entry alone changes below */
-		int ca, u;
-		uint32_t *use;
+		unsigned cur = vt_lft_get(r->t, s, lid), best;
+		int ca, u, why;
 
 		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
-		    !to_rebalance(r, s, lid))
+		    (why = to_rebalance(r, s, lid)) == REB_NO)
 			continue;
+		if (why == REB_IF_NEW && r->how.rebalance < REB_NEW) {
+			/* a REB_NEW run would decide otherwise only where it moves this entry */
+			if (!(r->differs & DIFF_NEW) && choose_port(r, s, lid, used) != cur) {
+				r->differs |= DIFF_NEW;
+				vt_lft_set(r->t, s, lid, (uint8_t)cur);
+			}
+			continue;
+		}
 		ca = r->ca[lid];
 		u = bit(r->used_now, (size_t)s * r->t->nlid + lid);
 		/* a lost port's entries spread over the whole table, newly used ones over the used
 		 */
-		use = cur != vt_lft_get(r->prev, s, lid) ? all : used;
-		if (r->how.rebalance >= REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
-			rank_gaps(r, s, r->rank_of_lid[lid], gap);
-		else
-			memset(gap, 0, sizeof(gap));
-		for (unsigned p = 1; p <= n->nports; p++)
-			if (p != cur && sw_peer(r, s, p) != VT_NONE &&
-			    (gap[p] != gap[best] ? gap[p] > gap[best]
-			     : best == cur	 ? use[p] + (unsigned)ca < use[cur]
-						 : use[p] < use[best]) &&
-			    try_port_at(r, s, lid, p, &now)) {
-				vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
-				best = p;
-			}
-		if (best != cur && try_port_at(r, s, lid, best, &now) && ca) {
+		if ((best = choose_port(r, s, lid, why == REB_YES ? all : used)) == cur)
+			continue;
+		if (why == REB_IF_NEW)
+			r->differs |= DIFF_NEW; /* a REB_CHANGED run would leave it */
+		if (ca) {
 			all[cur]--;
 			all[best]++;
 			used[cur] -= (unsigned)u;
