@@ -29,7 +29,16 @@ struct forced {
 	uint8_t *turn;	/* per switch: some route of prev or fresh turns down-up there */
 	uint32_t *mark; /* per state (2 * s + phase): x + 1 when it reaches x legally */
 	uint32_t *queue;
+	struct port_to *to; /* per switch, stride ports: what entry_forced asks of a port */
+	uint32_t stride;
 };
+
+/* What port p of switch s leads to, looked up once (entry_forced asks at every entry). */
+struct port_to {
+	uint32_t v;   /* TO_CA: the CA's port; TO_UP, TO_DOWN: the switch */
+	uint8_t kind; /* TO_* */
+};
+enum { TO_LOST, TO_CA, TO_UP, TO_DOWN, TO_FLAT }; /* TO_FLAT: a switch not a level apart */
 
 static const struct vt_node *node_of(const struct forced *r, uint32_t s)
 {
@@ -151,23 +160,56 @@ static uint32_t dest_switch(const vt_fabric *f, uint32_t lid)
 	return q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
 }
 
+/* r->to: per switch and port, what entry_forced judges by. */
+static int port_table(struct forced *r)
+{
+	const vt_fabric *f = r->f;
+
+	r->stride = 1;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (node_of(r, s)->nports + 1u > r->stride)
+			r->stride = node_of(r, s)->nports + 1u;
+	r->to = malloc(((size_t)r->nsw * r->stride + 1) * sizeof(*r->to));
+	if (!r->to)
+		return -1;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		for (unsigned p = 0; p < r->stride; p++) {
+			const struct vt_node *nd = node_of(r, s);
+			struct port_to *t = &r->to[(size_t)s * r->stride + p];
+			uint32_t q = p == 0 || p > nd->nports ? VT_NONE
+							      : f->ports[nd->first_port + p].peer;
+			uint32_t n;
+			int up;
+
+			*t = (struct port_to){VT_NONE, TO_LOST};
+			if (q == VT_NONE)
+				continue;
+			if (f->nodes[f->ports[q].node].type != VT_SWITCH)
+				*t = (struct port_to){q, TO_CA};
+			else if ((n = hop_to(r, s, p, &up)) == VT_NONE)
+				*t = (struct port_to){VT_NONE, TO_FLAT};
+			else
+				*t = (struct port_to){n, (uint8_t)(up ? TO_UP : TO_DOWN)};
+		}
+	return 0;
+}
+
 /* 0: prev's entry can stay, 1: only a fault-free route could keep it, 2: its link is gone. */
 static int entry_forced(const struct forced *r, uint32_t s, uint32_t lid, unsigned p, uint32_t x)
 {
-	const vt_fabric *f = r->f;
-	const struct vt_node *nd = node_of(r, s);
-	uint32_t q, n;
-	int up;
+	const struct port_to *t;
+	uint32_t n;
 
 	if (p == 0)
-		return f->lid_port[lid] == nd->first_port ? 0 : 1;
-	if (p > nd->nports || (q = f->ports[nd->first_port + p].peer) == VT_NONE)
+		return r->f->lid_port[lid] == node_of(r, s)->first_port ? 0 : 1;
+	if (p >= r->stride || (t = &r->to[(size_t)s * r->stride + p])->kind == TO_LOST)
 		return 2;
-	if (f->nodes[f->ports[q].node].type != VT_SWITCH)
-		return q == f->lid_port[lid] ? 0 : 1;
-	if (x == VT_NONE || (n = hop_to(r, s, p, &up)) == VT_NONE)
+	if (t->kind == TO_CA)
+		return t->v == r->f->lid_port[lid] ? 0 : 1;
+	if (x == VT_NONE || t->kind == TO_FLAT)
 		return 0; /* no levels to judge by */
-	if (up)
+	n = t->v;
+	if (t->kind == TO_UP)
 		return r->mark[2 * n + PH_U] != x + 1;
 	return r->mark[2 * n + (r->turn[n] ? PH_U : PH_D)] != x + 1;
 }
@@ -246,7 +288,7 @@ int vt_route_forced(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fres
 	r.turn = calloc((size_t)r.nsw + 1, 1);
 	r.mark = calloc(2 * (size_t)r.nsw + 1, sizeof(*r.mark));
 	r.queue = malloc((2 * (size_t)r.nsw + 1) * sizeof(*r.queue));
-	bad = !r.adj_start || !r.turn || !r.mark || !r.queue || build_adj(&r);
+	bad = !r.adj_start || !r.turn || !r.mark || !r.queue || build_adj(&r) || port_table(&r);
 	for (uint32_t s = 0; !bad && s < r.nsw; s++)
 		r.turn[s] = (uint8_t)(turns_at(&r, prev, s) || turns_at(&r, fresh, s));
 	bad = bad || count_all(&r, prev, out);
@@ -255,5 +297,6 @@ int vt_route_forced(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fres
 	free(r.turn);
 	free(r.mark);
 	free(r.queue);
+	free(r.to);
 	return bad ? vt_err_nomem(e, "out of memory") : 0;
 }
