@@ -19,7 +19,6 @@ void vt_sim_defaults(struct vt_sim_params *p)
 	p->speedup = 1;
 	p->sw_lat_ps = 100000;
 	p->cable_ps = 5000;
-	p->inj_pkts = 8;
 	p->seed = 1;
 	p->max_hops = 64;
 }

@@ -3,7 +3,7 @@
  * Credit-based flow-control simulator: discrete events, virtual cut-through,
  * input-buffered switches with one FIFO per (input port, VL), credits counted
  * in 64-byte units as the IBA specifies, output arbitration round-robin or
- * random, HCAs with an injection queue per rail and a sink. One event per
+ * random, HCAs with an unbounded send queue per rail and a sink. One event per
  * packet hop (the head's arrival at the next buffer); tail times, output
  * release and credit returns are computed from serialisation, and credits are
  * taken in when the sender next looks. Outputs that wait (busy, or short of
@@ -58,7 +58,6 @@ struct vt_sim_params {
 	uint64_t credit_period_ps; /* credit updates every period; 0: per packet at once */
 	uint64_t gen_mbps;	   /* HCA packet generator rate (0: no limit) */
 	uint64_t sink_mbps;	   /* HCA sink rate (0: no limit) */
-	unsigned inj_pkts; /* injection queue per rail, packets (least-occupied rail choice) */
 	enum vt_sim_arb arb;
 	enum vt_sim_rail rail;
 	enum vt_sim_rail_choice rail_choice;
