@@ -47,6 +47,15 @@ void vt_sim_preset_navaridas(struct vt_sim_params *p)
 	p->ar_select = VT_AR_CREDITS;
 }
 
+uint32_t vt_sim_wire_bytes(const struct vt_sim_params *p, uint32_t payload)
+{
+	uint32_t b = payload + p->header;
+
+	if (!p->pad)
+		return b;
+	return b > p->pad ? (b + p->pad - 1) / p->pad * p->pad : p->pad;
+}
+
 void vt_sim_result_free(vt_sim_result *r)
 {
 	free(r->stage_end_ps);
@@ -131,15 +140,17 @@ int vt_sim_check_params(const struct vt_sim_params *p, vt_err *e)
 		return vt_err_set(e, "MTU %u is not one of 256, 512, 1024, 2048, 4096", p->mtu);
 	if (p->nvl < 1 || p->nvl > VT_SIM_MAX_VL)
 		return vt_err_set(e, "VL count %u out of range 1..%u", p->nvl, VT_SIM_MAX_VL);
-	if ((p->mtu + p->header + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT > p->buf_credits)
+	if (p->pad > 4096)
+		return vt_err_set(e, "padding to %u bytes is too large", p->pad);
+	if (p->header > 512)
+		return vt_err_set(e, "header of %u bytes is too large", p->header);
+	if ((vt_sim_wire_bytes(p, p->mtu) + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT > p->buf_credits)
 		return vt_err_set(e, "buffer of %u credits per VL cannot hold one %u-byte packet",
-				  p->buf_credits, p->mtu + p->header);
+				  p->buf_credits, vt_sim_wire_bytes(p, p->mtu));
 	if (p->buf_credits > 1u << 20)
 		return vt_err_set(e, "buffer of %u credits per VL is too large", p->buf_credits);
 	if (p->speedup < 1)
 		return vt_err_set(e, "speed-up must be at least 1");
-	if (p->header > 512)
-		return vt_err_set(e, "header of %u bytes is too large", p->header);
 	return 0;
 }
 

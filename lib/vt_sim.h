@@ -48,6 +48,7 @@ struct vt_sim_params {
 	enum vt_speed speed;  /* when link_mbps is 0 and not VT_SPEED_UNKNOWN: 4x of it */
 	unsigned mtu;	      /* payload bytes per packet, 256 .. 4096 */
 	unsigned header;      /* bytes added per packet: LRH+BTH+ICRC+VCRC = 26 */
+	unsigned pad;	      /* packet on the wire padded to a multiple of it; 0: none */
 	unsigned nvl;	      /* data VLs, 1 .. 15 */
 	unsigned sl;	      /* service level of every message, 0 .. 15 (VL = SL mod nvl) */
 	int sl_spread;	      /* instead: SL = (src rank + dst rank) mod nvl */
@@ -72,6 +73,8 @@ struct vt_sim_params {
 	void *progress_ctx;
 };
 
+/* Bytes on the wire of a packet carrying `payload`: header, then padding (at least one unit). */
+uint32_t vt_sim_wire_bytes(const struct vt_sim_params *p, uint32_t payload);
 /* VL of a message from rank src to rank dst: its SL through a uniform SL-to-VL table. */
 unsigned vt_sim_vl(const struct vt_sim_params *p, uint32_t src, uint32_t dst);
 

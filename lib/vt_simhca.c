@@ -71,7 +71,8 @@ void vts_hca_kick(sim *s, uint32_t port)
 	payload = size - done * s->p.mtu;
 	if (payload > s->p.mtu)
 		payload = s->p.mtu;
-	uint32_t bytes = payload + s->p.header, cr = (bytes + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT;
+	uint32_t bytes = vt_sim_wire_bytes(&s->p, payload),
+		 cr = (bytes + VT_SIM_CREDIT - 1) / VT_SIM_CREDIT;
 	struct slot *os;
 
 	vl = vt_sim_vl(&s->p, s->src[mi], s->dst[mi]);

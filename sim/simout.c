@@ -66,6 +66,7 @@ static json_t *json_model(const struct opts *o)
 			    : json_null());
 	vt_json_set(m, "mtu", json_integer(p->mtu));
 	vt_json_set(m, "header_bytes", json_integer(p->header));
+	vt_json_set(m, "pad_bytes", json_integer(p->pad));
 	vt_json_set(m, "credit_bytes", json_integer(VT_SIM_CREDIT));
 	vt_json_set(m, "vls", json_integer(p->nvl));
 	vt_json_set(m, "sl", p->sl_spread ? json_string("spread") : json_integer(p->sl));

@@ -56,7 +56,7 @@ static const char usage[] =
 	"  --preset default|fig6|navaridas  parameter set (fig6: Zahavi et al. reference\n"
 	"                     model; navaridas: their switches, adaptive routing)\n"
 	"  --speed SDR..XDR --rate-gbps G  4x link speed, or data rate, of every link\n"
-	"  --mtu B --header B --vls N --buffer CREDITS --speedup S\n"
+	"  --mtu B --header B --pad B --vls N --buffer CREDITS --speedup S\n"
 	"  --sl N|spread      service level of every message (default 0; VL = SL mod --vls),\n"
 	"                     or spread: SL = (source rank + destination rank) mod --vls\n"
 	"  --switch-ns NS --cable-ns NS --credit-period-ns NS --gen-gbps G --sink-gbps G\n"
@@ -123,6 +123,7 @@ static const struct option long_opts[] = {
 	{"rate-gbps", 1, 0, 2},
 	{"mtu", 1, 0, 3},
 	{"header", 1, 0, 4},
+	{"pad", 1, 0, 44},
 	{"vls", 1, 0, 5},
 	{"buffer", 1, 0, 6},
 	{"speedup", 1, 0, 7},
@@ -339,6 +340,9 @@ static void apply_number(const struct vt_cli *cli, struct opts *o, int id, const
 		break;
 	case 4:
 		p->header = (unsigned)vt_cli_uint(cli, "--header", v, 0, 512);
+		break;
+	case 44:
+		p->pad = (unsigned)vt_cli_uint(cli, "--pad", v, 0, 4096);
 		break;
 	case 5:
 		p->nvl = (unsigned)vt_cli_uint(cli, "--vls", v, 1, 15);

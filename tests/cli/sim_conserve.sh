@@ -25,5 +25,7 @@ for rail in fixed random least; do
 		check 56 "$size" --gen "rails 2 fat 2,3" --pattern shift --rail "$rail" --mode b2b
 	done
 done
-echo "checked $((1 + 4 * 7 + 3 * 2)) runs"
+# packets padded on the wire (--pad, over the 26-byte header) count their payload only
+check 240 2049 --gen "thin 2:1,4" --pattern shift:1-15 --mode causal --pad 100
+echo "checked $((1 + 4 * 7 + 3 * 2 + 1)) runs"
 exit $fail
