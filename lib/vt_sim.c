@@ -41,7 +41,11 @@ void vt_sim_preset_navaridas(struct vt_sim_params *p)
 	vt_sim_defaults(p);
 	p->mtu = 256;
 	p->header = 0;
+	p->pad = 64;	     /* 16 phits of 32 bits: a short last packet still takes 64 bytes */
 	p->buf_credits = 16; /* four 256-byte packets */
+	/* a hop costs one cycle, a 32-bit phit's time through a switch: 1 ns at QDR's 4 GB/s */
+	p->sw_lat_ps = 1000;
+	p->cable_ps = 0;
 	p->arb = VT_ARB_RANDOM;
 	p->ar = VT_AR_PACKET;
 	p->ar_select = VT_AR_CREDITS;

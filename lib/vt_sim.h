@@ -84,8 +84,10 @@ void vt_sim_defaults(struct vt_sim_params *p);
 void vt_sim_preset_fig6(struct vt_sim_params *p);
 /*
  * The switch model of Navaridas et al. as far as InfiniBand allows: 256-byte
- * MTU without header (their packets are 64 bytes), input buffers of four
- * packets, random output arbitration, adaptive routing by credits.
+ * MTU without header (their packets are 64 bytes), packets padded to a
+ * multiple of 64 bytes (their last packet's unused phits), input buffers of
+ * four packets, random output arbitration, adaptive routing by credits, one
+ * phit time per hop (1 ns switches at QDR, no cable delay).
  */
 void vt_sim_preset_navaridas(struct vt_sim_params *p);
 

@@ -3,7 +3,7 @@
 # radix-6 switches (--preset navaridas): a 4:2,3-thin-tree (64 hosts, 2:1)
 # against a 3,4-fat-tree with the tasks on its 64 central hosts of 81. With
 # static routing the heavy patterns take the thin-tree far longer; with
-# per-packet adaptive routing (the paper's switches) it comes much closer to
+# per-packet adaptive routing (the paper's switches) it comes closer to
 # the fat-tree. On the fat-tree's own shift, which the tables route without
 # conflict, adaptive routing changes nothing.
 set -u
@@ -31,12 +31,15 @@ for ar in static packet; do
 	done
 done
 echo "sum of 7 relative times: static ${sum[static]}, adaptive ${sum[packet]}"
-# 10.08 static, 8.99 adaptive when written (7 = as fast as the fat-tree): the
-# thin-tree's excess over the fat-tree shrinks by a third; pinned: by a fifth
-awk -v s="${sum[static]}" -v a="${sum[packet]}" 'BEGIN { exit !(s > 9 && a - 7 < 0.8 * (s - 7)) }' ||
+# 10.706 static, 9.931 adaptive at seed 1 (7 = as fast as the fat-tree): the
+# thin-tree's excess over the fat-tree shrinks by 21 % (seeds 2-4: 16, 30,
+# 24 %; a third with the preset's former 100 ns hops and unpadded packets);
+# pinned: by 15 %
+awk -v s="${sum[static]}" -v a="${sum[packet]}" 'BEGIN { exit !(s > 9 && a - 7 < 0.85 * (s - 7)) }' ||
 	{ echo "FAIL: adaptive routing does not bring the thin-tree closer to the fat-tree"; fail=1; }
-# the thin-tree's 3M of 1 KB messages itself: adaptive at least 15 % faster
-awk -v s="$st3m" -v a="$ar3m" 'BEGIN { exit !(a < 0.85 * s) }' ||
+# the thin-tree's 3M of 1 KB messages itself: adaptive at least 5 % faster
+# (4.932 -> 4.036 us at seed 1, 18 %; seeds 2-4: 19, 6, 12 %)
+awk -v s="$st3m" -v a="$ar3m" 'BEGIN { exit !(a < 0.95 * s) }' ||
 	{ echo "FAIL: thin 3M 1000: static ${st3m}us adaptive ${ar3m}us"; fail=1; }
 # a conflict-free shift stays as routed, to the picosecond, in every AR mode
 base=$("$s" -q --gen "fat 4,3" --size 8K --json | grep -o '"total_us": [0-9.]*, ')

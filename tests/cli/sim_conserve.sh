@@ -2,7 +2,8 @@
 # vartree-sim: bytes injected = bytes delivered = messages x size in every
 # release mode, for sizes around the MTU, on one rail and on two (every rail
 # choice); a one-packet b2b message was once sent twice (issue 14:
-# shift:1 of 1000-byte messages on fat 4,3 delivered 128000 bytes).
+# shift:1 of 1000-byte messages on fat 4,3 delivered 128000 bytes); with
+# packets padded on the wire (--pad, the navaridas preset) too.
 set -u
 s=$VT_BIN/vartree-sim
 fail=0
@@ -25,7 +26,12 @@ for rail in fixed random least; do
 		check 56 "$size" --gen "rails 2 fat 2,3" --pattern shift --rail "$rail" --mode b2b
 	done
 done
-# packets padded on the wire (--pad, over the 26-byte header) count their payload only
+# padded packets (the navaridas preset pads to 64 bytes; --pad over a header)
+# count their payload only
+for size in 1 10 64 65 256 257 1000; do
+	check 64 "$size" --gen "fat 4,3" --pattern shift:1 --preset navaridas --ar static
+	check 64 "$size" --gen "fat 4,3" --pattern shift:1 --preset navaridas
+done
 check 240 2049 --gen "thin 2:1,4" --pattern shift:1-15 --mode causal --pad 100
-echo "checked $((1 + 4 * 7 + 3 * 2 + 1)) runs"
+echo "checked $((1 + 4 * 7 + 3 * 2 + 2 * 7 + 1)) runs"
 exit $fail

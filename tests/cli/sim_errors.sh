@@ -54,8 +54,8 @@ grep -q '^static LFT  ' <<<"$t" || { echo "FAIL: label in table: $t"; fail=1; }
 j=$("$s" -q --json --gen "fat 2,3" --label "static LFT" --ar flow --preset navaridas --speed EDR --vls 2 --sl spread)
 grep -q '"routing": "static LFT", "source": "vartree"' <<<"$j" || { echo "FAIL: label in JSON"; fail=1; }
 # every model parameter in the JSON, as set (navaridas preset, then the options over it)
-for kv in '"preset": "navaridas"' '"link_gbps": 100.0' '"mtu": 256' '"header_bytes": 0' '"credit_bytes": 64' \
-	'"vls": 2' '"sl": "spread"' '"buffer_credits": 16' '"speedup": 1' '"switch_ns": 100.0' '"cable_ns": 5.0' \
+for kv in '"preset": "navaridas"' '"link_gbps": 100.0' '"mtu": 256' '"header_bytes": 0' '"pad_bytes": 64' '"credit_bytes": 64' \
+	'"vls": 2' '"sl": "spread"' '"buffer_credits": 16' '"speedup": 1' '"switch_ns": 1.0' '"cable_ns": 0.0' \
 	'"credit_period_ns": 0.0' '"gen_gbps": 0.0' '"sink_gbps": 0.0' '"arbitration": "random"' \
 	'"rail": "fixed"' '"adaptive": "flow"' '"adaptive_select": "credits"' '"flit": false' '"max_hops": 64' \
 	'"mode": "b2b"' '"ranks": 8' '"stages": 7' '"flows": 56'; do

@@ -149,6 +149,43 @@ START_TEST(single_packet_time_exact)
 }
 END_TEST
 
+/*
+ * The navaridas preset: packets padded to 64 bytes (16 phits of 32 bits),
+ * one phit time per hop (1 ns switch, no cable). A 10-byte message is one
+ * 64-byte packet; 1000 bytes are four 256-byte packets on the wire.
+ */
+START_TEST(navaridas_padding_and_hop_exact)
+{
+	static const uint32_t size[] = {10, 1000}, want_ps[] = {1000 + 64 * 250, 1000 + 1024 * 250};
+	struct vt_sim_params p;
+
+	vt_sim_preset_navaridas(&p);
+	ck_assert_uint_eq(vt_sim_wire_bytes(&p, 0), 64);
+	ck_assert_uint_eq(vt_sim_wire_bytes(&p, 10), 64);
+	ck_assert_uint_eq(vt_sim_wire_bytes(&p, 65), 128);
+	ck_assert_uint_eq(vt_sim_wire_bytes(&p, 232), 256);
+	for (unsigned i = 0; i < 2; i++) {
+		struct tree tr;
+		vt_simwork w = {0};
+		vt_sim_result r;
+		vt_err e;
+
+		tree_build(&tr, 1, 2, 1, VT_QDR);
+		w.nranks = 2;
+		w.msg_bytes = size[i];
+		w.mode = VT_WORK_BURST;
+		ck_assert_int_eq(vt_simwork_add(&w, 0, 1, 0, &e), 0);
+		ck_assert_int_eq(vt_sim_run(tr.f, &tr.t, &tr.o, &w, &p, &r, &e), 0);
+		ck_assert_uint_eq(r.end_ps, want_ps[i]);
+		ck_assert_uint_eq(r.bytes_injected, size[i]);
+		ck_assert_uint_eq(r.bytes_delivered, size[i]);
+		vt_sim_result_free(&r);
+		vt_simwork_free(&w);
+		tree_free(&tr);
+	}
+}
+END_TEST
+
 START_TEST(shift_conserves_and_meets_link_bound)
 {
 	struct tree tr;
@@ -573,6 +610,7 @@ static Suite *sim_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, queue_orders_by_time_then_insertion);
 	tcase_add_test(tc, single_packet_time_exact);
+	tcase_add_test(tc, navaridas_padding_and_hop_exact);
 	tcase_add_test(tc, shift_conserves_and_meets_link_bound);
 	tcase_add_test(tc, flit_mode_agrees_with_packet_mode);
 	tcase_add_test(tc, credit_loop_is_a_deadlock);
