@@ -262,18 +262,48 @@ static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
 
 #define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
 
+/* rank_gaps from r->rank_port, built for s on its first call there. */
+static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+{
+	uint32_t n = r->nrank, nlid = r->t->nlid;
+	const uint16_t *rp = r->rank_port;
+
+	for (uint32_t i = 0; r->rank_port_sw != s && i < n; i++) {
+		uint32_t l = r->lid_of_rank[i];
+
+		r->rank_port[i] = l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l)
+					  ? RANK_NO_PORT
+					  : vt_lft_get(r->t, s, l);
+	}
+	r->rank_port_sw = s;
+	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++) {
+		/* (rank - d) mod n and (rank + d) mod n, d < n */
+		uint16_t a = rp[rank >= d ? rank - d : rank + n - d];
+		uint16_t b = rp[rank + d < n ? rank + d : rank + d - n];
+
+		if (a != RANK_NO_PORT && gap[a] > d)
+			gap[a] = d;
+		if (b != RANK_NO_PORT && gap[b] > d)
+			gap[b] = d;
+	}
+}
+
 /*
  * Per port of switch s, the distance in ranks from rank to the nearest other
  * rank whose LID CA traffic crosses s towards through that port (GAP_CAP when
  * none is nearer). A shift stage sends each host to the rank a fixed distance
  * on, so LIDs of nearby ranks on one port tend to share its link in a stage.
  */
-static void rank_gaps(const struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+static void rank_gaps(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
 {
 	uint32_t n = r->nrank, nlid = r->t->nlid;
 
 	for (unsigned p = 0; p < 256; p++)
 		gap[p] = GAP_CAP;
+	if (r->rank_port) {
+		rank_gaps_fast(r, s, rank, gap);
+		return;
+	}
 	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++)
 		for (int side = 0; side < 2; side++) {
 			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
@@ -325,6 +355,7 @@ static void rebalance(struct repair *r, uint32_t s)
 	const vt_fabric *f = r->f;
 	uint32_t all[256] = {0}, used[256] = {0};
 
+	r->rank_port_sw = VT_NONE; /* rank_gaps builds rank_port for s again */
 	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 		if (r->ca[lid]) {
 			all[vt_lft_get(r->t, s, lid)]++;
@@ -354,6 +385,8 @@ static void rebalance(struct repair *r, uint32_t s)
 			continue;
 		if (why == REB_IF_NEW)
 			r->differs |= DIFF_NEW; /* a REB_CHANGED run would leave it */
+		if (u && r->rank_port_sw == s && r->rank_of_lid[lid] != VT_NONE)
+			r->rank_port[r->rank_of_lid[lid]] = (uint16_t)best; /* rank_gaps' view */
 		if (ca) {
 			all[cur]--;
 			all[best]++;

@@ -14,6 +14,8 @@
 #include "vt_order.h"
 #include "vt_route.h"
 
+#define RANK_NO_PORT 0xFFFFu /* rank_port: no used entry */
+
 enum { HOP_UP, HOP_DOWN, HOP_SIDE };
 
 /*
@@ -71,7 +73,14 @@ struct repair {
 	int have_used_prev;
 	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
 	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
-	uint32_t *peer, stride;			    /* sw_peer's table: per switch, stride ports */
+	/*
+	 * per rank, the port of switch rank_port_sw its LID takes where CA traffic
+	 * crosses that switch towards it, else RANK_NO_PORT (rank_gaps' lookups);
+	 * NULL where two ranks share a LID (rank_gaps looks up the tables)
+	 */
+	uint16_t *rank_port;
+	uint32_t rank_port_sw;	/* VT_NONE: none yet */
+	uint32_t *peer, stride; /* sw_peer's table: per switch, stride ports */
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 };

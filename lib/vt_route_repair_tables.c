@@ -124,6 +124,7 @@ static int pend_lists(struct repair *r)
 static int rank_maps(struct repair *r, const vt_order *order)
 {
 	uint32_t nlid = r->t->nlid;
+	int shared = 0;
 
 	r->nrank = order ? order->n : 0;
 	r->lid_of_rank = malloc(((size_t)r->nrank + 1) * sizeof(*r->lid_of_rank));
@@ -137,8 +138,13 @@ static int rank_maps(struct repair *r, const vt_order *order)
 
 		r->lid_of_rank[i] = l < nlid ? l : VT_NONE;
 		if (l < nlid)
+			shared |= r->rank_of_lid[l] != VT_NONE;
+		if (l < nlid)
 			r->rank_of_lid[l] = i;
 	}
+	/* optional; a LID of two ranks would need both rank_port entries moved with it */
+	r->rank_port = shared ? NULL : malloc(((size_t)r->nrank + 1) * sizeof(*r->rank_port));
+	r->rank_port_sw = VT_NONE;
 	return 0;
 }
 
@@ -165,4 +171,5 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->ca);
 	free(r->kept);
 	free(r->kept_used);
+	free(r->rank_port);
 }
