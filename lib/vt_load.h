@@ -108,8 +108,16 @@ struct ibnd_fabric;
  * ibnd_load_fabric) into a finished fabric, nodes in ibnetdiscover's print
  * order with its ids; source becomes f->source and prefixes messages
  * (lib/vt_load_ibnd.c, shared by vt_load_cache and vt_live). A link's width
- * and speed are its first end's PortInfo's, or the other end's where the
- * first names none; named by neither they stay unknown (0).
+ * and speed come from both ends' PortInfo as the text loader takes a link's
+ * two rate tokens: a part one end names none of (0) is the other's; two that
+ * differ give the lower (1x against 4x is 1x, EDR against HDR is EDR), which
+ * both ends can run; named by neither they stay unknown (0). Two differences
+ * from the text loader, since PortInfo states one active width and speed and
+ * not ibsim's enables: widths with no common ibsim enable (2x against 4x, 8x
+ * against 4x or 12x), which the text loader refuses, give the narrower, and
+ * QDR against FDR10 is FDR10, as for the lst (an end without Mellanox's
+ * extended PortInfo reads FDR10 as QDR). Neither is refused: a cache taken
+ * while a link retrained still loads (1eda55e).
  */
 int vt_load_ibnd(const struct ibnd_fabric *fab, const char *source, vt_fabric **out, vt_err *e);
 

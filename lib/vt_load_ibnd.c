@@ -69,6 +69,26 @@ static enum vt_speed port_speed(const ibnd_port_t *p)
 			1u);
 }
 
+/*
+ * A link's width and speed from its two ends' PortInfo, as the text loader
+ * takes them: a part one end does not name (0) is the other's; two that
+ * differ give the lower, which both ends can run. But FDR10 wins over QDR:
+ * an end without Mellanox's extended PortInfo reads FDR10 as QDR.
+ */
+static unsigned link_width(unsigned a, unsigned b)
+{
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static enum vt_speed link_speed(enum vt_speed a, enum vt_speed b)
+{
+	if (a == VT_SPEED_UNKNOWN || b == VT_SPEED_UNKNOWN)
+		return a == VT_SPEED_UNKNOWN ? b : a;
+	if ((a == VT_QDR && b == VT_FDR10) || (a == VT_FDR10 && b == VT_QDR))
+		return VT_FDR10;
+	return a < b ? a : b;
+}
+
 /* LIDs and LMCs are copied as found: a corrupt cache must not reach LID arithmetic. */
 static int bad_lid(const vt_fabric *f, uint32_t node, int port, unsigned lid, unsigned lmc,
 		   vt_err *e)
@@ -157,13 +177,8 @@ static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_er
 			}
 			if (b < a || (b == a && rp->portnum < p))
 				continue;
-			/* what this end's PortInfo does not name (0), the other end's may */
-			w = port_width(ip);
-			s = port_speed(ip);
-			if (!w)
-				w = port_width(rp);
-			if (s == VT_SPEED_UNKNOWN)
-				s = port_speed(rp);
+			w = link_width(port_width(ip), port_width(rp));
+			s = link_speed(port_speed(ip), port_speed(rp));
 			if (vt_fabric_connect(f, a, (unsigned)p, b, (unsigned)rp->portnum, w, s, e))
 				return -1;
 		}

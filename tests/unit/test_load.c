@@ -254,9 +254,22 @@ END_TEST
 
 /*
  * libibnetdisc (live and cache): a switch port cabled to a CA port, each end's
- * PortInfo LinkWidthActive and LinkSpeedExtActive given (0: names none).
+ * PortInfo LinkWidthActive, LinkSpeedActive, LinkSpeedExtActive and Mellanox's
+ * extended LinkSpeedActive (1: FDR10) given (0: names none).
  */
-static vt_fabric *ibnd_pair(unsigned sw_w, unsigned sw_ext, unsigned ca_w, unsigned ca_ext)
+struct ibnd_end {
+	unsigned w, s, ext, mlnx;
+};
+
+static void ibnd_set(ibnd_port_t *p, const struct ibnd_end *x)
+{
+	mad_set_field(p->info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, x->w);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_ACTIVE_F, x->s);
+	mad_set_field(p->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, x->ext);
+	mad_set_field(p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F, x->mlnx);
+}
+
+static vt_fabric *ibnd_ends(struct ibnd_end swe, struct ibnd_end cae)
 {
 	ibnd_node_t *sw = calloc(1, sizeof(*sw)), *ca = calloc(1, sizeof(*ca));
 	ibnd_port_t *sp = calloc(2, sizeof(*sp)), *cp = calloc(1, sizeof(*cp));
@@ -280,10 +293,8 @@ static vt_fabric *ibnd_pair(unsigned sw_w, unsigned sw_ext, unsigned ca_w, unsig
 	/* IsExtendedSpeedsSupported: the switch says so on port 0, a CA on its port */
 	mad_set_field(sp[0].info, 0, IB_PORT_CAPMASK_F, 0x4000);
 	mad_set_field(cp->info, 0, IB_PORT_CAPMASK_F, 0x4000);
-	mad_set_field(sp[1].info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, sw_w);
-	mad_set_field(sp[1].info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, sw_ext);
-	mad_set_field(cp->info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F, ca_w);
-	mad_set_field(cp->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F, ca_ext);
+	ibnd_set(&sp[1], &swe);
+	ibnd_set(cp, &cae);
 	if (vt_load_ibnd(&fab, "ibnd", &f, &e))
 		ck_abort_msg("%s", e.msg);
 	free(sw);
@@ -291,6 +302,12 @@ static vt_fabric *ibnd_pair(unsigned sw_w, unsigned sw_ext, unsigned ca_w, unsig
 	free(sp);
 	free(cp);
 	return f;
+}
+
+static vt_fabric *ibnd_pair(unsigned sw_w, unsigned sw_ext, unsigned ca_w, unsigned ca_ext)
+{
+	return ibnd_ends((struct ibnd_end){.w = sw_w, .ext = sw_ext},
+			 (struct ibnd_end){.w = ca_w, .ext = ca_ext});
 }
 
 /* What one end's PortInfo does not name the other end's does, whichever end links first. */
@@ -312,6 +329,43 @@ START_TEST(ibnd_rate_named_on_one_end)
 		ck_assert_uint_eq(p->peer, vt_port_index(f, node(f, 0xa0), 1));
 		ck_assert_uint_eq(p->width, c[i].width);
 		ck_assert_uint_eq(p->speed, c[i].speed);
+		ck_assert_uint_eq(f->ports[p->peer].width, c[i].width);
+		ck_assert_uint_eq(f->ports[p->peer].speed, c[i].speed);
+		vt_fabric_free(f);
+	}
+}
+END_TEST
+
+/*
+ * Two ends whose PortInfo differ: the lower width and the lower speed, each
+ * whichever end states it, as the text loader takes two rate tokens; QDR
+ * against FDR10 is FDR10 (an end without Mellanox's extended PortInfo).
+ * PortInfo widths: 1 1x, 2 4x, 16 2x; speeds: 4 QDR (FDR10 with mlnx 1),
+ * extended 2 EDR, 4 HDR.
+ */
+START_TEST(ibnd_rate_disagree)
+{
+	static const struct {
+		struct ibnd_end sw, ca;
+		unsigned width;
+		enum vt_speed speed;
+	} c[] = {
+		{{2, 0, 4, 0}, {1, 0, 2, 0}, 1, VT_EDR},  /* switch 4x HDR, CA 1x EDR */
+		{{1, 0, 2, 0}, {2, 0, 4, 0}, 1, VT_EDR},  /* switch 1x EDR, CA 4x HDR */
+		{{1, 0, 4, 0}, {2, 0, 2, 0}, 1, VT_EDR},  /* lower width one end, speed the other */
+		{{2, 0, 4, 0}, {16, 0, 4, 0}, 2, VT_HDR}, /* 4x against 2x: 2x */
+		{{0, 0, 4, 0}, {1, 0, 2, 0}, 1, VT_EDR},  /* width named by the CA only */
+		{{2, 4, 0, 1}, {2, 4, 0, 0}, 4, VT_FDR10},
+		{{2, 4, 0, 0}, {2, 4, 0, 1}, 4, VT_FDR10},
+		{{2, 4, 0, 1}, {2, 0, 1, 0}, 4, VT_FDR10}, /* FDR10 against FDR */
+	};
+
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		vt_fabric *f = ibnd_ends(c[i].sw, c[i].ca);
+		const struct vt_port *p = vt_port(f, node(f, 0x100), 1);
+
+		ck_assert_msg(p->width == c[i].width && p->speed == c[i].speed, "case %u: %u %d", i,
+			      p->width, (int)p->speed);
 		ck_assert_uint_eq(f->ports[p->peer].width, c[i].width);
 		ck_assert_uint_eq(f->ports[p->peer].speed, c[i].speed);
 		vt_fabric_free(f);
@@ -1146,6 +1200,7 @@ static Suite *load_suite(void)
 	tcase_add_test(t, cache_equals_text_of_same_sweep);
 	tcase_add_test(t, cache_lids_widths_speeds);
 	tcase_add_test(t, ibnd_rate_named_on_one_end);
+	tcase_add_test(t, ibnd_rate_disagree);
 	tcase_add_test(t, dump_variants_give_one_fabric);
 	tcase_add_test(t, one_sided_links_and_ibsim_forms);
 	tcase_add_test(t, guid_bases_relative);
