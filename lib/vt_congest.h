@@ -51,7 +51,21 @@ struct vt_congest_opts {
 	vt_progress_fn progress;
 	void *progress_ctx;
 	const struct vt_cuts *cuts; /* non-NULL: the cut lower bound per stage (vt_bound.h) */
+	/*
+	 * Shift by the interval method on one thread: what the last run on the
+	 * same routes model kept (vt_congest_keep_new), so that only the ranks
+	 * whose LID is marked in dirty (as vt_routes_retable's changed; NULL:
+	 * every rank) are walked again. NULL: nothing kept.
+	 */
+	struct vt_congest_keep *keep;
+	const uint8_t *dirty;
 };
+
+/* An empty keep (NULL when out of memory: run without one); freed by vt_congest_keep_free. */
+struct vt_congest_keep *vt_congest_keep_new(void);
+/* Forget what k holds: the next run walks every rank. */
+void vt_congest_keep_reset(struct vt_congest_keep *k);
+void vt_congest_keep_free(struct vt_congest_keep *k);
 
 typedef struct vt_congest {
 	char pattern[128];

@@ -68,13 +68,17 @@ static int retable(struct repair_guard *g, const vt_lfts *t, vt_err *e)
 static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst, double *avg,
 		      vt_err *e)
 {
-	struct vt_congest_opts co = {.threads = 1};
+	/* the ranks whose rows retable fills again, when it compares with g->last */
+	struct vt_congest_opts co = {
+		.threads = 1, .dirty = g->have_rt && g->last && g->changed ? g->changed : NULL};
 	vt_pattern pat;
 	vt_congest c;
 	int rc;
 
-	if (g->have_rt ? retable(g, t, e) : vt_routes_build(&g->rt, g->f, t, g->order, e))
+	if (g->have_rt ? retable(g, t, e) : vt_routes_build(&g->rt, g->f, t, g->order, e)) {
+		vt_congest_keep_reset(g->keep);
 		return -1;
+	}
 	if (!g->have_rt) {
 		size_t n = (size_t)t->nsw * t->nlid;
 
@@ -83,9 +87,13 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 		g->changed = malloc((size_t)t->nlid + 1);
 		if (g->last)
 			memcpy(g->last, t->port, n);
+		g->keep = vt_congest_keep_new(); /* optional, as g->last */
 	}
-	if (vt_pattern_parse(&pat, "shift", g->order->n, e))
+	co.keep = g->keep;
+	if (vt_pattern_parse(&pat, "shift", g->order->n, e)) {
+		vt_congest_keep_reset(g->keep);
 		return -1;
+	}
 	rc = vt_congest_run(&g->rt, &pat, &co, &c, e);
 	if (!rc) {
 		*worst = c.worst;
@@ -102,6 +110,8 @@ void vt_repair_guard_free(struct repair_guard *g)
 		vt_routes_free(&g->rt);
 	free(g->last);
 	free(g->changed);
+	vt_congest_keep_free(g->keep);
+	g->keep = NULL;
 	g->have_rt = 0;
 	g->last = g->changed = NULL;
 }

@@ -26,8 +26,9 @@ struct repair_guard {
 	double fresh_avg;
 	vt_routes rt; /* the last tables measured, where have_rt (vt_repair_guard_free) */
 	int have_rt;
-	uint8_t *last;	  /* a copy of those tables (NULL: not kept) */
-	uint8_t *changed; /* per LID: scratch for vt_lfts_differ */
+	uint8_t *last;		      /* a copy of those tables (NULL: not kept) */
+	uint8_t *changed;	      /* per LID: scratch for vt_lfts_differ */
+	struct vt_congest_keep *keep; /* the shift count's, between candidates (NULL: none) */
 };
 
 /* The first audit kind (every source) t fails and fresh passes: 1, with why; 0; -1. */
