@@ -59,22 +59,33 @@ struct top_search {
 	uint32_t steps;
 };
 
+/*
+ * Joins in uf switch m's tops (only those deg.tup marks, when marked) to its
+ * first top's set; returns nsets less the joins.
+ */
+static uint32_t join_tops(struct top_search *ts, uint32_t m, int marked, uint32_t nsets)
+{
+	const vt_tree *t = ts->t;
+	uint32_t a = t->up_start[m];
+
+	for (uint32_t j = a + 1; j < t->up_start[m + 1]; j++)
+		if ((!marked || ts->r->deg.tup[j]) &&
+		    vt_uf_find(ts->uf, t->up_peer[j]) != vt_uf_find(ts->uf, t->up_peer[a])) {
+			vt_uf_union_min(ts->uf, t->up_peer[j], t->up_peer[a]);
+			nsets--;
+		}
+	return nsets;
+}
+
 /* Joins in uf the tops of the switches marked mark in tturn; returns nsets less the joins. */
 static uint32_t join_marked(struct top_search *ts, uint8_t mark, uint32_t nsets)
 {
 	const vt_tree *t = ts->t;
 	uint32_t top = t->nlevels - 1;
 
-	for (uint32_t i = t->lvl_start[top - 1]; i < t->lvl_start[top]; i++) {
-		uint32_t m = t->by_level[i], a = t->up_start[m];
-
-		for (uint32_t j = a + 1; ts->r->deg.tturn[m] == mark && j < t->up_start[m + 1]; j++)
-			if (vt_uf_find(ts->uf, t->up_peer[j]) !=
-			    vt_uf_find(ts->uf, t->up_peer[a])) {
-				vt_uf_union_min(ts->uf, t->up_peer[j], t->up_peer[a]);
-				nsets--;
-			}
-	}
+	for (uint32_t i = t->lvl_start[top - 1]; i < t->lvl_start[top]; i++)
+		if (ts->r->deg.tturn[t->by_level[i]] == mark)
+			nsets = join_tops(ts, t->by_level[i], 0, nsets);
 	return nsets;
 }
 
@@ -204,12 +215,7 @@ static uint32_t partial_tree(struct top_search *ts)
 
 			ts->r->deg.tup[j] = t->up_peer[i] == t->up_peer[j];
 		}
-		for (uint32_t j = a; j < b; j++)
-			if (ts->r->deg.tup[j] && vt_uf_find(ts->uf, t->up_peer[j]) !=
-							 vt_uf_find(ts->uf, t->up_peer[a])) {
-				vt_uf_union_min(ts->uf, t->up_peer[j], t->up_peer[a]);
-				nsets--;
-			}
+		nsets = join_tops(ts, m, 1, nsets);
 	}
 	return nsets;
 }
