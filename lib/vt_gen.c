@@ -7,6 +7,7 @@
  * degrading options work the same way for every family.
  */
 #include "vt_gen.h"
+#include "vt_gen_plan_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,22 +18,6 @@
 #define OUI	   0x0002c9ull
 #define MAX_LINKS  (1u << 24)
 #define LID_BUDGET VT_MAX_UC_LID
-
-struct glink {
-	uint32_t a, b; /* switch index in plan order (level-major) */
-	uint8_t pa, pb;
-};
-
-struct plan {
-	unsigned levels;
-	uint32_t count[VT_GEN_MAX_LEVELS];
-	uint32_t first[VT_GEN_MAX_LEVELS]; /* plan index of the level's first switch */
-	uint32_t nsw;
-	unsigned radix;
-	unsigned hpl; /* host ports per leaf: ports 1..hpl */
-	struct glink *links;
-	uint32_t nlinks, cap;
-};
 
 /* ---- plans */
 
@@ -294,6 +279,9 @@ static int make_plan(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 		return plan_oversub(p, s, e);
 	case VT_GEN_CLIQUE:
 		return plan_clique(p, s, e);
+	case VT_GEN_SUPERPOD:
+	case VT_GEN_CORES:
+		return vt_gen_split_plan(p, s, e);
 	}
 	return vt_err_set(e, "no family");
 }
@@ -528,6 +516,17 @@ out:
 	free(level);
 	free(plane);
 	return rc;
+}
+
+int vt_gen_plan_link(struct plan *p, uint32_t a, unsigned pa, uint32_t b, unsigned pb, vt_err *e)
+{
+	return add_link(p, a, pa, b, pb, e);
+}
+
+int vt_gen_plan_levels(struct plan *p, const struct vt_gen_spec *s, const uint64_t *count,
+		       uint64_t radix, vt_err *e)
+{
+	return plan_levels(p, s, count, radix, e);
 }
 
 int vt_gen_build(const struct vt_gen_spec *s, vt_fabric **out, vt_err *e)

@@ -25,6 +25,18 @@
  *                                PODS (1..8, default 4) pods of 20 nodes with 4 HCAs each,
  *                                HCA r of a node on the pod's rail-r leaf; aggregation nodes and
  *                                4 management HCAs on the top switches; HDR
+ *   superpod SUS,RAILS,NODES,SPINES,CORES[,GROUPS]
+ *                                split core (vt_gen_split.c), NVIDIA SuperPOD style: SUS scalable
+ *                                units of RAILS rail leaves with NODES hosts each; per rail a
+ *                                group of SPINES spines that every leaf of the rail reaches;
+ *                                GROUPS (default SPINES) core groups of CORES tops, each
+ *                                linked to its share of every rail's spines only (the core
+ *                                groups share no switch below them)
+ *   cores CHASSIS,LINES,SPINES,LEAVES,HOSTS
+ *                                split core: CHASSIS director chassis as the core, each LINES
+ *                                line and SPINES spine ASICs linked inside the chassis only;
+ *                                LEAVES leaves with HOSTS hosts and HOSTS up-links dealt
+ *                                round robin over the line ASICs, chassis by chassis
  *   rails R <family ...>         every host has R ports, port r on plane r (R copies)
  * followed by options (also accepted as separate command-line words):
  *   hosts-per-leaf=H             populate only the first H host ports of each leaf
@@ -70,7 +82,9 @@ enum vt_gen_family {
 	VT_GEN_PRUNED,
 	VT_GEN_OVERSUB,
 	VT_GEN_CLIQUE,
-	VT_GEN_GPU, /* a varary plan with GPU-cluster names and features (vt_gen_real.c) */
+	VT_GEN_GPU,	 /* a varary plan with GPU-cluster names and features (vt_gen_real.c) */
+	VT_GEN_SUPERPOD, /* split cores (vt_gen_split.c): rail spine groups, core groups */
+	VT_GEN_CORES,	 /* split cores: director chassis as the core, apart */
 };
 
 struct vt_gen_spec {
@@ -87,6 +101,9 @@ struct vt_gen_spec {
 	/* oversub */
 	unsigned leaves, hpl, upl, spines;
 	unsigned rails; /* 1 unless "rails R" */
+	/* split cores (vt_gen_split.c), their numbers as given:
+	 * superpod SUS,RAILS,NODES,SPINES,CORES,GROUPS; cores CHASSIS,LINES,SPINES,LEAVES,HOSTS */
+	unsigned split[6];
 	/* degrading */
 	unsigned hosts_per_leaf; /* 0: every host port populated */
 	unsigned drop_hosts, drop_links, drop_switches;

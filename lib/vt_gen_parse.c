@@ -5,6 +5,7 @@
  * families and options are handed to vt_gen_real.c.
  */
 #include "vt_gen.h"
+#include "vt_gen_plan_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -209,11 +210,11 @@ static int parse_family(struct vt_gen_spec *s, const char *fam, const char *arg,
 		return parse_oversub(s, arg, e);
 	if (!strcmp(fam, "clique"))
 		return parse_clique(s, arg, e);
-	if (vt_gen_real_family(s, fam, arg, e) != 1)
+	if (vt_gen_real_family(s, fam, arg, e) != 1 || vt_gen_split_family(s, fam, arg, e) != 1)
 		return e->msg[0] ? -1 : 0;
 	return vt_err_set(e,
 			  "bad spec '%s': unknown family '%s' (fat, thin, slender, varary, "
-			  "pruned, oversub, clique, gpu, rails)",
+			  "pruned, oversub, clique, gpu, superpod, cores, rails)",
 			  s->text, fam);
 }
 
