@@ -54,6 +54,7 @@ struct rd {
 	struct cdef *cdef; /* sorted by id once read; comm c of the trace is cdef[c] */
 	uint32_t ncdef, cap_cdef;
 	uint8_t *global;    /* per communicator: ranks in events are world ranks */
+	uint8_t *other;	    /* per communicator: another paradigm's (OpenMP, CUDA...), no MPI */
 	struct locrank *lr; /* sorted by location */
 	uint32_t nlr;
 	struct reqs *req;    /* per rank */
@@ -253,7 +254,7 @@ static int make_comm(struct rd *d, uint32_t c)
 	const char *s = cd->name < d->nstr ? d->str[cd->name] : NULL;
 
 	snprintf(cm->name, sizeof(cm->name), "%s", s ? s : "");
-	if (!s)
+	if (!s || !*s)
 		snprintf(cm->name, sizeof(cm->name), "%u", cd->id);
 	/* errors quote the name: a control character (a newline) would break their one line */
 	for (char *q = cm->name; *q; q++)
@@ -262,7 +263,13 @@ static int make_comm(struct rd *d, uint32_t c)
 	if (!g)
 		return bad(d, "communicator %s: undefined group %u", cm->name, cd->group), -1;
 	cm->n = 1;
-	if (g->type == OTF2_GROUP_TYPE_COMM_SELF)
+	/*
+	 * Score-P defines thread teams (OpenMP), CUDA streams and the like as
+	 * communicators too, their members indices into their own paradigm's
+	 * locations: no MPI event names them, and they are no MPI ranks.
+	 */
+	d->other[c] = !g->mpi;
+	if (g->type == OTF2_GROUP_TYPE_COMM_SELF || d->other[c])
 		return 0;
 	if (g->type != OTF2_GROUP_TYPE_COMM_GROUP && g->type != OTF2_GROUP_TYPE_COMM_LOCATIONS)
 		return bad(d, "communicator %s: group %u is not a communicator group", cm->name,
@@ -295,7 +302,8 @@ static int resolve(struct rd *d)
 		qsort(d->cdef, d->ncdef, sizeof(*d->cdef), cmp_cdef);
 	d->t->comm = calloc(d->ncdef ? d->ncdef : 1, sizeof(*d->t->comm));
 	d->global = calloc(d->ncdef ? d->ncdef : 1, 1);
-	if (!d->t->comm || !d->global)
+	d->other = calloc(d->ncdef ? d->ncdef : 1, 1);
+	if (!d->t->comm || !d->global || !d->other)
 		return bad(d, "out of memory for communicators"), -1;
 	d->t->ncomm = d->ncdef;
 	for (uint32_t c = 0; c < d->ncdef; c++)
@@ -344,6 +352,9 @@ static OTF2_CallbackCode where(struct rd *d, OTF2_LocationRef loc, OTF2_CommRef 
 			   (unsigned long long)loc);
 	if (k < 0)
 		return bad(d, "rank %lld: undefined communicator %u", (long long)r, comm);
+	if (d->other[k])
+		return bad(d, "rank %lld: an MPI event on communicator %s, which is not MPI's",
+			   (long long)r, d->t->comm[k].name);
 	*rank = (uint32_t)r;
 	*c = (uint32_t)k;
 	return OTF2_CALLBACK_SUCCESS;
@@ -524,7 +535,13 @@ static const char *const otf2_coll_names[] = {"barrier",
 					      "reduce_scatter",
 					      "scan",
 					      "exscan",
-					      "reduce_scatter_block"};
+					      "reduce_scatter_block",
+					      "create_handle",
+					      "destroy_handle",
+					      "allocate",
+					      "deallocate",
+					      "create_handle_and_allocate",
+					      "destroy_handle_and_deallocate"};
 
 /* OTF2's collective operation as ours; -1 where not replayed. */
 static int coll_of(OTF2_CollectiveOp op)
@@ -572,6 +589,14 @@ static OTF2_CallbackCode ev_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp ts, vo
 
 	if (where(d, loc, comm, &r, &op.comm))
 		return OTF2_CALLBACK_INTERRUPT;
+	/*
+	 * Communicator and window creation and freeing (MPI_Comm_split,
+	 * MPI_Cart_create, MPI_Comm_free, MPI_Win_create...): Score-P records
+	 * them as collectives of no bytes; they move no data, so none is replayed.
+	 */
+	if (cop >= OTF2_COLLECTIVE_OP_CREATE_HANDLE &&
+	    cop <= OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE && !sent && !recvd)
+		return OTF2_CALLBACK_SUCCESS;
 	if (k < 0)
 		return bad(d, "rank %u: collective %s is not replayed", r,
 			   cop < sizeof(otf2_coll_names) / sizeof(otf2_coll_names[0])
@@ -721,10 +746,20 @@ static void rd_free(struct rd *d)
 	free(d->grp);
 	free(d->cdef);
 	free(d->global);
+	free(d->other);
 	free(d->lr);
 	free(d->req);
 	free(d->clk);
 	free(d->mpi_region);
+}
+
+/* A trace without one MPI message or collective (OpenMP or CUDA alone) has nothing to replay. */
+static int no_mpi(struct rd *d)
+{
+	for (uint32_t r = 0; r < d->t->nranks; r++)
+		if (d->t->rank[r].n)
+			return 0;
+	return bad(d, "no MPI message or collective to replay in its %u locations", d->nloc), -1;
 }
 
 int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e)
@@ -751,7 +786,7 @@ int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e)
 	if (c != OTF2_SUCCESS)
 		lib_fail(&d, c, "anchor file");
 	else if (!read_defs(&d, rdr) && !open_locations(&d, rdr) && !read_events(&d, rdr))
-		rc = 0;
+		rc = no_mpi(&d);
 	OTF2_Reader_Close(rdr);
 	rd_free(&d);
 	if (rc)

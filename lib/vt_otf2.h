@@ -14,8 +14,15 @@
  * for barrier, bcast, gather(v), scatter(v), allgather(v), alltoall(v),
  * allreduce and reduce, and NonBlockingCollectiveComplete for the same (a
  * non-blocking collective replayed where it completes, as a blocking one).
- * Other collectives (alltoallw, scans, reduce-scatter)
- * are refused by name; every other event is skipped. Enter and Leave of MPI
+ * Communicator and window creation and freeing (MPI_Comm_split,
+ * MPI_Cart_create, MPI_Comm_free, MPI_Win_create...), which Score-P records
+ * as collectives of no bytes, move no data and are skipped. Other
+ * collectives (alltoallw, scans, reduce-scatter, handle operations with
+ * bytes) are refused by name; every other event is skipped. Communicators
+ * of other paradigms (Score-P's OpenMP thread teams, CUDA streams) are no MPI
+ * communicators: their groups' members are not MPI ranks, and an MPI event
+ * on one is refused. A trace without one MPI message or collective is
+ * refused (there is nothing to replay). Enter and Leave of MPI
  * regions (paradigm MPI) give each operation its gap_ps: the time since the
  * rank left its previous MPI call, up to the call holding the operation
  * (the first call has none), at the archive's timer resolution.

@@ -181,8 +181,12 @@ static json_t *json_run(const struct opts *o, const vt_fabric *f, const struct r
 		vt_json_set(j, "links", json_links(f, r));
 	if (rt->seed_total)
 		vt_json_set(j, "over_seeds", simseeds_json(o, rt));
-	if (o->jobs)
+	if (o->jobs) {
 		simjobs_json(o->jobs, f, rt, j);
+	} else {
+		vt_json_set(j, "bytes_local", vt_json_u64(r->bytes_local));
+		vt_json_set(j, "messages_local", vt_json_u64(r->msgs_local));
+	}
 	return j;
 }
 
@@ -246,6 +250,13 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 			       (unsigned long long)r->msgs_local,
 			       (unsigned long long)r->bytes_local);
 		printf("\n");
+		if (!o->jobs &&
+		    r->msgs_local) /* a rank's messages to itself: never in the fabric */
+			printf("%s: %llu local messages (a rank to itself) of %llu bytes, not in "
+			       "the "
+			       "fabric\n",
+			       rt[k].name, (unsigned long long)r->msgs_local,
+			       (unsigned long long)r->bytes_local);
 		if (rt[k].seed_total)
 			simseeds_table(o, &rt[k]);
 	}

@@ -11,6 +11,10 @@
  *   compute   rank 0 computes 7 us, sends 4096 bytes to rank 1, which computes
  *             3 us once it has them and sends them back (10 us of compute on
  *             the one path)
+ *   self      every rank r sends 100 + r bytes to itself and 1000 bytes to
+ *             r + 1; prints the fabric's and the self-sends' bytes and messages
+ *             ("bytes B messages M self bytes B messages M")
+ *   none      no MPI call but MPI_Init (a trace of no MPI communication)
  */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -51,6 +55,24 @@ static void mix(otf2w *w, uint32_t n)
 	printf("bytes %llu messages %llu\n", (unsigned long long)bytes, (unsigned long long)msgs);
 }
 
+static void self(otf2w *w, uint32_t n)
+{
+	uint64_t bytes = 0, own = 0;
+
+	for (uint32_t r = 0; r < n; r++) {
+		otf2w_isend(w, r, 0, r, 1, 100 + r, 1);
+		otf2w_isend(w, r, 0, (r + 1) % n, 2, 1000, 2);
+		otf2w_recv(w, r, 0, r, 1, 100 + r);
+		otf2w_recv(w, r, 0, (r + n - 1) % n, 2, 1000);
+		otf2w_isend_done(w, r, 1);
+		otf2w_isend_done(w, r, 2);
+		own += 100 + r;
+		bytes += 1000;
+	}
+	printf("bytes %llu messages %u self bytes %llu messages %u\n", (unsigned long long)bytes, n,
+	       (unsigned long long)own, n);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -58,7 +80,8 @@ int main(int argc, char **argv)
 	otf2w *w;
 
 	if (argc != 4 || (n = (uint32_t)strtoul(argv[3], NULL, 10)) < 4 || n > 4096) {
-		fprintf(stderr, "usage: otf2-write DIR alltoall|shift|mix|compute N (N >= 4)\n");
+		fprintf(stderr,
+			"usage: otf2-write DIR alltoall|shift|mix|compute|self|none N (N >= 4)\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/%s", argv[1], argv[2]);
@@ -79,6 +102,10 @@ int main(int argc, char **argv)
 		mix(w, n);
 	} else if (!strcmp(argv[2], "compute")) {
 		otf2w_pingpong(w, 7000, 3000, 4096);
+	} else if (!strcmp(argv[2], "self")) {
+		self(w, n);
+	} else if (!strcmp(argv[2], "none")) {
+		/* MPI_Init only */
 	} else {
 		fprintf(stderr, "otf2-write: unknown trace %s\n", argv[2]);
 		return 2;

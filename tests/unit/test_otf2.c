@@ -375,7 +375,9 @@ START_TEST(v_collectives_expand)
 END_TEST
 
 /*
- * A traced alltoall gives the built-in alltoall's result to the picosecond,
+ * A traced alltoall gives the built-in alltoall's result to the picosecond
+ * (an OpenMP thread team's communicator and the zero-byte collectives of
+ * communicator creation and freeing beside it change nothing),
  * and a traced shift (isend to r + s, receive from r - s, stage by stage)
  * the causal shift pattern's.
  */
@@ -391,7 +393,15 @@ START_TEST(trace_equals_builtin)
 	uint32_t g[16];
 	otf2w *tw = start(scratch(dir, sizeof(dir)), "a2a", 16);
 
+	/* as Score-P writes a hybrid MPI+OpenMP program splitting a communicator off */
+	otf2w_omp_team(tw);
+	for (uint32_t r = 0; r < 16; r++)
+		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_CREATE_HANDLE, OTF2_COLLECTIVE_ROOT_NONE,
+			      0, 0);
 	otf2w_coll(tw, 0, OTF2_COLLECTIVE_OP_ALLTOALL, 0, 5000);
+	for (uint32_t r = 0; r < 16; r++)
+		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_DESTROY_HANDLE,
+			      OTF2_COLLECTIVE_ROOT_NONE, 0, 0);
 	ck_assert_int_eq(otf2w_close(tw), 0);
 	tw = start(dir, "shift", 16);
 	for (uint32_t s = 1; s < 16; s++)
@@ -570,17 +580,39 @@ START_TEST(errors_name_file_and_cause)
 	snprintf(want, sizeof(want), "%s: rank 0: collective alltoallw is not replayed", path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
-	/* no communicator defined: an empty trace reads, an event naming one is refused */
+	/* no communicator defined: an empty trace has nothing to replay, an event naming one is
+	 * refused */
 	tw = start(dir, "nocomm", 4);
 	otf2w_no_comms(tw);
 	ck_assert_int_eq(otf2w_close(tw), 0);
-	ck_assert_ptr_null(read_error(anchor(path, sizeof(path), dir, "nocomm"), &e));
+	anchor(path, sizeof(path), dir, "nocomm");
+	snprintf(want, sizeof(want),
+		 "%s: no MPI message or collective to replay in its 4 locations", path);
+	ck_assert_str_eq(read_error(path, &e), want);
 	tw = start(dir, "nocomm2", 4);
 	otf2w_no_comms(tw);
 	otf2w_send(tw, 1, 0, 2, 0, 100);
 	ck_assert_int_eq(otf2w_close(tw), 0);
 	anchor(path, sizeof(path), dir, "nocomm2");
 	snprintf(want, sizeof(want), "%s: rank 1: undefined communicator 0", path);
+	ck_assert_str_eq(read_error(path, &e), want);
+
+	/* an MPI event on an OpenMP thread team's communicator */
+	tw = start(dir, "omp", 4);
+	otf2w_send(tw, 1, otf2w_omp_team(tw), 0, 0, 100);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "omp");
+	snprintf(want, sizeof(want),
+		 "%s: rank 1: an MPI event on communicator 64, which is not MPI's", path);
+	ck_assert_str_eq(read_error(path, &e), want);
+	/* a communicator creation that moves bytes is no MPI_Comm_split: refused by name */
+	tw = start(dir, "handle", 2);
+	for (uint32_t r = 0; r < 2; r++)
+		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_CREATE_HANDLE, OTF2_COLLECTIVE_ROOT_NONE,
+			      8, 8);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "handle");
+	snprintf(want, sizeof(want), "%s: rank 0: collective create_handle is not replayed", path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
 	/* compute that picoseconds cannot count: 2^62 ns (at the writer's 1 GHz clock) */

@@ -18,6 +18,7 @@ struct otf2w {
 	uint32_t *memb[MAX_COMM], nmemb[MAX_COMM];
 	uint8_t global[MAX_COMM]; /* group flagged GLOBAL_MEMBERS: events give world ranks */
 	const char *sub;	  /* string 5, the other communicators' name */
+	uint32_t omp;		  /* 1 + the thread team's communicator id; 0 for none */
 	int failed;
 };
 
@@ -132,6 +133,12 @@ uint32_t otf2w_comm_global(otf2w *w, const uint32_t *members, uint32_t n)
 
 	w->global[c] = 1;
 	return c;
+}
+
+uint32_t otf2w_omp_team(otf2w *w)
+{
+	w->omp = 1 + (w->ncomm > 64 ? w->ncomm : 64);
+	return w->omp - 1;
 }
 
 /* A root (a rank of comm) as the events give it. */
@@ -323,6 +330,18 @@ static void global_defs(otf2w *w, OTF2_GlobalDefWriter *g)
 			      w->nmemb[c], m));
 		check(w, OTF2_GlobalDefWriter_WriteComm(g, c, c ? 5 : 4, 1 + c,
 							c ? 0 : OTF2_UNDEFINED_COMM,
+							OTF2_COMM_FLAG_NONE));
+	}
+	if (w->omp) { /* the team's threads: two locations beyond the ranks' */
+		uint64_t team[2] = {w->n, w->n + 1}, threads[2] = {loc_of(w->n), loc_of(w->n + 1)};
+
+		check(w, OTF2_GlobalDefWriter_WriteGroup(g, 200, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+							 OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+							 2, threads));
+		check(w, OTF2_GlobalDefWriter_WriteGroup(g, 201, 0, OTF2_GROUP_TYPE_COMM_GROUP,
+							 OTF2_PARADIGM_OPENMP, OTF2_GROUP_FLAG_NONE,
+							 2, team));
+		check(w, OTF2_GlobalDefWriter_WriteComm(g, w->omp - 1, 0, 201, OTF2_UNDEFINED_COMM,
 							OTF2_COMM_FLAG_NONE));
 	}
 	free(m);

@@ -23,6 +23,12 @@ uint32_t otf2w_comm(otf2w *w, const uint32_t *members, uint32_t n);
 void otf2w_sub_name(otf2w *w, const char *name);
 /* Writes no communicator definitions at all (not even MPI_COMM_WORLD's). */
 void otf2w_no_comms(otf2w *w);
+/*
+ * Defines an OpenMP thread team as Score-P does: a communicator (its id
+ * returned) whose OPENMP-paradigm group's members index the team's threads,
+ * n and n + 1 here, beyond the MPI ranks.
+ */
+uint32_t otf2w_omp_team(otf2w *w);
 /* Rank r computes for ns nanoseconds (the time stamps' unit) before its next MPI call. */
 void otf2w_compute(otf2w *w, uint32_t r, uint64_t ns);
 /* The same, its group flagged GLOBAL_MEMBERS: its events give peers and roots as world ranks. */
