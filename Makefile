@@ -22,7 +22,7 @@ CFLAGS_ALL = $(CSTD) $(WARN) $(OPT) -fPIC -Ilib $(CFLAGS)
 SANFLAGS  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 EXTLIBS   := -libnetdisc -libmad -libumad $(shell pkg-config --libs cairo 2>/dev/null) -ljansson -lm -lpthread
 EXTINC    := $(shell pkg-config --cflags cairo 2>/dev/null)
-# OTF2 trace replay (lib/vt_otf2.c) reads traces with Debian's libotf2, found by its
+# OTF2 trace replay (lib/work/vt_otf2.c) reads traces with Debian's libotf2, found by its
 # pkg-config file; without it the build stops at vt_otf2.o and says what to install.
 OTF2_CFLAGS := $(shell pkg-config --cflags otf2 2>/dev/null)
 OTF2_LIBS := $(shell pkg-config --libs otf2 2>/dev/null)
@@ -30,7 +30,13 @@ EXTLIBS   += $(OTF2_LIBS)
 EXTINC    += $(OTF2_CFLAGS)
 CHECKLIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -pthread)
 
-LIB_SRC   := $(sort $(wildcard lib/*.c))
+# lib/ holds one folder per subsystem; lib/LAYERS says which may include which.
+LIB_DIRS  := base model io gen tree analysis route repair sim work out cli
+LIB_SRC   := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
+# The plugin's core: only the subsystems OpenSM's process needs (lib/LAYERS, plugin row);
+# linking it alone (-z defs) makes any call into another subsystem a link error.
+CORE_DIRS := base model tree analysis route repair
+CORE_SRC  := $(sort $(foreach d,$(CORE_DIRS),$(wildcard lib/$(d)/*.c)))
 FRONTDIRS := analyzer sim topofiles
 MAIN_SRC  := $(sort $(foreach d,$(FRONTDIRS),$(wildcard $(d)/vartree-*.c)))
 BINS      := $(patsubst %.c,%,$(notdir $(MAIN_SRC)))
@@ -45,7 +51,7 @@ side_objs = $(patsubst %.c,$(1)/obj/%.o,$(filter-out $(2)/vartree-%.c,$(wildcard
 B := build
 A := build/asan
 
-.PHONY: all check unit bench fuzz install uninstall clean topofiles format tidy golden
+.PHONY: all check layers unit bench fuzz install uninstall clean topofiles format tidy golden
 all: $(B)/lib/libvtcore.a $(addprefix $(B)/bin/,$(BINS)) $(if $(PLUG_SRC),$(B)/lib/libvartree.so) man-build
 
 # ---- objects
@@ -59,11 +65,14 @@ $(A)/obj/%.o: %.c
 $(B)/lib/libvtcore.a: $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(B)/lib/libvtplugcore.a: $(patsubst %.c,$(B)/obj/%.o,$(CORE_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 $(A)/lib/libvtcore.a: $(patsubst %.c,$(A)/obj/%.o,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/obj/lib/vt_otf2.o $(A)/obj/lib/vt_otf2.o $(B)/fuzz/obj/lib/vt_otf2.o: | otf2-check
+$(B)/obj/lib/work/vt_otf2.o $(A)/obj/lib/work/vt_otf2.o $(B)/fuzz/obj/lib/work/vt_otf2.o: | otf2-check
 otf2-check:
 	@pkg-config --exists otf2 || { echo "libotf2 not found (pkg-config otf2): \
 	scripts/install-deps installs libopen-trace-format2-dev" >&2; exit 1; }
@@ -91,10 +100,10 @@ $(B)/bin/vartree-sweep $(A)/bin/vartree-sweep: EXTLIBS += $(MPI_LIBS)
 # OpenSM's headers include each other as <opensm/...>, <complib/...>, <iba/...>
 $(B)/obj/plugin/%.o: EXTINC += -isystem /usr/include/infiniband
 # exports osm_event_plugin alone (plugin/vartree.map), as OpenSM's example plugin does
-$(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtcore.a plugin/vartree.map
+$(B)/lib/libvartree.so: $(patsubst %.c,$(B)/obj/%.o,$(PLUG_SRC)) $(B)/lib/libvtplugcore.a plugin/vartree.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared -Wl,-z,defs -Wl,--as-needed -Wl,--version-script=plugin/vartree.map \
-		-o $@ $(filter %.o,$^) $(B)/lib/libvtcore.a -lopensm -losmcomp $(EXTLIBS) $(LDFLAGS)
+		-o $@ $(filter %.o,$^) $(B)/lib/libvtplugcore.a -lopensm -losmcomp -lm -lpthread $(LDFLAGS)
 
 # ---- unit tests (Check), always under ASan+UBSan
 UNIT_BINS := $(patsubst tests/unit/%.c,$(A)/tests/%,$(UNIT_SRC))
@@ -120,9 +129,13 @@ $(A)/tests/otf2-write: $(A)/obj/tests/tools/otf2-write.o $(A)/obj/tests/unit/vt_
 unit: $(UNIT_BINS) $(addprefix $(A)/bin/,$(BINS)) $(ITEST_BINS) $(A)/tests/otf2-write
 
 # deps first, then a parallel build: a fresh machine has nothing to build with before deps
-check: deps
+check: deps layers
 	$(MAKE) -j2 all unit
 	tests/run-tests
+
+# Every #include against the allowed directions of lib/LAYERS.
+layers:
+	scripts/check-layers
 
 deps:
 	@scripts/install-deps
@@ -197,7 +210,7 @@ uninstall:
 	if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
 
 format:
-	clang-format -i lib/*.[ch] $(foreach d,$(FRONTDIRS) plugin tests/unit tests/fuzz,$(wildcard $(d)/*.[ch]))
+	clang-format -i lib/*/*.[ch] $(foreach d,$(FRONTDIRS) plugin tests/unit tests/fuzz,$(wildcard $(d)/*.[ch]))
 
 clean:
 	rm -rf build

@@ -8,14 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vt_cli.h"
-#include "vt_io.h"
-#include "vt_lftio.h"
-#include "vt_load.h"
-#include "vt_namemap.h"
-#include "vt_route.h"
-#include "vt_sched.h"
-#include "vt_tree.h"
+#include "cli/vt_cli.h"
+#include "base/vt_io.h"
+#include "io/vt_lftio.h"
+#include "io/vt_load.h"
+#include "io/vt_namemap.h"
+#include "route/vt_route.h"
+#include "out/vt_sched.h"
+#include "tree/vt_tree.h"
 
 #define PROG "vartree-route"
 

@@ -10,19 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_cli.h"
-#include "vt_congest.h"
-#include "vt_fabric.h"
-#include "vt_json.h"
-#include "vt_lft.h"
-#include "vt_lftio.h"
-#include "vt_live.h"
-#include "vt_namemap.h"
-#include "vt_load.h"
-#include "vt_order.h"
-#include "vt_path.h"
-#include "vt_pattern.h"
-#include "vt_route.h"
+#include "cli/vt_cli.h"
+#include "analysis/vt_congest.h"
+#include "model/vt_fabric.h"
+#include "out/vt_json.h"
+#include "model/vt_lft.h"
+#include "io/vt_lftio.h"
+#include "io/vt_live.h"
+#include "io/vt_namemap.h"
+#include "io/vt_load.h"
+#include "model/vt_order.h"
+#include "analysis/vt_path.h"
+#include "model/vt_pattern.h"
+#include "route/vt_route.h"
 
 #define PROG	     "vartree-trace"
 #define MAX_PATTERNS 64

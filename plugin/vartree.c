@@ -22,8 +22,8 @@
 #include <opensm/osm_switch.h>
 #include <opensm/osm_version.h>
 
-#include "vt_io.h"
-#include "vt_order.h"
+#include "base/vt_io.h"
+#include "model/vt_order.h"
 #include "vtp.h"
 
 #if OSM_EVENT_PLUGIN_INTERFACE_VER != 2

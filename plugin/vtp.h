@@ -11,10 +11,10 @@
 
 #include <opensm/osm_opensm.h>
 
-#include "vt_err.h"
-#include "vt_fabric.h"
-#include "vt_lft.h"
-#include "vt_route.h"
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "route/vt_route.h"
 #include "vtp_opts.h"
 
 /*

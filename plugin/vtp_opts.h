@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 
-#include "vt_err.h"
-#include "vt_route.h"
+#include "base/vt_err.h"
+#include "route/vt_route.h"
 
 #define VTP_ORDER_FILE "opensm-vartree-ca-order.dump"
 

@@ -72,7 +72,7 @@ static int add_node(vt_fabric *f, const osm_node_t *node, uint32_t *idx, vt_err 
 	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
 	if (vt_fabric_add_node(f, vt, nports, guid, id, desc[0] ? desc : id, idx, e))
 		return -1;
-	/* an aggregation node shares its switch's system image GUID (vt_tree_is_agg) */
+	/* an aggregation node shares its switch's system image GUID (vt_node_is_agg) */
 	f->nodes[*idx].sysguid = cl_ntoh64(node->node_info.sys_guid);
 	if (vt == VT_SWITCH) {
 		const osm_physp_t *p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);

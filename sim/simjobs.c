@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_io.h"
-#include "vt_json.h"
+#include "base/vt_io.h"
+#include "out/vt_json.h"
 
 static void fail(const char *msg, int status)
 {

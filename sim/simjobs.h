@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "simout.h"
-#include "vt_jobs.h"
+#include "work/vt_jobs.h"
 
 /*
  * --jobs FILE: one job spec a line ('#' to the end of a line is a comment,

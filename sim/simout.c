@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "simjobs.h"
-#include "vt_congest.h"
-#include "vt_json.h"
-#include "vt_heat.h"
-#include "vt_plot.h"
+#include "analysis/vt_congest.h"
+#include "out/vt_json.h"
+#include "out/vt_heat.h"
+#include "out/vt_plot.h"
 
 /* A link as every link list names it (vt_chan_name): "A -> B", each `"DESC" (0xGUID, lid L)/P`. */
 static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)

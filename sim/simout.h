@@ -7,11 +7,11 @@
 
 #include <jansson.h>
 
-#include "vt_fabric.h"
-#include "vt_lft.h"
-#include "vt_order.h"
-#include "vt_sim.h"
-#include "vt_simwork.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+#include "sim/vt_sim.h"
+#include "sim/vt_simwork.h"
 
 #define MAX_ROUTINGS 4
 #define MAX_SEEDS    256

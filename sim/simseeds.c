@@ -4,9 +4,9 @@
 #include <stdlib.h>
 
 #include "simout.h"
-#include "vt_cli.h"
-#include "vt_json.h"
-#include "vt_stats.h"
+#include "cli/vt_cli.h"
+#include "out/vt_json.h"
+#include "base/vt_stats.h"
 
 static void keep(struct routing *r, unsigned i, const vt_sim_result *res)
 {

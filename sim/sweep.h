@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "vt_err.h"
-#include "vt_sim.h"
+#include "base/vt_err.h"
+#include "sim/vt_sim.h"
 
 #define SWEEP_MAX 64 /* values per dimension */
 

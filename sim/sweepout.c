@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "sweep.h"
-#include "vt_io.h"
-#include "vt_json.h"
-#include "vt_plot.h"
-#include "vt_stats.h"
+#include "base/vt_io.h"
+#include "out/vt_json.h"
+#include "out/vt_plot.h"
+#include "base/vt_stats.h"
 
 static const char *const field_names[SF_N] = {"done",		"status",	 "total_us",
 					      "messages",	"messages_done", "bytes_delivered",

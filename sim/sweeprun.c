@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "sweep.h"
-#include "vt_gen.h"
-#include "vt_pattern.h"
-#include "vt_route.h"
-#include "vt_simwork.h"
+#include "gen/vt_gen.h"
+#include "model/vt_pattern.h"
+#include "route/vt_route.h"
+#include "sim/vt_simwork.h"
 
 struct sweep_cache {
 	int have;

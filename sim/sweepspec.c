@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "sweep.h"
-#include "vt_cli.h"
-#include "vt_gen.h"
+#include "cli/vt_cli.h"
+#include "gen/vt_gen.h"
 
 static char *trim(char *s)
 {
@@ -60,13 +60,13 @@ static int numbers(struct sweep_spec *s, const char *key, char *v, vt_err *e)
 		if (!strcmp(key, "size")) {
 			if (s->nsize == SWEEP_MAX)
 				return vt_err_set(e, "more than %d sizes", SWEEP_MAX);
-			if (vt_cli_parse_size("size", w, 1, 1 << 30, &x, e))
+			if (vt_parse_size("size", w, 1, 1 << 30, &x, e))
 				return -1;
 			s->size[s->nsize++] = (uint32_t)x;
 		} else {
 			if (s->nseed == SWEEP_MAX)
 				return vt_err_set(e, "more than %d seeds", SWEEP_MAX);
-			if (vt_cli_parse_uint("seed", w, 0, UINT64_MAX, &x, e))
+			if (vt_parse_uint("seed", w, 0, UINT64_MAX, &x, e))
 				return -1;
 			s->seed[s->nseed++] = x;
 		}
@@ -117,8 +117,8 @@ static int line(struct sweep_spec *s, char *key, char *v, vt_err *e)
 						 : NULL;
 
 	if (num)
-		return vt_cli_parse_double(key, v, !strcmp(key, "warmup") ? 0 : 1e-6,
-					   !strcmp(key, "load") ? 4 : 1e7, num, e);
+		return vt_parse_double(key, v, !strcmp(key, "warmup") ? 0 : 1e-6,
+				       !strcmp(key, "load") ? 4 : 1e7, num, e);
 	if (!strcmp(key, "fabric"))
 		return check_fabric(v, NULL, e) || push_str(s->fabric, &s->nfabric, v, e);
 	if (!strcmp(key, "pattern"))

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "sweep.h"
-#include "vt_cli.h"
-#include "vt_io.h"
+#include "cli/vt_cli.h"
+#include "base/vt_io.h"
 
 #define PROG "vartree-sweep"
 

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_cli.h"
-#include "vt_gen.h"
-#include "vt_io.h"
-#include "vt_json.h"
-#include "vt_namemap.h"
-#include "vt_write.h"
+#include "cli/vt_cli.h"
+#include "gen/vt_gen.h"
+#include "base/vt_io.h"
+#include "out/vt_json.h"
+#include "io/vt_namemap.h"
+#include "io/vt_write.h"
 
 static const char usage[] =
 	"usage: vartree-gen SPEC [options] [-o FILE]\n"

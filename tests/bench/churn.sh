@@ -8,7 +8,7 @@
 # so every-source switch-to-switch routes must turn elsewhere) and the last top.
 #   offline (vartree-route, tests/data/topo_fault.py for the degraded fabric):
 #     forced   the forced minimum, entries/blocks (vartree-route(1) --previous,
-#              lib/vt_route_forced.h): the entries whose port lost its link and
+#              lib/repair/vt_route_forced.h): the entries whose port lost its link and
 #              those no deadlock-free route can start with any more (up*-down*,
 #              down-up turns only where the previous or the fresh tables turn)
 #     min      entries/blocks whose port lost its link (the old minimum)

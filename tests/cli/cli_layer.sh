@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The command-line layer every command shares (lib/vt_cli.c): for each command a bad
+# The command-line layer every command shares (lib/cli/vt_cli.c): for each command a bad
 # number exits 2 with "NAME: --OPT: 'V' is not an integer (LO..HI)", an unknown option
 # and a missing operand exit 2 ending "Try 'NAME --help'.", a missing input file exits 2,
 # --version prints "NAME VERSION"; options that mean nothing in the combination given
 # are refused.
 . "$(dirname "$0")/robust_lib.bash"
 mkbad
-ver=$(sed -n 's/^#define VT_VERSION "\(.*\)"$/\1/p' "$top/lib/vt_version.h")
+ver=$(sed -n 's/^#define VT_VERSION "\(.*\)"$/\1/p' "$top/lib/base/vt_version.h")
 try() { echo ". Try '$1 --help'."; }
 
 # vartree-route

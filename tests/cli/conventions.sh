@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Habits every command shares: --version prints "NAME VERSION" (the one of lib/vt_version.h)
+# Habits every command shares: --version prints "NAME VERSION" (the one of lib/base/vt_version.h)
 # and exits 0; --help and the man page's OPTIONS list the same options; every command and
 # script has a man page (vartree-sim included).
 set -u
@@ -8,7 +8,7 @@ trap 'rm -f "$VT_TMP_HELP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "python3 not installed"; exit 77; }
 top=$VT_TOP
-ver=$(sed -n 's/^#define VT_VERSION "\(.*\)"$/\1/p' "$top/lib/vt_version.h")
+ver=$(sed -n 's/^#define VT_VERSION "\(.*\)"$/\1/p' "$top/lib/base/vt_version.h")
 [ -n "$ver" ] || fail "no VT_VERSION"
 bin() { if [ -x "$VT_BIN/$1" ]; then echo "$VT_BIN/$1"; else echo "$top/sim/$1"; fi; }
 for c in vartree-analyze vartree-route vartree-trace vartree-gen vartree-sim vartree-sweep vartree-harness vartree-compare vartree-demo; do

@@ -61,7 +61,7 @@ min=$(awk '/^Unicast lids/ { s = $0 } /^0x/ && ((s ~ /L0-S0003/ && $2 == "016") 
 # column no longer leads to it, moves to a minimal one (--repair fewest keeps them;
 # the default, guarded, keeps them only where shift congests no more: here the
 # longer routes raise its average, so the minimal candidates decide);
-# of the candidates (lib/vt_route_repair.c) the one that changes fewest entries and
+# of the candidates (lib/repair/vt_route_repair.c) the one that changes fewest entries and
 # congests shift no more than the fresh tables stands
 q_fresh=$(audit_clean "$tmp/leaf.topo" "$tmp/fresh.dump")
 q_rep=$(audit_clean "$tmp/leaf.topo" "$tmp/r.dump")

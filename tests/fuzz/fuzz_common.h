@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vt_err.h"
-#include "vt_gen.h"
+#include "base/vt_err.h"
+#include "gen/vt_gen.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

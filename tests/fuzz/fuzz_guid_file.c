@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: GUID files (root, compute-node and I/O GUIDs, as OpenSM reads them). */
 #include "fuzz_common.h"
-#include "vt_io.h"
+#include "base/vt_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

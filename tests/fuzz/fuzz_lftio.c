@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: forwarding-table files (OpenSM dump, dump_fts, ibroute) against fat 4,2. */
 #include "fuzz_common.h"
-#include "vt_lftio.h"
+#include "io/vt_lftio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

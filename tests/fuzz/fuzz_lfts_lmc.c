@@ -5,7 +5,7 @@
  * against fat 4,2: it never fails, and gives an LMC of 0..7.
  */
 #include "fuzz_common.h"
-#include "vt_lftio.h"
+#include "io/vt_lftio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

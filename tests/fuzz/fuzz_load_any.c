@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: every text loader (vt_load_mem: ibnetdiscover, ibsim, ibdiagnet2.lst,
  * opensm-subnet.lst, db_csv) on arbitrary bytes must fail cleanly or give a sane fabric. */
-#include "vt_load.h"
+#include "io/vt_load.h"
 
 #include <stdint.h>
 #include <stdlib.h>

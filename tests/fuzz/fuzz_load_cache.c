@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: libibnetdisc cache files, checked before libibnetdisc reads them. */
 #include "fuzz_common.h"
-#include "vt_load.h"
+#include "io/vt_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the text loader on arbitrary bytes must fail cleanly or give a sane fabric. */
 #include "fuzz_common.h"
-#include "vt_load.h"
+#include "io/vt_load.h"
 
 #include <stdint.h>
 #include <stdlib.h>

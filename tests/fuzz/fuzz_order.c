@@ -2,7 +2,7 @@
 /* libFuzzer target: compute-node order files (ca-order dumps, name lists, MPI hostfiles) against
  * fat 4,2. */
 #include "fuzz_common.h"
-#include "vt_order.h"
+#include "model/vt_order.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,7 +15,7 @@
  * tests/fuzz/otf2-seeds packs otf2-write's traces this way.
  */
 #include "fuzz_common.h"
-#include "vt_otf2.h"
+#include "work/vt_otf2.h"
 
 #include <dirent.h>
 #include <otf2/otf2.h>

@@ -4,7 +4,7 @@
  * file: pattern's contents, any other is a pattern spec (up to its first NUL).
  */
 #include "fuzz_common.h"
-#include "vt_pattern.h"
+#include "model/vt_pattern.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

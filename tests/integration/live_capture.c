@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_io.h"
-#include "vt_lftio.h"
-#include "vt_live.h"
+#include "base/vt_io.h"
+#include "io/vt_lftio.h"
+#include "io/vt_live.h"
 
 int main(int argc, char **argv)
 {

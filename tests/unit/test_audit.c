@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_audit.h"
-#include "vt_gen.h"
+#include "analysis/vt_audit.h"
+#include "gen/vt_gen.h"
 #include "vt_k22.h"
-#include "vt_load.h"
-#include "vt_rand.h"
-#include "vt_route.h"
+#include "io/vt_load.h"
+#include "base/vt_rand.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
 #include "vt_trace.h"
 

@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_bound.h"
-#include "vt_congest.h"
-#include "vt_gen.h"
-#include "vt_lftio.h"
-#include "vt_load.h"
-#include "vt_route.h"
+#include "analysis/vt_bound.h"
+#include "analysis/vt_congest.h"
+#include "gen/vt_gen.h"
+#include "io/vt_lftio.h"
+#include "io/vt_load.h"
+#include "route/vt_route.h"
 #include "vt_k22.h"
 #include "vt_test.h"
 #include "vt_trace.h"
-#include "vt_tree.h"
+#include "tree/vt_tree.h"
 
 START_TEST(shift_by_hand)
 {

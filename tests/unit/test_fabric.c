@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_fabric.h"
+#include "model/vt_fabric.h"
 #include "vt_test.h"
 
 #include <stdlib.h>

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vt_gen.h"
-#include "vt_load.h"
+#include "gen/vt_gen.h"
+#include "io/vt_load.h"
 #include "vt_test.h"
-#include "vt_write.h"
+#include "io/vt_write.h"
 
 static struct vt_gen_stats stats(const char *spec)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The core's hash table (vt_hash.h) and union-find (vt_uf.h) against plain oracles. */
-#include "vt_hash.h"
+#include "base/vt_hash.h"
 #include "vt_test.h"
-#include "vt_uf.h"
+#include "base/vt_uf.h"
 
 #include <stdio.h>
 #include <string.h>

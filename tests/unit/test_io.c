@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_io.h"
+#include "base/vt_io.h"
 #include "vt_test.h"
 
 #include <dirent.h>

@@ -4,9 +4,9 @@
  * round trip that reads back every entry of routed fabrics (LMC 0 and 1) the
  * same as the opensm-lfts.dump text does, and each refusal with its message.
  */
-#include "vt_lftio.h"
-#include "vt_order.h"
-#include "vt_route.h"
+#include "io/vt_lftio.h"
+#include "model/vt_order.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
 
 #include <stdio.h>

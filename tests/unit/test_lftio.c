@@ -4,10 +4,10 @@
  * OpenSM 3.3.23, dump_fts and ibroute (infiniband-diags 44) printed for
  * ibsim's net.2sw2path4hca (LIDs as OpenSM gave them, LMC 0 and LMC 1).
  */
-#include "vt_lftio.h"
-#include "vt_gen.h"
-#include "vt_io.h"
-#include "vt_live.h"
+#include "io/vt_lftio.h"
+#include "gen/vt_gen.h"
+#include "base/vt_io.h"
+#include "io/vt_live.h"
 #include "vt_test.h"
 
 #include <inttypes.h>

@@ -4,7 +4,7 @@
  * tests/data/load-capture.sh): the net files offline, ibnetdiscover's text in
  * its plain, -g, -f and -s forms, and the libibnetdisc cache of the same sweep.
  */
-#include "vt_load.h"
+#include "io/vt_load.h"
 #include "vt_test.h"
 
 #include <infiniband/ibnetdisc.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_order.h"
+#include "model/vt_order.h"
 #include "vt_test.h"
 
 #include <stdio.h>

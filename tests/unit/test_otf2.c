@@ -5,14 +5,14 @@
  * counts and bytes are added up while writing, or from the collective
  * algorithms' closed forms, never taken from the replay.
  */
-#include "vt_coll.h"
-#include "vt_otf2.h"
+#include "work/vt_coll.h"
+#include "work/vt_otf2.h"
 #include "vt_otf2w.h"
-#include "vt_pattern.h"
-#include "vt_progbuild.h"
-#include "vt_replay.h"
-#include "vt_route.h"
-#include "vt_sim.h"
+#include "model/vt_pattern.h"
+#include "work/vt_progbuild.h"
+#include "work/vt_replay.h"
+#include "route/vt_route.h"
+#include "sim/vt_sim.h"
 #include "vt_test.h"
 
 #include <otf2/otf2.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* vt_path: walks through hand-broken tables end where and why they should; vt_json keeps UTF-8
  * valid. */
-#include "vt_json.h"
-#include "vt_path.h"
-#include "vt_route.h"
+#include "out/vt_json.h"
+#include "analysis/vt_path.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
 
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vt_pattern.h"
+#include "model/vt_pattern.h"
 #include "vt_test.h"
 
 /* Flows of stage s as "a>b a>b ..." for compact exact comparisons. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_heat.h"
-#include "vt_plot.h"
+#include "out/vt_heat.h"
+#include "out/vt_plot.h"
 #include "vt_test.h"
 
 #include <cairo.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_load.h"
-#include "vt_route.h"
+#include "io/vt_load.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
 #include "vt_trace.h"
-#include "vt_tree.h"
+#include "tree/vt_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_fabric.h"
-#include "vt_lft.h"
-#include "vt_order.h"
-#include "vt_pattern.h"
-#include "vt_sim.h"
-#include "vt_simq.h"
-#include "vt_simwork.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+#include "model/vt_pattern.h"
+#include "sim/vt_sim.h"
+#include "sim/vt_simq.h"
+#include "sim/vt_simwork.h"
 #include "vt_test.h"
 
 #include <stdio.h>

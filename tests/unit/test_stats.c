@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "vt_stats.h"
+#include "base/vt_stats.h"
 #include "vt_test.h"
 
 #include <math.h>

@@ -6,12 +6,12 @@
  * Expected figures come from the definitions (Petrini's k-ary-n-tree,
  * Navaridas' thin tree, Zahavi's var-ary-n-tree), not from the code.
  */
-#include "vt_gen.h"
-#include "vt_io.h"
-#include "vt_load.h"
-#include "vt_route.h"
+#include "gen/vt_gen.h"
+#include "base/vt_io.h"
+#include "io/vt_load.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
-#include "vt_tree.h"
+#include "tree/vt_tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>

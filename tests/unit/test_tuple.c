@@ -7,11 +7,11 @@
  * from the generator specs and from diffs against the full trees, not from
  * the code.
  */
-#include "vt_gen.h"
-#include "vt_load.h"
-#include "vt_route.h"
+#include "gen/vt_gen.h"
+#include "io/vt_load.h"
+#include "route/vt_route.h"
 #include "vt_test.h"
-#include "vt_tree.h"
+#include "tree/vt_tree.h"
 
 #include <dirent.h>
 #include <stdio.h>

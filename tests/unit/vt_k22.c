@@ -4,7 +4,7 @@
 #include <check.h>
 #include <string.h>
 
-#include "vt_gen.h"
+#include "gen/vt_gen.h"
 
 static unsigned port_to(const vt_fabric *f, uint32_t a, uint32_t b)
 {

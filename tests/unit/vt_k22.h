@@ -9,9 +9,9 @@
 
 #include <stdint.h>
 
-#include "vt_fabric.h"
-#include "vt_lft.h"
-#include "vt_order.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
 
 struct vt_k22 {
 	vt_fabric *f;

@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
-#include "vt_gen.h"
-#include "vt_load.h"
+#include "gen/vt_gen.h"
+#include "io/vt_load.h"
 
 const char *vt_test_top(void)
 {

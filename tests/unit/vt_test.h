@@ -17,7 +17,7 @@
 		return nf ? EXIT_FAILURE : EXIT_SUCCESS;                                           \
 	}
 
-#include "vt_fabric.h"
+#include "model/vt_fabric.h"
 
 /* A generated fabric (vartree-gen spec); the test fails when the spec is refused. */
 vt_fabric *vt_test_gen(const char *spec);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A lower bound on the max link load of a stage, from cuts: every flow whose
+ * source lies in a subtree and whose destination does not must leave over
+ * one of the subtree's up-links, and every flow entering it must come down
+ * one of its down-links; so no routing does better than
+ *   max over cuts of ceil(flows out / links), ceil(flows in / links),
+ * and, a host being a cut of one link, the most flows any rank sends or
+ * receives. Cuts are leaf switches (each with its switch-to-switch links)
+ * or, with the extracted tree (vt_tree), every subtree of every level.
+ */
+#ifndef VT_BOUND_H
+#define VT_BOUND_H
+
+#include <stdint.h>
+
+#include "analysis/vt_congest.h"
+#include "base/vt_err.h"
+#include "model/vt_pattern.h"
+#include "tree/vt_tree.h"
+
+typedef struct vt_cuts {
+	uint32_t n;	  /* ranks */
+	uint32_t nlevels; /* cut families (levels) */
+	uint32_t *member; /* member[l * n + rank]: cut id, VT_NONE when outside every level-l cut */
+	uint32_t ncuts;
+	uint32_t *links; /* per cut: links crossing it (per direction) */
+} vt_cuts;
+
+/* One cut per switch with ranks attached: its ranks and its switch-to-switch links. */
+int vt_cuts_leaf(vt_cuts *c, const vt_routes *r, vt_err *e);
+/* Every subtree of every level of t below the top (ranks mapped through r's order). */
+int vt_cuts_tree(vt_cuts *c, const vt_routes *r, const vt_tree *t, vt_err *e);
+void vt_cuts_free(vt_cuts *c);
+
+/*
+ * Bound for one stage's flows (place-keepers already dropped). scratch holds
+ * 2 * max(ncuts, n) entries; returns the bound.
+ */
+uint32_t vt_bound_stage(const vt_cuts *c, const struct vt_flow *fl, uint32_t nfl,
+			uint32_t *scratch);
+/* The same for the one stage of all2all, from the hosts per cut (no flows made). */
+uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r);
+/*
+ * The same for shifts first .. first+K-1 (bound[0 .. K-1]) without making
+ * flows: per cut, flows out in shift s = #{i in cut : i + s active, outside},
+ * a correlation of rank intervals computed from their end points.
+ */
+int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
+		   uint32_t *bound, vt_err *e);
+
+#endif

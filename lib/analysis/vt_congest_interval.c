@@ -1,0 +1,752 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The interval method (vt_congest.h), for shift patterns: per destination,
+ * the runs of consecutive source ranks whose paths cross a channel become
+ * range-adds over the stages, summed per channel by difference arrays.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/vt_bound.h"
+#include "analysis/vt_congest_int.h"
+
+/*
+ * Phase 1, threads over destinations: every channel of the reverse routing
+ * tree of destination d gets the source runs that cross it; a run of sources
+ * lo .. hi reaches d in shifts d - hi .. d - lo (mod n): one range-add per
+ * (channel, destination, run of sources), adjacent runs coalesced. Runs are
+ * taken in rank order and the channels of the previous run's path are kept
+ * on a stack (top first): a path is walked only until it meets that stack,
+ * as paths to d form a tree. A host's up-link gets the destinations it
+ * reaches, likewise as runs. Phase 2 groups the range-adds by channel
+ * (counting sort, each thread scattering its own). Phase 3, threads over
+ * channels: change points in a dense delta array with a bitmap of the
+ * positions used give runs of constant load, which feed the histogram, the
+ * channel figures and per-load difference arrays over the stages; a stage's
+ * maximum is the largest load whose prefix sum there is positive. Every
+ * figure is a sum or a maximum, so the split over threads does not show.
+ */
+struct radd {
+	uint32_t c, x, len; /* channel, first shift (mod n), shifts */
+};
+
+struct ithr {
+	/* phase 1 */
+	struct radd *it;
+	size_t nit, capit;
+	uint32_t *stk_sw, *stk_lo, *spos, *path; /* stack of open switches, their first source */
+	uint32_t *rlo, *rhi; /* per source run: open run of destinations reached */
+	uint32_t *cnt;	     /* phase 2: range-adds per channel, then this thread's offsets */
+	/* phase 3: per port of the node at hand */
+	int32_t *delta;
+	uint64_t *bm;
+	size_t bmw;    /* bitmap words per port */
+	int32_t *vcnt; /* vcnt[(v - 1) * (K + 1) + t]: difference array of stages with load v */
+	uint32_t vcap;
+	int oom;
+};
+
+struct ijob {
+	const vt_routes *r;
+	const struct vt_congest_opts *o;
+	uint32_t first, K, chunk;
+	_Atomic uint32_t next_d;
+	_Atomic uint64_t done;
+	uint64_t total;
+	struct ithr *th;
+	struct acc *accs;
+	unsigned nt;
+	uint64_t *csr; /* range-adds by channel: x << 32 | len */
+	size_t *off;   /* per channel, nchan + 1 */
+	/*
+	 * The bulk of the range-adds, a lone source run's first hop: kept as the
+	 * port per (destination, run), 0xFF for none, in blocks of 64
+	 * destinations: up[UP(d, lone[k])], so that both phases read and write
+	 * whole cache lines.
+	 */
+	uint32_t *lone, nlone, *sw_lone; /* per run / per switch: index, VT_NONE if not lone */
+	uint32_t *lone_run;		 /* per lone index: its run */
+	uint32_t *run_base;		 /* per run: ports[] index of port 0 of its switch */
+	uint8_t *up;
+	uint32_t maxp; /* most ports of a node */
+	_Atomic uint32_t next_node;
+	int kept; /* the lone tables belong to a vt_congest_keep */
+};
+
+/*
+ * Kept between runs (opts keep): a destination's range-adds and its column
+ * of the lone table depend on its row of next[] alone, so only the dirty
+ * destinations are walked again; the host up-links (which destinations each
+ * source run reaches) are cheap and done afresh.
+ */
+struct vt_congest_keep {
+	int valid; /* lists and lone tables match the routes model last counted */
+	uint32_t n, nruns;
+	struct radd **dl; /* per destination: its range-adds */
+	uint32_t *dn, *dcap;
+	uint32_t *lone, nlone, *sw_lone, *lone_run, *run_base;
+	uint8_t *up;
+};
+
+static inline void emit(struct ithr *t, uint32_t c, uint32_t x, uint32_t len)
+{
+	if (t->nit == t->capit) {
+		size_t nc = 2 * t->capit + 1024;
+		struct radd *ni = realloc(t->it, nc * sizeof(*ni));
+		if (!ni) {
+			t->oom = 1;
+			return;
+		}
+		t->it = ni;
+		t->capit = nc;
+	}
+	t->it[t->nit++] = (struct radd){c, x, len};
+}
+
+/* Room for more range-adds in t->it. -1: out of memory. */
+static int it_reserve(struct ithr *t, size_t more)
+{
+	size_t nc = t->nit + more + 1024;
+	struct radd *ni;
+
+	if (t->nit + more <= t->capit)
+		return 0;
+	ni = realloc(t->it, nc * sizeof(*ni));
+	if (!ni) {
+		t->oom = 1;
+		return -1;
+	}
+	t->it = ni;
+	t->capit = nc;
+	return 0;
+}
+
+static inline size_t UP(const struct ijob *j, uint32_t d, uint32_t ks)
+{
+	return ((size_t)(d >> 6) * j->nlone + ks) << 6 | (d & 63);
+}
+
+static inline uint32_t mod_sub(uint32_t a, uint32_t b, uint32_t n)
+{
+	return a >= b ? a - b : a + n - b;
+}
+
+/* Source run k reaches destinations rlo .. rhi: each host's up-link, in shifts d - src. */
+static void reach_flush(const vt_routes *r, struct ithr *t, uint32_t k)
+{
+	uint32_t d0 = t->rlo[k], len = t->rhi[k] - d0 + 1;
+
+	for (uint32_t a = r->run_first[k]; a < r->run_first[k] + r->run_len[k]; a++)
+		emit(t, r->rank_up[a], mod_sub(d0, a, r->n), len);
+	t->rhi[k] = VT_NONE;
+}
+
+/* Closes the stack entries from position p up: their sources end at hi. */
+static void stack_pop(const vt_routes *r, struct ithr *t, const uint32_t *row, uint32_t *sp,
+		      uint32_t p, uint32_t d, uint32_t hi)
+{
+	for (uint32_t i = p; i < *sp; i++)
+		emit(t, row[t->stk_sw[i]], mod_sub(d, hi, r->n), hi - t->stk_lo[i] + 1);
+	*sp = p;
+}
+
+/*
+ * For destination d a channel is the one its switch forwards on, so the
+ * stack holds switches (their positions fit in cache, channels' would not).
+ */
+static void interval_dest(const struct ijob *j, struct ithr *t, uint32_t d, int reach)
+{
+	const vt_routes *r = j->r;
+	const uint32_t *row = r->next + (uint64_t)d * r->nsw, *lone = j->lone;
+	uint8_t *up = j->up + UP(j, d, 0);
+	uint32_t sp = 0, prev_hi = VT_NONE;
+
+	for (uint32_t k = 0; k < r->nruns; k++) {
+		uint32_t sw = r->run_sw[k], ch = row[sw];
+		if (ch == VT_NONE)
+			continue;
+		if (reach) {
+			if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
+				reach_flush(r, t, k);
+			if (t->rhi[k] == VT_NONE)
+				t->rlo[k] = d;
+			t->rhi[k] = d;
+		}
+		uint32_t lo = r->run_first[k], hi = lo + r->run_len[k] - 1, np = 0, meet = 0;
+		if (lone[k] != VT_NONE && r->chan_sw[ch] != VT_NONE) {
+			up[(size_t)lone[k] << 6] = (uint8_t)(ch - j->run_base[k]);
+			sw = r->chan_sw[ch];
+		}
+		if (sp && prev_hi + 1 != lo)
+			stack_pop(r, t, row, &sp, 0, d, prev_hi);
+		while (1) {
+			uint32_t q = t->spos[sw];
+			if (q < sp &&
+			    t->stk_sw[q] == sw) { /* the rest of the path is open already */
+				meet = q + 1;
+				break;
+			}
+			t->path[np++] = sw;
+			sw = r->chan_sw[row[sw]];
+			if (sw == VT_NONE)
+				break;
+		}
+		stack_pop(r, t, row, &sp, meet, d, prev_hi);
+		while (np) {
+			sw = t->path[--np];
+			t->spos[sw] = sp;
+			t->stk_sw[sp] = sw;
+			t->stk_lo[sp++] = lo;
+		}
+		prev_hi = hi;
+	}
+	stack_pop(r, t, row, &sp, 0, d, prev_hi);
+}
+
+static int ithr_init(struct ithr *t, const vt_routes *r, uint32_t maxp)
+{
+	memset(t, 0, sizeof(*t));
+	t->stk_sw = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
+	t->stk_lo = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
+	t->path = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
+	t->spos = calloc(r->nsw + 1, sizeof(uint32_t));
+	t->rlo = malloc((r->nruns + 1) * sizeof(uint32_t));
+	t->rhi = malloc((r->nruns + 1) * sizeof(uint32_t));
+	t->cnt = calloc(r->nchan + 1, sizeof(uint32_t));
+	t->bmw = (size_t)r->n / 64 + 2;
+	t->delta = calloc(((size_t)maxp + 1) * (r->n + 2), sizeof(int32_t));
+	t->bm = calloc(((size_t)maxp + 1) * t->bmw, sizeof(uint64_t));
+	if (!t->stk_sw || !t->stk_lo || !t->path || !t->spos || !t->rlo || !t->rhi || !t->cnt ||
+	    !t->delta || !t->bm)
+		return -1;
+	memset(t->rhi, 0xff, (r->nruns + 1) * sizeof(uint32_t));
+	return 0;
+}
+
+static void ithr_free(struct ithr *t)
+{
+	free(t->it);
+	free(t->stk_sw);
+	free(t->stk_lo);
+	free(t->path);
+	free(t->spos);
+	free(t->rlo);
+	free(t->rhi);
+	free(t->cnt);
+	free(t->delta);
+	free(t->bm);
+	free(t->vcnt);
+}
+
+static void *interval_phase1(void *arg)
+{
+	struct wctx *w = arg;
+	struct ijob *j = w->j;
+	const vt_routes *r = j->r;
+	struct ithr *t = &j->th[w->tid];
+
+	while (!t->oom) {
+		uint32_t d0 = atomic_fetch_add(&j->next_d, j->chunk);
+		if (d0 >= r->n)
+			break;
+		uint32_t d1 = d0 + j->chunk < r->n ? d0 + j->chunk : r->n;
+		for (uint32_t d = d0; d < d1; d++)
+			if (active(r, d))
+				interval_dest(j, t, d, 1);
+		congest_progress(j->o, w->tid, atomic_fetch_add(&j->done, d1 - d0) + d1 - d0,
+				 j->total);
+	}
+	for (uint32_t k = 0; k < r->nruns; k++)
+		if (t->rhi[k] != VT_NONE)
+			reach_flush(r, t, k);
+	for (size_t i = 0; i < t->nit; i++)
+		t->cnt[t->it[i].c]++;
+	return NULL;
+}
+
+static void *interval_phase2(void *arg)
+{
+	struct wctx *w = arg;
+	struct ijob *j = w->j;
+	struct ithr *t = &j->th[w->tid];
+
+	for (size_t i = 0; i < t->nit; i++) {
+		const struct radd *a = &t->it[i];
+		j->csr[t->cnt[a->c]++] = (uint64_t)a->x << 32 | a->len;
+	}
+	return NULL;
+}
+
+static int vcnt_grow(struct ithr *t, uint32_t v, uint32_t K)
+{
+	uint32_t nv = v > 2 * t->vcap ? v : 2 * t->vcap;
+	int32_t *c = realloc(t->vcnt, (size_t)nv * (K + 1) * sizeof(*c));
+
+	if (!c) {
+		t->oom = 1;
+		return -1;
+	}
+	memset(c + (size_t)t->vcap * (K + 1), 0, (size_t)(nv - t->vcap) * (K + 1) * sizeof(*c));
+	t->vcnt = c;
+	t->vcap = nv;
+	return 0;
+}
+
+/* Channel c carries load v in shifts p0 .. p1-1: clipped to the pattern's stages. */
+static inline void interval_run(struct ijob *j, struct ithr *t, struct acc *a, uint32_t c,
+				uint32_t v, uint32_t p0, uint32_t p1)
+{
+	uint32_t lo = p0 > j->first ? p0 : j->first,
+		 hi = p1 < j->first + j->K ? p1 : j->first + j->K;
+
+	if (lo >= hi)
+		return;
+	if (v > t->vcap && vcnt_grow(t, v, j->K))
+		return;
+	acc_run(a, c, v, hi - lo);
+	int32_t *row = t->vcnt + (size_t)(v - 1) * (j->K + 1);
+	row[lo - j->first]++;
+	row[hi - j->first]--;
+}
+
+/* Range-add of shifts x .. x+len-1 (mod n) on the channel of port slot q. */
+static inline void add_range(struct ithr *t, uint32_t n, uint32_t q, uint32_t x, uint32_t len)
+{
+	int32_t *dl = t->delta + (size_t)q * (n + 2);
+	uint64_t *bm = t->bm + q * t->bmw, y = (uint64_t)x + len;
+
+	if (len >= n)
+		x = 0, y = n;
+	dl[x]++;
+	bm[x >> 6] |= 1ull << (x & 63);
+	if (y > n) { /* wraps: also 0 .. y-n-1 */
+		dl[0]++;
+		bm[0] |= 1;
+		y -= n;
+	}
+	if (y != n) {
+		dl[y]--;
+		bm[y >> 6] |= 1ull << (y & 63);
+	}
+}
+
+/* Change points of port slot q into runs of constant load on channel c; clears the slot. */
+static void sweep(struct ijob *j, struct ithr *t, struct acc *a, uint32_t c, uint32_t q)
+{
+	uint32_t n = j->r->n, prev = 0;
+	int32_t *dl = t->delta + (size_t)q * (n + 2), cur = 0;
+	uint64_t *bm = t->bm + q * t->bmw;
+
+	for (uint32_t wd = 0; wd <= n >> 6; wd++) {
+		uint64_t bits = bm[wd];
+		if (!bits)
+			continue;
+		bm[wd] = 0;
+		while (bits) {
+			uint32_t p = wd << 6 | (uint32_t)__builtin_ctzll(bits);
+			bits &= bits - 1;
+			int32_t dv = dl[p];
+			dl[p] = 0;
+			if (!dv)
+				continue;
+			if (p > prev && cur > 0)
+				interval_run(j, t, a, c, (uint32_t)cur, prev, p);
+			cur += dv;
+			prev = p;
+		}
+	}
+	if (cur > 0 && prev < n)
+		interval_run(j, t, a, c, (uint32_t)cur, prev, n);
+}
+
+/* Every channel leaving node u: lone first hops from the table, then the range-adds. */
+static void interval_node(struct ijob *j, struct ithr *t, struct acc *a, uint32_t u)
+{
+	const vt_routes *r = j->r;
+	const struct vt_node *nd = &r->f->nodes[u];
+	uint32_t n = r->n, ks = nd->sw == VT_NONE ? VT_NONE : j->sw_lone[nd->sw];
+	uint64_t used = 0; /* slots with marks, when nports < 64; else every slot is swept */
+
+	if (ks != VT_NONE) {
+		uint32_t k = j->lone_run[ks], lo = r->run_first[k], len = r->run_len[k];
+		uint32_t hi = lo + len - 1;
+		for (uint32_t d = 0; d < n; d++) {
+			uint8_t q = j->up[UP(j, d, ks)];
+			if (q != 0xFF) {
+				add_range(t, n, q, mod_sub(d, hi, n), len);
+				used |= 1ull << (q & 63);
+			}
+		}
+	}
+	for (uint32_t q = 1; q <= nd->nports; q++) {
+		uint32_t c = nd->first_port + q;
+		if (!r->counted[c])
+			continue;
+		for (size_t i = j->off[c]; i < j->off[c + 1]; i++) {
+			add_range(t, n, q, (uint32_t)(j->csr[i] >> 32), (uint32_t)j->csr[i]);
+			used |= 1ull << (q & 63);
+		}
+		if (nd->nports >= 64 || (used >> q & 1))
+			sweep(j, t, a, c, q);
+	}
+}
+
+static void *interval_phase3(void *arg)
+{
+	struct wctx *w = arg;
+	struct ijob *j = w->j;
+	const vt_routes *r = j->r;
+	struct ithr *t = &j->th[w->tid];
+	struct acc *a = &j->accs[w->tid];
+	uint32_t nn = r->f->nnodes;
+
+	while (!t->oom && !a->oom) {
+		uint32_t u0 = atomic_fetch_add(&j->next_node, 64);
+		if (u0 >= nn)
+			break;
+		uint32_t u1 = u0 + 64 < nn ? u0 + 64 : nn;
+		for (uint32_t u = u0; u < u1; u++)
+			interval_node(j, t, a, u);
+		congest_progress(j->o, w->tid,
+				 atomic_fetch_add(&j->done, (uint64_t)(u1 - u0) * r->nchan / nn) +
+					 (uint64_t)(u1 - u0) * r->nchan / nn,
+				 j->total);
+	}
+	return NULL;
+}
+
+/* Flows of shifts first .. first+K-1 between active ranks: O(n) with prefix counts. */
+static uint64_t shift_active_flows(const vt_routes *r, uint32_t first, uint32_t K, uint32_t *pre)
+{
+	uint32_t n = r->n;
+	uint64_t sum = 0;
+
+	pre[0] = 0;
+	for (uint32_t i = 0; i < 2 * n; i++)
+		pre[i + 1] = pre[i] + active(r, i < n ? i : i - n);
+	for (uint32_t i = 0; i < n; i++)
+		if (active(r, i))
+			sum += pre[i + first + K] - pre[i + first];
+	return sum;
+}
+
+/*
+ * A switch with one run of sources ("lone"): its first hops go to the table
+ * j->up instead of range-adds. -1 when out of memory.
+ */
+static int lone_tables(struct ijob *j, const vt_routes *r)
+{
+	size_t upsz;
+
+	j->lone = malloc(((size_t)r->nruns + 1) * sizeof(*j->lone));
+	j->lone_run = malloc(((size_t)r->nruns + 1) * sizeof(*j->lone_run));
+	j->sw_lone = malloc(((size_t)r->nsw + 1) * sizeof(*j->sw_lone));
+	j->run_base = malloc(((size_t)r->nruns + 1) * sizeof(*j->run_base));
+	if (!j->lone || !j->lone_run || !j->sw_lone || !j->run_base)
+		return -1;
+	for (uint32_t k = 0; k < r->nruns; k++)
+		j->run_base[k] = r->f->nodes[r->f->switches[r->run_sw[k]]].first_port;
+	memset(j->sw_lone, 0, (size_t)r->nsw * sizeof(*j->sw_lone));
+	for (uint32_t k = 0; k < r->nruns; k++)
+		j->sw_lone[r->run_sw[k]]++;
+	for (uint32_t k = 0; k < r->nruns; k++) {
+		j->lone[k] = VT_NONE;
+		if (j->sw_lone[r->run_sw[k]] == 1) {
+			j->lone_run[j->nlone] = k;
+			j->lone[k] = j->nlone++;
+		}
+	}
+	for (uint32_t sw = 0; sw < r->nsw; sw++)
+		j->sw_lone[sw] = VT_NONE;
+	for (uint32_t k = 0; k < r->nruns; k++)
+		if (j->lone[k] != VT_NONE)
+			j->sw_lone[r->run_sw[k]] = j->lone[k];
+	upsz = ((size_t)r->n + 63) / 64 * 64 * j->nlone;
+	j->up = malloc(upsz + 1);
+	if (!j->up)
+		return -1;
+	memset(j->up, 0xff, upsz);
+	return 0;
+}
+
+/*
+ * Phase 2: per channel, thread 0's range-adds first: cnt becomes each
+ * thread's write offset; then each thread scatters its own. -1 when out of
+ * memory.
+ */
+static int group_by_channel(struct ijob *j, const vt_routes *r, unsigned nt)
+{
+	size_t total = 0;
+
+	for (uint32_t c = 0; c < r->nchan; c++) {
+		j->off[c] = total;
+		for (unsigned i = 0; i < nt; i++) {
+			uint32_t m = j->th[i].cnt[c];
+			j->th[i].cnt[c] = (uint32_t)total;
+			total += m;
+		}
+	}
+	j->off[r->nchan] = total;
+	if (total > UINT32_MAX)
+		return -1;
+	j->csr = malloc((total + 1) * sizeof(*j->csr));
+	if (!j->csr)
+		return -1;
+	run_threads(j, interval_phase2, nt);
+	for (unsigned i = 0; i < nt; i++) {
+		free(j->th[i].it);
+		j->th[i].it = NULL;
+	}
+	return 0;
+}
+
+/* Stage maxima: the largest load with a positive prefix sum in that stage. */
+static int stage_maxima(const struct ijob *j, vt_congest *res, unsigned nt)
+{
+	uint32_t V = 0;
+	int32_t *tot;
+
+	for (unsigned i = 0; i < nt; i++)
+		if (j->th[i].vcap > V)
+			V = j->th[i].vcap;
+	tot = calloc((size_t)V * (j->K + 1) + 1, sizeof(*tot));
+	if (!tot)
+		return -1;
+	for (unsigned i = 0; i < nt; i++)
+		for (size_t x = 0; x < (size_t)j->th[i].vcap * (j->K + 1); x++)
+			tot[x] += j->th[i].vcnt[x];
+	for (uint32_t v = 1; v <= V; v++) {
+		const int32_t *row = tot + (size_t)(v - 1) * (j->K + 1);
+		int32_t run = 0;
+		for (uint32_t s = 0; s < j->K; s++) {
+			run += row[s];
+			if (run > 0)
+				res->stage_max[s] = v;
+		}
+	}
+	free(tot);
+	return 0;
+}
+
+static void ijob_free(struct ijob *j, unsigned nt)
+{
+	if (j->th)
+		for (unsigned i = 0; i < nt; i++)
+			ithr_free(&j->th[i]);
+	free(j->th);
+	free(j->csr);
+	free(j->off);
+	if (j->kept)
+		return;
+	free(j->lone);
+	free(j->lone_run);
+	free(j->run_base);
+	free(j->sw_lone);
+	free(j->up);
+}
+
+struct vt_congest_keep *vt_congest_keep_new(void)
+{
+	return calloc(1, sizeof(struct vt_congest_keep));
+}
+
+static void keep_clear(struct vt_congest_keep *k)
+{
+	for (uint32_t d = 0; k->dl && d < k->n; d++)
+		free(k->dl[d]);
+	free(k->dl);
+	free(k->dn);
+	free(k->dcap);
+	free(k->lone);
+	free(k->sw_lone);
+	free(k->lone_run);
+	free(k->run_base);
+	free(k->up);
+	memset(k, 0, sizeof(*k));
+}
+
+void vt_congest_keep_reset(struct vt_congest_keep *k)
+{
+	if (k)
+		k->valid = 0;
+}
+
+void vt_congest_keep_free(struct vt_congest_keep *k)
+{
+	if (k)
+		keep_clear(k);
+	free(k);
+}
+
+/* j's lone tables: k's, or built into k (cleared when it was for other ranks). -1: out of memory.
+ */
+static int keep_tables(struct ijob *j, struct vt_congest_keep *k, const vt_routes *r)
+{
+	int rc = 0;
+
+	j->kept = 1;
+	if (k->up && (k->n != r->n || k->nruns != r->nruns))
+		keep_clear(k);
+	if (!k->up) {
+		rc = lone_tables(j, r);
+		k->lone = j->lone, k->sw_lone = j->sw_lone, k->lone_run = j->lone_run;
+		k->run_base = j->run_base, k->up = j->up, k->nlone = j->nlone;
+		k->n = r->n, k->nruns = r->nruns, k->valid = 0;
+		k->dl = calloc((size_t)r->n + 1, sizeof(*k->dl));
+		k->dn = calloc((size_t)r->n + 1, sizeof(*k->dn));
+		k->dcap = calloc((size_t)r->n + 1, sizeof(*k->dcap));
+		if (rc || !k->dl || !k->dn || !k->dcap) {
+			keep_clear(k);
+			return -1;
+		}
+	}
+	j->lone = k->lone, j->sw_lone = k->sw_lone, j->lone_run = k->lone_run;
+	j->run_base = k->run_base, j->up = k->up, j->nlone = k->nlone;
+	return 0;
+}
+
+/* Destination d's range-adds, t->it, into k. -1: out of memory. */
+static int keep_store(struct vt_congest_keep *k, uint32_t d, const struct ithr *t)
+{
+	if (t->nit > k->dcap[d]) {
+		struct radd *a = realloc(k->dl[d], t->nit * sizeof(*a));
+		if (!a)
+			return -1;
+		k->dl[d] = a;
+		k->dcap[d] = (uint32_t)t->nit;
+	}
+	if (t->nit)
+		memcpy(k->dl[d], t->it, t->nit * sizeof(*t->it));
+	k->dn[d] = (uint32_t)t->nit;
+	return 0;
+}
+
+/* The host up-links, as interval_phase1 finds them: per source run, the destinations it reaches. */
+static void reach_all(const vt_routes *r, struct ithr *t)
+{
+	for (uint32_t d = 0; d < r->n; d++) {
+		const uint32_t *row = r->next + (uint64_t)d * r->nsw;
+		if (!active(r, d))
+			continue;
+		for (uint32_t k = 0; k < r->nruns; k++) {
+			if (row[r->run_sw[k]] == VT_NONE)
+				continue;
+			if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
+				reach_flush(r, t, k);
+			if (t->rhi[k] == VT_NONE)
+				t->rlo[k] = d;
+			t->rhi[k] = d;
+		}
+	}
+	for (uint32_t k = 0; k < r->nruns; k++)
+		if (t->rhi[k] != VT_NONE)
+			reach_flush(r, t, k);
+}
+
+/*
+ * Phase 1 on thread 0 with k: the dirty destinations walked again (their
+ * column of the lone table cleared first), then the host up-links, then
+ * every destination's kept range-adds. -1: out of memory.
+ */
+static int keep_phase1(struct ijob *j, struct vt_congest_keep *k, const uint8_t *dirty)
+{
+	const vt_routes *r = j->r;
+	struct ithr *t = &j->th[0];
+	int all = !k->valid || !dirty;
+	size_t more = 0;
+
+	k->valid = 0;
+	for (uint32_t d = 0; d < r->n; d++) {
+		uint32_t lid = r->rank_lid[d];
+		if (!all && !(lid < r->t->nlid && dirty[lid]))
+			continue;
+		for (uint32_t ks = 0; ks < j->nlone; ks++)
+			j->up[UP(j, d, ks)] = 0xFF;
+		t->nit = 0;
+		if (active(r, d))
+			interval_dest(j, t, d, 0);
+		if (t->oom || keep_store(k, d, t))
+			return -1;
+	}
+	t->nit = 0;
+	reach_all(r, t);
+	for (uint32_t d = 0; d < r->n; d++)
+		more += k->dn[d];
+	if (t->oom || it_reserve(t, more))
+		return -1;
+	for (uint32_t d = 0; d < r->n; d++)
+		if (k->dn[d]) { /* place-keepers have no list */
+			memcpy(t->it + t->nit, k->dl[d], (size_t)k->dn[d] * sizeof(*t->it));
+			t->nit += k->dn[d];
+		}
+	for (size_t i = 0; i < t->nit; i++)
+		t->cnt[t->it[i].c]++;
+	k->valid = 1;
+	congest_progress(j->o, 0, r->n, j->total);
+	return 0;
+}
+
+int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o,
+			vt_congest *res, struct acc *accs, vt_err *e)
+{
+	struct ijob j = {.r = r,
+			 .o = o,
+			 .first = p->first,
+			 .K = res->nstages,
+			 .accs = accs,
+			 .nt = o->threads};
+	uint32_t *pre = malloc(((size_t)2 * r->n + 1) * sizeof(*pre));
+	struct vt_congest_keep *k = o->threads == 1 ? o->keep : NULL;
+	int rc = 0;
+
+	if (!k) /* not kept up to date on threads */
+		vt_congest_keep_reset(o->keep);
+
+	j.chunk = (r->n / (16 * o->threads)) & ~63u; /* whole blocks of the table */
+	if (j.chunk < 64)
+		j.chunk = 64;
+	j.total = (uint64_t)r->n + r->nchan;
+	j.th = calloc(o->threads, sizeof(*j.th));
+	j.off = malloc(((size_t)r->nchan + 1) * sizeof(*j.off));
+	if (!pre || !j.th || !j.off || (k ? keep_tables(&j, k, r) : lone_tables(&j, r)))
+		goto oom;
+	for (uint32_t u = 0; u < r->f->nnodes; u++)
+		if (r->f->nodes[u].nports > j.maxp)
+			j.maxp = r->f->nodes[u].nports;
+	for (unsigned i = 0; i < o->threads; i++)
+		if (ithr_init(&j.th[i], r, j.maxp))
+			goto oom;
+	if (!k)
+		run_threads(&j, interval_phase1, o->threads);
+	else if (keep_phase1(&j, k, o->dirty))
+		goto oom;
+	for (unsigned i = 0; i < o->threads; i++)
+		if (j.th[i].oom)
+			goto oom;
+	if (group_by_channel(&j, r, o->threads))
+		goto oom;
+	run_threads(&j, interval_phase3, o->threads);
+	for (unsigned i = 0; i < o->threads; i++)
+		if (j.th[i].oom)
+			goto oom;
+	if (stage_maxima(&j, res, o->threads))
+		goto oom;
+	/* every routed flow crosses its source's up-link once */
+	for (unsigned i = 0; i < o->threads; i++) {
+		const struct acc *a = &accs[i];
+		for (uint32_t c = 0; c < r->nchan; c++)
+			if (a->chan_sum[c] && r->f->nodes[r->f->ports[c].node].type != VT_SWITCH)
+				accs[0].nflows += a->chan_sum[c];
+	}
+	accs[0].unrouted = shift_active_flows(r, j.first, j.K, pre) - accs[0].nflows;
+	if (o->cuts && vt_bound_shift(o->cuts, r, j.first, j.K, res->stage_bound, e))
+		rc = -1;
+	goto done;
+oom:
+	rc = vt_err_nomem(e, "out of memory counting pattern '%s'", p->name);
+done:
+	ijob_free(&j, o->threads);
+	free(pre);
+	return rc;
+}

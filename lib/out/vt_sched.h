@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scheduler and MPI files from the extracted tree and the host order:
+ * - Slurm's topology.conf for the topology/tree plugin (topology.conf(5)):
+ *   one line per switch of the tree, leaves first and the top last:
+ *   "SwitchName=NAME Nodes=HOSTLIST" for a leaf, "SwitchName=NAME
+ *   Switches=HOSTLIST" above, each preceded by a comment naming the switch by
+ *   description and GUID. Host names are the first word of the NodeDesc (what
+ *   `hostname` gives on most clusters, "node01 HCA-1"); switch names are the
+ *   first words of the switch descriptions when every one is a unique word
+ *   Slurm's hostlist parser takes as it is (letters, digits, '-', '_', '.';
+ *   at most 64 characters), else "ibsw-lL-NNNN" (level L, position NNNN in the
+ *   tree order). Lists are compressed as Slurm's hostlist expressions are
+ *   written ("node[01-04,07]").
+ * - the host order as a plain hostfile (one host name per rank, in rank order)
+ *   and as an Open MPI rankfile ("rank N=host slot=S", S counting the ranks
+ *   already placed on that host); place-keepers are left out, so MPI rank N is
+ *   the N-th host of the order, and each line after one says so in a comment.
+ */
+#ifndef VT_SCHED_H
+#define VT_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_order.h"
+#include "tree/vt_tree.h"
+
+enum vt_order_format { VT_ORDER_CA_ORDER, VT_ORDER_HOSTFILE, VT_ORDER_RANKFILE };
+
+/* "ca-order", "hostfile", "rankfile" -> format; -1 when unknown. */
+int vt_order_format_parse(const char *s, enum vt_order_format *fmt);
+/* Writes o in the given form (ca-order: vt_order_write). */
+int vt_order_write_format(const vt_order *o, const vt_fabric *f, enum vt_order_format fmt, FILE *fp,
+			  vt_err *e);
+
+/*
+ * The host name of a node: the first word of its description. Fails (with e
+ * naming the node by description and GUID) when that word is empty or holds a
+ * character that Slurm's hostlists or MPI host files cannot carry.
+ */
+int vt_host_name(const vt_fabric *f, uint32_t node, char *buf, size_t len, vt_err *e);
+
+/* Writes topology.conf for tree t (built on t->f). */
+int vt_sched_slurm(const vt_tree *t, FILE *fp, vt_err *e);
+
+/*
+ * Appends the hostlist expression of names[0..n) to buf ("a[1-3],b"):
+ * adjacent names that share a prefix and differ by one in a numeric suffix
+ * of the same width fold into ranges. Returns -1 when buf is too small.
+ */
+int vt_hostlist_compress(const char *const *names, uint32_t n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* The repair's quality guard (vt_route_guard.h). */
+#include "repair/vt_route_guard.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/vt_audit.h"
+#include "analysis/vt_congest.h"
+#include "model/vt_pattern.h"
+#include "analysis/vt_routes.h"
+
+int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
+			  size_t len, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	vt_audit a, b;
+	int have_b = 0;
+
+	if (vt_audit_run_opts(f, t, &ao, &a, e))
+		return -1;
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++) {
+		if (k == VT_AUDIT_NONMINIMAL || !a.item[k].count)
+			continue;
+		if (!have_b && vt_audit_run_opts(f, fresh, &ao, &b, e))
+			return -1;
+		have_b = 1;
+		if (b.item[k].count)
+			continue;
+		snprintf(why, len, "repaired tables fail the every-source audit: %s: %s",
+			 vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Average shift loads this close count as equal: kept entries move a few
+ * flows between equally loaded links (fat 8,3, the last leaf's up-link down:
+ * repaired 1.9843 against fresh 1.9824, both 1.98 as vartree-analyze prints).
+ */
+#define SHIFT_AVG_NOISE 0.0025
+
+/*
+ * g->rt for tables t: only the rows of ranks whose LID's column differs from
+ * the tables measured last (g->last), where it was kept (successive
+ * candidates differ in a few hundred of pruned 36,36's 13285 columns).
+ */
+static int retable(struct repair_guard *g, const vt_lfts *t, vt_err *e)
+{
+	vt_lfts last = *t;
+
+	if (!g->last || !g->changed)
+		return vt_routes_retable(&g->rt, t, NULL, e);
+	last.port = g->last;
+	vt_lfts_differ(&last, t, g->changed);
+	if (vt_routes_retable(&g->rt, t, g->changed, e))
+		return -1;
+	memcpy(g->last, t->port, (size_t)t->nsw * t->nlid);
+	return 0;
+}
+
+/*
+ * Shift congestion of tables t over the ranks of g->order (plane 0's hosts);
+ * the routes model built once and refilled for each tables (g->rt).
+ */
+static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst, double *avg,
+		      vt_err *e)
+{
+	/* the ranks whose rows retable fills again, when it compares with g->last */
+	struct vt_congest_opts co = {
+		.threads = 1, .dirty = g->have_rt && g->last && g->changed ? g->changed : NULL};
+	vt_pattern pat;
+	vt_congest c;
+	int rc;
+
+	if (g->have_rt ? retable(g, t, e) : vt_routes_build(&g->rt, g->f, t, g->order, e)) {
+		vt_congest_keep_reset(g->keep);
+		return -1;
+	}
+	if (!g->have_rt) {
+		size_t n = (size_t)t->nsw * t->nlid;
+
+		g->have_rt = 1;
+		g->last = malloc(n ? n : 1); /* optional: without it every row is filled again */
+		g->changed = malloc((size_t)t->nlid + 1);
+		if (g->last)
+			memcpy(g->last, t->port, n);
+		g->keep = vt_congest_keep_new(); /* optional, as g->last */
+	}
+	co.keep = g->keep;
+	if (vt_pattern_parse(&pat, "shift", g->order->n, e)) {
+		vt_congest_keep_reset(g->keep);
+		return -1;
+	}
+	rc = vt_congest_run(&g->rt, &pat, &co, &c, e);
+	if (!rc) {
+		*worst = c.worst;
+		*avg = c.avg;
+		vt_congest_free(&c);
+	}
+	vt_pattern_free(&pat);
+	return rc;
+}
+
+void vt_repair_guard_free(struct repair_guard *g)
+{
+	if (g->have_rt)
+		vt_routes_free(&g->rt);
+	free(g->last);
+	free(g->changed);
+	vt_congest_keep_free(g->keep);
+	g->keep = NULL;
+	g->have_rt = 0;
+	g->last = g->changed = NULL;
+}
+
+int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
+			  vt_err *e)
+{
+	uint32_t wt;
+	double at;
+
+	if (!g->order || g->order->n < 2)
+		return 0;
+	if (!g->have_fresh) {
+		if (shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
+			return -1;
+		g->have_fresh = 1;
+	}
+	if (shift_load(g, t, &wt, &at, e))
+		return -1;
+	if (wt <= g->fresh_worst && at <= g->fresh_avg * (1 + SHIFT_AVG_NOISE))
+		return 0;
+	snprintf(why, len,
+		 "the repaired tables congest shift more than the fresh ones: worst/avg %u/%.4f "
+		 "against %u/%.4f",
+		 wt, at, g->fresh_worst, g->fresh_avg);
+	return 1;
+}

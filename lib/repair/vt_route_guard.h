@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repair's quality guard (policy; vt_route_repair.c is the mechanism): a
+ * repaired candidate stands only where it passes every audit the fresh tables
+ * pass and congests shift, the pattern the spreading makes congestion-free on
+ * full trees, no more than they do.
+ */
+#ifndef VT_ROUTE_GUARD_H
+#define VT_ROUTE_GUARD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+#include "analysis/vt_routes.h"
+
+struct repair_guard {
+	const vt_fabric *f;
+	const vt_lfts *fresh;
+	const vt_order *order; /* the fresh routing's ranks; NULL or < 2: no shift guard */
+	int have_fresh;	       /* the fresh tables' shift figures below are known */
+	uint32_t fresh_worst;
+	double fresh_avg;
+	vt_routes rt; /* the last tables measured, where have_rt (vt_repair_guard_free) */
+	int have_rt;
+	uint8_t *last;		      /* a copy of those tables (NULL: not kept) */
+	uint8_t *changed;	      /* per LID: scratch for vt_lfts_differ */
+	struct vt_congest_keep *keep; /* the shift count's, between candidates (NULL: none) */
+};
+
+/* The first audit kind (every source) t fails and fresh passes: 1, with why; 0; -1. */
+int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
+			  size_t len, vt_err *e);
+/* Does t congest shift more than the fresh tables (worst stage, or average beyond noise)? */
+int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
+			  vt_err *e);
+/* Frees what the guard keeps between candidates. */
+void vt_repair_guard_free(struct repair_guard *g);
+
+#endif

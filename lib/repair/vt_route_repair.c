@@ -1,0 +1,669 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fewest table changes after a fault (vt_route.h): the fresh routing of the
+ * degraded fabric decides only where the previous sweep's entry no longer
+ * serves. Per LID, the fresh tables are a forest of routes into the LID; a
+ * previous entry replaces a fresh one when the route it starts, followed
+ * through the tables as they stand, reaches the LID without coming back, is
+ * no longer than the route it replaces (VT_REPAIR_MINIMAL), and makes no
+ * down-up turn the fresh tables do not make themselves. Every switch's route
+ * then still ends at the LID (only the changed switch's route changed, and it
+ * was checked), no route grows, and the turns are the fresh routing's, whose
+ * turn order (vt_route_turn.c) keeps them free of credit loops; the
+ * every-source audit has the last word all the same. Entries are tried until
+ * none more can be kept (one that loops now may not once a switch on its way
+ * has gone back to its old port).
+ *
+ * Where the previous entry cannot stay, the fresh routing balanced its choice
+ * against its own other entries, not against the kept ones: the new port is
+ * chosen again among the ports that pass the same checks, one carrying fewer
+ * CA LIDs first (rebalance), as Algorithm 3 spreads its up-going routes. So
+ * are entries that CA traffic crosses now and did not before: the old routing
+ * balanced only the entries its routes used, and the moved routes now follow
+ * spare ones, which would crowd onto one port (fat 8,3 after a level-1 switch
+ * fails: shift worst 4 instead of 2).
+ */
+#include "route/vt_route.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repair/vt_route_guard.h"
+#include "repair/vt_route_repair_int.h"
+#include "repair/vt_route_repair_stats.h"
+
+static int hop_dir(const struct repair *r, uint32_t a, uint32_t b)
+{
+	if (r->level[a] == 0xFF || r->level[b] == 0xFF || r->level[a] == r->level[b])
+		return HOP_SIDE;
+	return r->level[b] > r->level[a] ? HOP_UP : HOP_DOWN;
+}
+
+/* A turn that may close a credit loop: into x other than up, out of x other than down. */
+static int is_turn(int in, int out)
+{
+	return in != HOP_UP && out != HOP_DOWN;
+}
+
+/*
+ * Do ports a and b of switch s lead to the same switch? Turns are judged by
+ * switches: parallel links between two switches carry the same turns (a
+ * credit loop over one of them would be one over the switches).
+ */
+static int same_hop(const struct repair *r, uint32_t s, unsigned a, unsigned b)
+{
+	uint32_t x;
+
+	return a == b || ((x = sw_peer(r, s, a)) != VT_NONE && x == sw_peer(r, s, b));
+}
+
+/* Does switch s forward lid as the fresh tables do (port given when s is being tried)? */
+static int as_fresh(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	return same_hop(r, s, port, vt_lft_get(r->fresh, s, lid));
+}
+
+/* As the previous tables do? */
+static int as_prev(const struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	return same_hop(r, s, port, vt_lft_get(r->prev, s, lid));
+}
+
+/*
+ * May a route that reaches x from w (w forwarding as fresh: fresh_w, as prev:
+ * prev_w) turn there, leaving x through xport? Where the fresh tables make the
+ * same turn, or the previous ones and the candidate allows theirs.
+ */
+static int turn_allowed(struct repair *r, int fresh_w, int prev_w, uint32_t x, uint32_t lid,
+			unsigned xport)
+{
+	if (fresh_w && as_fresh(r, x, lid, xport))
+		return 1;
+	if (!prev_w || !as_prev(r, x, lid, xport))
+		return 0;
+	r->differs |= DIFF_TURNS;
+	return r->how.prev_turns;
+}
+
+/*
+ * Hops from switch s through port `port` to the LID's port, following the
+ * tables; VT_NONE when the route does not arrive, comes back to s, or turns
+ * down-up where neither allowed routing (turn_allowed) does.
+ */
+static uint32_t follow(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	const vt_fabric *f = r->f;
+	uint32_t dst = f->lid_port[lid], w = s, x, hops = 0;
+	unsigned wport = port;
+	int in = HOP_SIDE, fresh_w = as_fresh(r, s, lid, port);
+	int prev_w = as_prev(r, s, lid, port);
+
+	if (port == 0)
+		return dst == sw_node(r, s)->first_port ? 0 : VT_NONE;
+	for (;;) {
+		const struct vt_node *n = sw_node(r, w);
+		uint32_t q;
+		unsigned xport;
+
+		if (wport > n->nports || (q = f->ports[n->first_port + wport].peer) == VT_NONE)
+			return VT_NONE;
+		hops++;
+		if (f->nodes[f->ports[q].node].type != VT_SWITCH)
+			return q == dst ? hops : VT_NONE;
+		x = f->nodes[f->ports[q].node].sw;
+		if (x == s || hops > f->nswitches)
+			return VT_NONE;
+		xport = vt_lft_get(r->t, x, lid);
+		if (xport == 0)
+			return dst == sw_node(r, x)->first_port ? hops : VT_NONE;
+		in = hop_dir(r, w, x);
+		if (sw_peer(r, x, xport) != VT_NONE &&
+		    is_turn(in, hop_dir(r, x, sw_peer(r, x, xport))) &&
+		    !turn_allowed(r, fresh_w, prev_w, x, lid, xport))
+			return VT_NONE;
+		fresh_w = as_fresh(r, x, lid, xport);
+		prev_w = as_prev(r, x, lid, xport);
+		w = x;
+		wport = xport;
+	}
+}
+
+/* Would s, forwarding lid through port, turn down-up a route another switch sends into it? */
+static int turns_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	const struct vt_node *n = sw_node(r, s);
+	uint32_t next = sw_peer(r, s, port);
+
+	if (next == VT_NONE || !is_turn(HOP_DOWN, hop_dir(r, s, next)))
+		return 0;
+	for (unsigned p = 1; p <= n->nports; p++) {
+		uint32_t w = sw_peer(r, s, p), q;
+		unsigned wport;
+
+		if (w == VT_NONE || hop_dir(r, w, s) == HOP_UP)
+			continue;
+		q = r->f->ports[n->first_port + p].peer;
+		wport = r->f->ports[q].num;
+		if (vt_lft_get(r->t, w, lid) == wport &&
+		    !turn_allowed(r, as_fresh(r, w, lid, wport), as_prev(r, w, lid, wport), s, lid,
+				  port))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Switch s takes port for lid if every route stays whole, no longer, and
+ * without a new turn. Routes to a switch LID may grow (policy): they carry
+ * management traffic, not the CA-to-CA traffic whose congestion the length
+ * rule protects, and the turn leaf's detours often find another way of the
+ * same or one more hop after a fault (pruned 36,6 without its last leaf: 102
+ * entries changed for nothing else).
+ */
+#define HOPS_UNKNOWN (VT_NONE - 1) /* try_port_at: s's own route not followed yet */
+
+/*
+ * Switch s takes port for lid if every route stays whole, no longer, and
+ * without a new turn (try_port); *nowp: the hops of s's route as it stands,
+ * HOPS_UNKNOWN until followed (the same while only s's entry is tried).
+ */
+static int try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port, uint32_t *nowp)
+{
+	uint32_t now = *nowp == HOPS_UNKNOWN ? (*nowp = follow(r, s, lid, vt_lft_get(r->t, s, lid)))
+					     : *nowp;
+	uint32_t h = follow(r, s, lid, port);
+	int any_length = r->policy == VT_REPAIR_FEWEST || !r->ca[lid];
+
+	if (h == VT_NONE)
+		return 0;
+	if (!any_length && now != VT_NONE && h > now) { /* longer only */
+		if (!r->how.longer) {
+			r->differs |= DIFF_LONGER; /* maybe: turns_at was not asked */
+			return 0;
+		}
+		if (turns_at(r, s, lid, port))
+			return 0;
+		r->differs |= DIFF_LONGER;
+	} else if (turns_at(r, s, lid, port))
+		return 0;
+	vt_lft_set(r->t, s, lid, (uint8_t)port);
+	return 1;
+}
+
+static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
+{
+	uint32_t now = HOPS_UNKNOWN;
+
+	return try_port_at(r, s, lid, port, &now);
+}
+
+/* The previous entries of one LID kept where they serve. */
+static void keep_lid(struct repair *r, uint32_t lid)
+{
+	uint32_t n = (uint32_t)(r->pend_at[lid + 1] - r->pend_at[lid]);
+	int progress = 1;
+
+	memcpy(r->pend, r->pend_sw + r->pend_at[lid], n * sizeof(*r->pend));
+	while (progress && n) {
+		uint32_t m = 0;
+
+		progress = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t s = r->pend[i];
+
+			if (try_port(r, s, lid, vt_lft_get(r->prev, s, lid)))
+				progress = 1;
+			else
+				r->pend[m++] = s;
+		}
+		n = m;
+	}
+}
+
+static int bit(const uint8_t *m, size_t i)
+{
+	return m[i >> 3] >> (i & 7) & 1;
+}
+
+/* Marks in m the switches CA traffic to lid crosses under tables t. */
+static void mark_ca_paths(const struct repair *r, const vt_lfts *t, uint32_t lid, uint8_t *m)
+{
+	for (uint32_t i = 0; i < r->nentry; i++) {
+		uint32_t x = r->entry[i];
+
+		for (uint32_t hops = 0; x != VT_NONE && hops <= r->f->nswitches; hops++) {
+			size_t b = (size_t)x * t->nlid + lid;
+			unsigned p = vt_lft_get(t, x, lid);
+
+			if (bit(m, b))
+				break;
+			m[b >> 3] |= (uint8_t)(1u << (b & 7));
+			x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
+		}
+	}
+}
+
+/*
+ * Does s's entry for lid need a port chosen again: prev's port could not stay,
+ * or CA traffic now crosses s towards lid and did not before (the old routing
+ * left such entries unbalanced: nobody used them; VT_REPAIR_FEWEST leaves them)?
+ */
+enum { REB_NO, REB_YES, REB_IF_NEW }; /* to_rebalance: REB_IF_NEW, the second case */
+
+static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
+{
+	size_t i = (size_t)s * r->t->nlid + lid;
+
+	if (vt_lft_get(r->t, s, lid) != vt_lft_get(r->prev, s, lid))
+		return REB_YES;
+	return bit(r->used_now, i) && !bit(r->used_prev, i) ? REB_IF_NEW : REB_NO;
+}
+
+#define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
+
+/* rank_gaps from r->rank_port, built for s on its first call there. */
+static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+{
+	uint32_t n = r->nrank, nlid = r->t->nlid;
+	const uint16_t *rp = r->rank_port;
+
+	for (uint32_t i = 0; r->rank_port_sw != s && i < n; i++) {
+		uint32_t l = r->lid_of_rank[i];
+
+		r->rank_port[i] = l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l)
+					  ? RANK_NO_PORT
+					  : vt_lft_get(r->t, s, l);
+	}
+	r->rank_port_sw = s;
+	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++) {
+		/* (rank - d) mod n and (rank + d) mod n, d < n */
+		uint16_t a = rp[rank >= d ? rank - d : rank + n - d];
+		uint16_t b = rp[rank + d < n ? rank + d : rank + d - n];
+
+		if (a != RANK_NO_PORT && gap[a] > d)
+			gap[a] = d;
+		if (b != RANK_NO_PORT && gap[b] > d)
+			gap[b] = d;
+	}
+}
+
+/*
+ * Per port of switch s, the distance in ranks from rank to the nearest other
+ * rank whose LID CA traffic crosses s towards through that port (GAP_CAP when
+ * none is nearer). A shift stage sends each host to the rank a fixed distance
+ * on, so LIDs of nearby ranks on one port tend to share its link in a stage.
+ */
+static void rank_gaps(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+{
+	uint32_t n = r->nrank, nlid = r->t->nlid;
+
+	for (unsigned p = 0; p < 256; p++)
+		gap[p] = GAP_CAP;
+	if (r->rank_port) {
+		rank_gaps_fast(r, s, rank, gap);
+		return;
+	}
+	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++)
+		for (int side = 0; side < 2; side++) {
+			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
+			unsigned p;
+
+			if (l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l))
+				continue;
+			p = vt_lft_get(r->t, s, l);
+			if (gap[p] > d)
+				gap[p] = d;
+		}
+}
+
+/*
+ * The port s's entry for lid takes (use: the CA routes per port so far): the
+ * one carrying the fewest among those try_port accepts, the current one unless
+ * another carries at least two fewer; by rank distance first (REB_GAP). The
+ * entry holds it when it is not the current one.
+ */
+static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const uint32_t *use)
+{
+	unsigned cur = vt_lft_get(r->t, s, lid), best = cur, nports = sw_node(r, s)->nports;
+	uint32_t now = HOPS_UNKNOWN, gap[256]; /* s's entry alone changes below */
+	int ca = r->ca[lid];
+
+	if (r->how.rebalance >= REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
+		rank_gaps(r, s, r->rank_of_lid[lid], gap);
+	else
+		memset(gap, 0, sizeof(gap));
+	for (unsigned p = 1; p <= nports; p++)
+		if (p != cur && sw_peer(r, s, p) != VT_NONE &&
+		    (gap[p] != gap[best] ? gap[p] > gap[best]
+		     : best == cur	 ? use[p] + (unsigned)ca < use[cur]
+					 : use[p] < use[best]) &&
+		    try_port_at(r, s, lid, p, &now)) {
+			vt_lft_set(r->t, s, lid, (uint8_t)cur); /* tried; best decides */
+			best = p;
+		}
+	return best != cur && try_port_at(r, s, lid, best, &now) ? best : cur;
+}
+
+/*
+ * Those entries of switch s take, in LID order, the port carrying the fewest
+ * CA routes so far among those try_port accepts, the current one unless another
+ * carries at least two fewer.
+ */
+static void rebalance(struct repair *r, uint32_t s)
+{
+	const vt_fabric *f = r->f;
+	uint32_t all[256] = {0}, used[256] = {0};
+
+	r->rank_port_sw = VT_NONE; /* rank_gaps builds rank_port for s again */
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (r->ca[lid]) {
+			all[vt_lft_get(r->t, s, lid)]++;
+			used[vt_lft_get(r->t, s, lid)] +=
+				bit(r->used_now, (size_t)s * r->t->nlid + lid);
+		}
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
+		unsigned cur = vt_lft_get(r->t, s, lid), best;
+		int ca, u, why;
+
+		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
+		    (why = to_rebalance(r, s, lid)) == REB_NO)
+			continue;
+		if (why == REB_IF_NEW && r->how.rebalance < REB_NEW) {
+			/* a REB_NEW run would decide otherwise only where it moves this entry */
+			if (!(r->differs & DIFF_NEW) && choose_port(r, s, lid, used) != cur) {
+				r->differs |= DIFF_NEW;
+				vt_lft_set(r->t, s, lid, (uint8_t)cur);
+			}
+			continue;
+		}
+		ca = r->ca[lid];
+		u = bit(r->used_now, (size_t)s * r->t->nlid + lid);
+		/* a lost port's entries spread over the whole table, newly used ones over the used
+		 */
+		if ((best = choose_port(r, s, lid, why == REB_YES ? all : used)) == cur)
+			continue;
+		if (why == REB_IF_NEW)
+			r->differs |= DIFF_NEW; /* a REB_CHANGED run would leave it */
+		if (u && r->rank_port_sw == s && r->rank_of_lid[lid] != VT_NONE)
+			r->rank_port[r->rank_of_lid[lid]] = (uint16_t)best; /* rank_gaps' view */
+		if (ca) {
+			all[cur]--;
+			all[best]++;
+			used[cur] -= (unsigned)u;
+			used[best] += (unsigned)u;
+		}
+	}
+}
+
+/* Switches level by level from the leaves: a port chosen below decides the traffic above. */
+static void rebalance_all(struct repair *r)
+{
+	size_t bytes = ((size_t)r->t->nsw * r->t->nlid + 7) / 8;
+
+	if (!r->have_used_prev) /* the same for every candidate */
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->ca[lid])
+				mark_ca_paths(r, r->prev, lid, r->used_prev);
+	r->have_used_prev = 1;
+	for (unsigned l = 0, top = 0; l <= top; l++) {
+		/* what CA traffic crosses now, after the levels below chose */
+		if (l == 0 && r->at_kept && r->kept_used_ok) {
+			memcpy(r->used_now, r->kept_used, bytes); /* r->kept's, counted before */
+		} else if (l == 0 || r->how.rebalance == REB_GAP_LEVELS) {
+			memset(r->used_now, 0, bytes);
+			for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+				if (r->ca[lid])
+					mark_ca_paths(r, r->t, lid, r->used_now);
+			if (l == 0 && r->at_kept && r->kept_used) {
+				memcpy(r->kept_used, r->used_now, bytes);
+				r->kept_used_ok = 1;
+			}
+		}
+		for (uint32_t s = 0; s < r->f->nswitches; s++) {
+			if (r->level[s] == l)
+				rebalance(r, s);
+			if (r->level[s] != 0xFF && r->level[s] > top)
+				top = r->level[s];
+		}
+	}
+}
+
+/*
+ * Does a run of candidate a, which met the decisions `differs` says, make the
+ * same decisions as one of b (whole run: rebalance too, else keep_lid's part)?
+ */
+static int same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole)
+{
+	int ra = a.rebalance, rb = b.rebalance;
+
+	return a.ca_fresh == b.ca_fresh &&
+	       (a.prev_turns == b.prev_turns || !(differs & DIFF_TURNS)) &&
+	       (a.longer == b.longer || !(differs & DIFF_LONGER)) &&
+	       (!whole || ra == rb ||
+		(!(differs & DIFF_NEW) && (ra == REB_CHANGED || ra == REB_NEW) &&
+		 (rb == REB_CHANGED || rb == REB_NEW)));
+}
+
+/*
+ * One candidate into r->t (r->how): the fresh tables with the previous
+ * entries kept where they serve, and the ports of the entries that changed
+ * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
+ * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
+ */
+static void repair_run(struct repair *r)
+{
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+
+	r->differs = 0;
+	r->at_kept = r->kept != NULL;
+	if (r->have_kept && same_run(r->kept_how, r->kept_differs, r->how, 0)) {
+		memcpy(r->t->port, r->kept, n); /* keep_lid's part is that candidate's */
+		r->differs = r->kept_differs;
+	} else {
+		memcpy(r->t->port, r->fresh->port, n);
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->f->lid_port[lid] != VT_NONE && !(r->how.ca_fresh && r->ca[lid]))
+				keep_lid(r, lid);
+		if (r->kept) {
+			memcpy(r->kept, r->t->port, n);
+			r->kept_how = r->how;
+			r->kept_differs = r->differs;
+			r->have_kept = 1;
+			r->kept_used_ok = 0;
+		}
+	}
+	if (!r->how.ca_fresh && r->how.rebalance != REB_NONE)
+		rebalance_all(r);
+}
+
+/*
+ * Builds candidate how and runs it through the audit and the guard: 0 when it
+ * stands, CAND_AUDIT or CAND_WORSE (why) when refused, -1.
+ */
+static int candidate(struct repair *r, struct repair_try how, struct repair_guard *g,
+		     struct vt_repair_stats *st, uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	int bad;
+
+	r->how = how;
+	repair_run(r);
+	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
+	if (*changed > st->fresh_changed) {
+		snprintf(st->why, sizeof(st->why),
+			 "the repaired tables change more entries than the fresh ones");
+		return CAND_WORSE;
+	}
+	/* the guard before the audit: most refusals are its, and it costs less */
+	/* fewest trades quality for changes by definition: no shift guard */
+	if (r->policy != VT_REPAIR_FEWEST && !how.ca_fresh &&
+	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
+		return bad > 0 ? CAND_WORSE : -1;
+	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
+	return bad > 0 ? CAND_AUDIT : bad;
+}
+
+/*
+ * The candidates (policy), in the order of the entries they change, fewest
+ * first, so the first that passes stands: CA routes that grew longer kept
+ * (VT_REPAIR_GUARDED only: a leaf's up-link down on fat 8,3, 303 entries
+ * minimal against 241 so, shift as fresh), then previous turns keep what fresh ones
+ * keep and more; ports chosen again or left fresh change the same entries, and
+ * the newly used entries add to them (by rank distance a few more, when the
+ * traffic is counted again after each level: pruned 36,6 with a top switch
+ * down passes only so). Fresh turns only after previous ones closed a credit
+ * loop: otherwise both pass or fail the guard alike with as many changes
+ * (every fault of tests/bench/churn.sh), and each candidate costs a repair,
+ * an every-source audit and a shift count.
+ */
+static const struct repair_try repair_tries[] = {
+	/* VT_REPAIR_GUARDED only: CA routes that grew longer kept */
+	{.prev_turns = 1, .rebalance = REB_CHANGED, .longer = 1},
+	{.prev_turns = 1, .rebalance = REB_NONE, .longer = 1},
+	{.prev_turns = 1, .rebalance = REB_NEW, .longer = 1},
+	/* down-up turns where either routing turns */
+	{.prev_turns = 1, .rebalance = REB_CHANGED},
+	{.prev_turns = 1, .rebalance = REB_NONE},
+	{.prev_turns = 1, .rebalance = REB_NEW},
+	{.prev_turns = 1, .rebalance = REB_GAP},
+	{.prev_turns = 1, .rebalance = REB_GAP_LEVELS},
+	/* only where the fresh routing turns */
+	{.prev_turns = 0, .rebalance = REB_CHANGED},
+	{.prev_turns = 0, .rebalance = REB_NONE},
+	{.prev_turns = 0, .rebalance = REB_NEW},
+	{.prev_turns = 0, .rebalance = REB_GAP},
+	{.prev_turns = 0, .rebalance = REB_GAP_LEVELS},
+};
+
+/* A candidate refused, with what its run met (DIFF_*). */
+struct refused {
+	struct repair_try how;
+	unsigned differs;
+	int bad;
+	char why[VT_ERR_MAX];
+};
+
+/* A refused candidate whose run is how's, step by step (same_run), or NULL. */
+static const struct refused *twin_of(const struct refused *done, size_t n, struct repair_try how)
+{
+	for (size_t i = 0; i < n; i++)
+		if (same_run(done[i].how, done[i].differs, how, 1))
+			return &done[i];
+	return NULL;
+}
+
+/*
+ * The first whole repair that passes into r->t; where the audit or the guard
+ * refuses them all, the switch LIDs' entries repaired alone (most of what
+ * moves with the turn leaf), with the CA LIDs' fresh.
+ */
+static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			  uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
+	struct refused done[NTRIES];
+	char why[sizeof(st->why)] = "";
+	int bad, loop = 0;
+	size_t nd = 0;
+
+	for (size_t i = 0; i < NTRIES; i++) {
+		const struct repair_try *how = &repair_tries[i];
+		const struct refused *tw;
+
+		if (how->longer && r->policy != VT_REPAIR_GUARDED)
+			continue;
+		if (!how->prev_turns && !loop)
+			break;
+		if ((tw = twin_of(done, nd, *how))) {
+			bad = tw->bad; /* the same tables again: refused alike */
+			memcpy(st->why, tw->why, sizeof(st->why));
+		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
+			st->why[0] = 0;
+			return bad;
+		}
+		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
+		memcpy(done[nd++].why, st->why, sizeof(st->why));
+		/* longer routes add turns of their own: their loops say nothing of fresh turns */
+		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
+		if (!*why)
+			memcpy(why, st->why, sizeof(why));
+	}
+	bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
+	if (bad <= 0) {
+		memcpy(st->why, why, sizeof(why));
+		st->mode = VT_REPAIR_PARTIAL;
+	}
+	return bad < 0 ? -1 : bad > 0;
+}
+
+static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+			     uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order};
+	int rc = try_candidates(r, &g, st, changed, blocks, e);
+
+	vt_repair_guard_free(&g);
+	return rc;
+}
+
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
+		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
+{
+	vt_lfts t = *lfts;
+	struct repair r = {.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy};
+	size_t n = (size_t)t.nsw * t.nlid;
+	uint64_t changed = 0, blocks = 0;
+	int bad;
+
+	memset(st, 0, sizeof(*st));
+	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
+		return vt_err_set(e, "previous tables do not fit the fabric");
+	vt_repair_count_changes(f, prev, lfts, &st->fresh_changed, &st->fresh_blocks);
+	st->minimum = vt_repair_forced_lost(f, prev);
+	st->changed = st->fresh_changed;
+	st->blocks = st->fresh_blocks;
+	if (vt_repair_gained(f, prev, lfts, st->why, sizeof(st->why))) {
+		st->mode = VT_REPAIR_HEALED;
+		return 0;
+	}
+	t.port = malloc(n ? n : 1);
+	r.level = malloc((size_t)f->nswitches + 1);
+	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
+	r.used_prev = calloc(n / 8 + 1, 1);
+	r.used_now = malloc(n / 8 + 1);
+	st->mode = VT_REPAIR_DONE;
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
+	    vt_repair_tables(&r, order))
+		bad = vt_err_nomem(e, "out of memory");
+	else
+		bad = vt_repair_tree_levels(f, r.level, e) ||
+				      vt_repair_forced_minimum(f, prev, lfts, r.level, st, e)
+			      ? -1
+			      : repair_candidates(&r, order, st, &changed, &blocks, e);
+	free(r.level);
+	free(r.pend);
+	free(r.used_prev);
+	free(r.used_now);
+	vt_repair_tables_free(&r);
+	if (bad) {
+		free(t.port);
+		if (bad < 0)
+			return -1;
+		st->mode = VT_REPAIR_REFUSED;
+		return 0;
+	}
+	if (policy != VT_REPAIR_MINIMAL) {
+		int64_t nl = vt_lfts_longer(f, &t, lfts);
+
+		if (nl < 0) {
+			free(t.port);
+			return vt_err_nomem(e, "out of memory");
+		}
+		st->longer = (uint64_t)nl;
+	}
+	free(lfts->port);
+	lfts->port = t.port;
+	st->changed = changed;
+	st->blocks = blocks;
+	return 0;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repair's state (vt_route_repair.c), shared with the tables every
+ * candidate reads (vt_route_repair_tables.c): internal to the two.
+ */
+#ifndef VT_ROUTE_REPAIR_INT_H
+#define VT_ROUTE_REPAIR_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+#include "route/vt_route.h"
+
+#define RANK_NO_PORT 0xFFFFu /* rank_port: no used entry */
+
+enum { HOP_UP, HOP_DOWN, HOP_SIDE };
+
+/*
+ * One way to repair, a candidate (the policy, repair_tries, picks among them):
+ * prev_turns lets kept routes turn down-up where the previous tables turned
+ * too (else only where the fresh ones turn); rebalance says which entries
+ * choose their port again; ca_fresh keeps the fresh entries of every CA LID;
+ * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first).
+ */
+enum {
+	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
+	REB_CHANGED,	/* the entries that changed */
+	REB_NEW,	/* and those CA traffic crosses now and did not before */
+	REB_GAP,	/* those, by rank distance first (rank_gaps) */
+	REB_GAP_LEVELS, /* so, with the traffic counted again after each level */
+};
+
+struct repair_try {
+	uint8_t prev_turns, rebalance, ca_fresh, longer;
+};
+
+enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
+
+/*
+ * Where a candidate's run met a decision that another value of one of its
+ * settings would have taken otherwise (a set bit may also be a mere maybe).
+ * A run without DIFF_LONGER is, step by step, the run with the other
+ * `longer` too; so for prev_turns (DIFF_TURNS) and for REB_CHANGED against
+ * REB_NEW (DIFF_NEW): same decisions, same tables, same verdict.
+ */
+enum { DIFF_LONGER = 1, DIFF_TURNS = 2, DIFF_NEW = 4 };
+
+struct repair {
+	const vt_fabric *f;
+	const vt_lfts *prev, *fresh;
+	vt_lfts *t;	/* being repaired */
+	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
+	enum vt_repair_policy policy;
+	struct repair_try how; /* the candidate being built */
+	uint32_t *pend;	       /* nsw */
+	/* per LID, the switches whose previous entry might stay (pend_lists) */
+	size_t *pend_at; /* nlid + 1: LID l's are pend_sw[pend_at[l] .. pend_at[l + 1]) */
+	uint32_t *pend_sw;
+	unsigned differs; /* DIFF_*: the run so far */
+	/* the tables after keep_lid (before rebalance_all) of the candidate kept_how */
+	uint8_t *kept; /* NULL: not kept (out of memory: each candidate keeps again) */
+	struct repair_try kept_how;
+	unsigned kept_differs;
+	int have_kept, at_kept; /* at_kept: r->t holds r->kept (rebalance_all's start) */
+	uint8_t *kept_used;	/* used_now of r->kept, where kept_used_ok (NULL: not kept) */
+	int kept_used_ok;
+	uint8_t *ca; /* per LID: is_ca_lid's answer */
+	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
+	uint8_t *used_prev, *used_now;
+	int have_used_prev;
+	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
+	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
+	/*
+	 * per rank, the port of switch rank_port_sw its LID takes where CA traffic
+	 * crosses that switch towards it, else RANK_NO_PORT (rank_gaps' lookups);
+	 * NULL where two ranks share a LID (rank_gaps looks up the tables)
+	 */
+	uint16_t *rank_port;
+	uint32_t rank_port_sw;	/* VT_NONE: none yet */
+	uint32_t *peer, stride; /* sw_peer's table: per switch, stride ports */
+	/* the switches CAs hang off, each once: where CA traffic enters the switches */
+	uint32_t *entry, nentry;
+};
+
+static inline int is_ca_lid(const vt_fabric *f, uint32_t lid)
+{
+	return f->lid_port[lid] != VT_NONE &&
+	       f->nodes[f->ports[f->lid_port[lid]].node].type != VT_SWITCH;
+}
+
+static inline const struct vt_node *sw_node(const struct repair *r, uint32_t s)
+{
+	return &r->f->nodes[r->f->switches[s]];
+}
+
+/* The switch behind port p of switch s, VT_NONE for none or another kind of node. */
+static inline uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
+{
+	return p < r->stride ? r->peer[(size_t)s * r->stride + p] : VT_NONE;
+}
+
+/*
+ * The tables every candidate reads, from f, prev, fresh and order: r->entry,
+ * r->peer, the rank maps, r->ca, the pending lists, and r->kept, r->kept_used
+ * (optional: NULL where out of memory). -1 when out of memory.
+ */
+int vt_repair_tables(struct repair *r, const vt_order *order);
+void vt_repair_tables_free(struct repair *r);
+
+#endif

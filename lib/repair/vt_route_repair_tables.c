@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tables every repair candidate reads (vt_route_repair_int.h): built once
+ * per repair from the fabric, the previous and fresh tables and the ranks.
+ */
+#include "repair/vt_route_repair_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "repair/vt_route_repair_stats.h"
+
+/* r->peer: sw_peer's answers looked up once (the repair asks them at every hop it follows). */
+static int peer_table(struct repair *r)
+{
+	const vt_fabric *f = r->f;
+
+	r->stride = 1;
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		if (f->nodes[f->switches[s]].nports + 1u > r->stride)
+			r->stride = f->nodes[f->switches[s]].nports + 1u;
+	r->peer = malloc(((size_t)f->nswitches * r->stride + 1) * sizeof(*r->peer));
+	if (!r->peer)
+		return -1;
+	for (uint32_t s = 0; s < f->nswitches; s++) {
+		const struct vt_node *n = sw_node(r, s);
+
+		for (unsigned p = 0; p < r->stride; p++) {
+			uint32_t q = p == 0 || p > n->nports ? VT_NONE
+							     : f->ports[n->first_port + p].peer;
+
+			r->peer[(size_t)s * r->stride + p] =
+				q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
+		}
+	}
+	return 0;
+}
+
+/*
+ * r->entry: the switches the compute nodes (order's ranks) hang off, or with
+ * no order those of every CA: where the traffic the guard measures enters the
+ * fabric. Not the aggregation nodes and storage CAs on every level, whose
+ * traffic would mark every entry as used and leave none newly used.
+ */
+static int find_entries(struct repair *r, const vt_order *order)
+{
+	const vt_fabric *f = r->f;
+	uint8_t *seen = calloc((size_t)f->nswitches + 1, 1);
+	uint32_t n = order ? order->n : f->nports;
+
+	r->nentry = 0;
+	r->entry = malloc(((size_t)f->nswitches + 1) * sizeof(*r->entry));
+	for (uint32_t i = 0; seen && r->entry && i < n; i++) {
+		uint32_t q = order ? order->port[i] : i, peer, x;
+
+		if (q == VT_NONE || (peer = f->ports[q].peer) == VT_NONE ||
+		    f->nodes[f->ports[q].node].type == VT_SWITCH ||
+		    f->nodes[f->ports[peer].node].type != VT_SWITCH)
+			continue;
+		x = f->nodes[f->ports[peer].node].sw;
+		if (!seen[x]) {
+			seen[x] = 1;
+			r->entry[r->nentry++] = x;
+		}
+	}
+	free(seen);
+	return seen && r->entry ? 0 : -1;
+}
+
+/* r->ca: is_ca_lid per LID (rebalance asks it for every entry of every switch). */
+static int ca_lids(struct repair *r)
+{
+	r->ca = malloc((size_t)r->t->nlid + 1);
+	if (!r->ca)
+		return -1;
+	for (uint32_t lid = 0; lid < r->t->nlid; lid++)
+		r->ca[lid] = (uint8_t)is_ca_lid(r->f, lid);
+	return 0;
+}
+
+/* Might s keep its previous entry for lid: linked, and not the fresh one? */
+static int pending(const struct repair *r, uint32_t s, uint32_t lid)
+{
+	uint8_t p = vt_lft_get(r->prev, s, lid);
+
+	return p != VT_LFT_NONE && p != vt_lft_get(r->fresh, s, lid) &&
+	       vt_repair_port_up(r->f, s, p);
+}
+
+/*
+ * r->pend_at, r->pend_sw: per LID, in switch order, the pending switches:
+ * what keep_lid tries, the same for every candidate (found once, row by row:
+ * a column walk of the tables per LID missed the cache at every switch).
+ */
+static int pend_lists(struct repair *r)
+{
+	uint32_t nlid = r->t->nlid;
+	size_t *at = calloc((size_t)nlid + 1, sizeof(*at)), *next = NULL;
+
+	r->pend_at = at;
+	if (!at)
+		return -1;
+	for (uint32_t s = 0; s < r->t->nsw; s++)
+		for (uint32_t lid = 0; lid < nlid; lid++)
+			at[lid + 1] += (size_t)pending(r, s, lid);
+	for (uint32_t l = 0; l < nlid; l++)
+		at[l + 1] += at[l];
+	r->pend_sw = malloc((at[nlid] + 1) * sizeof(*r->pend_sw));
+	next = malloc(((size_t)nlid + 1) * sizeof(*next));
+	if (!r->pend_sw || !next) {
+		free(next);
+		return -1;
+	}
+	memcpy(next, at, ((size_t)nlid + 1) * sizeof(*next));
+	for (uint32_t s = 0; s < r->t->nsw; s++)
+		for (uint32_t lid = 0; lid < nlid; lid++)
+			if (pending(r, s, lid))
+				r->pend_sw[next[lid]++] = s;
+	free(next);
+	return 0;
+}
+
+/* r's rank maps from order (none without one): -1 when out of memory. */
+static int rank_maps(struct repair *r, const vt_order *order)
+{
+	uint32_t nlid = r->t->nlid;
+	int shared = 0;
+
+	r->nrank = order ? order->n : 0;
+	r->lid_of_rank = malloc(((size_t)r->nrank + 1) * sizeof(*r->lid_of_rank));
+	r->rank_of_lid = malloc(((size_t)nlid + 1) * sizeof(*r->rank_of_lid));
+	if (!r->lid_of_rank || !r->rank_of_lid)
+		return -1;
+	for (uint32_t l = 0; l < nlid; l++)
+		r->rank_of_lid[l] = VT_NONE;
+	for (uint32_t i = 0; i < r->nrank; i++) {
+		uint32_t q = order->port[i], l = q == VT_NONE ? VT_NONE : vt_port_lid(r->f, q);
+
+		r->lid_of_rank[i] = l < nlid ? l : VT_NONE;
+		if (l < nlid)
+			shared |= r->rank_of_lid[l] != VT_NONE;
+		if (l < nlid)
+			r->rank_of_lid[l] = i;
+	}
+	/* optional; a LID of two ranks would need both rank_port entries moved with it */
+	r->rank_port = shared ? NULL : malloc(((size_t)r->nrank + 1) * sizeof(*r->rank_port));
+	r->rank_port_sw = VT_NONE;
+	return 0;
+}
+
+int vt_repair_tables(struct repair *r, const vt_order *order)
+{
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+
+	if (find_entries(r, order) || peer_table(r) || rank_maps(r, order) || pend_lists(r) ||
+	    ca_lids(r))
+		return -1;
+	r->kept = malloc(n ? n : 1); /* optional: NULL keeps again per candidate */
+	r->kept_used = r->kept ? malloc(n / 8 + 1) : NULL; /* optional too */
+	return 0;
+}
+
+void vt_repair_tables_free(struct repair *r)
+{
+	free(r->entry);
+	free(r->lid_of_rank);
+	free(r->rank_of_lid);
+	free(r->peer);
+	free(r->pend_at);
+	free(r->pend_sw);
+	free(r->ca);
+	free(r->kept);
+	free(r->kept_used);
+	free(r->rank_port);
+}

@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vartree routing's entry point (Zahavi et al., Algorithms 1-4), plane by
+ * plane: extract the tree (vt_tree.c, vt_tuple.c), set up the router's
+ * per-plane tables, route every LID (vt_route_mainloop.c). The files of the
+ * routing and the paper's step each implements: vt_route_int.h.
+ */
+#include "route/vt_route.h"
+
+#include "analysis/vt_audit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/vt_route_int.h"
+#include "tree/vt_tree.h"
+
+struct log_ctx {
+	const struct vt_route_opts *o;
+	uint32_t plane, nplanes;
+};
+
+/* A line of this function's own, with its name (__func__), for o->log. */
+#define ROUTE_LOG(o, level, msg) (o)->log((o)->log_ctx, (level), __func__, (msg))
+
+static void log_line(void *ctx, const char *func, const char *s)
+{
+	const struct log_ctx *c = ctx;
+	char buf[400];
+
+	if (c->nplanes < 2) {
+		c->o->log(c->o->log_ctx, VT_LOG_INFO, func, s);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "plane %u: %s", c->plane, s);
+	c->o->log(c->o->log_ctx, VT_LOG_INFO, func, buf);
+}
+
+static void router_free(struct router *r)
+{
+	free(r->batch.cols);
+	free(r->use.dn);
+	free(r->use.up);
+	free(r->use.by_key);
+	free(r->plan.h);
+	free(r->plan.anc);
+	free(r->plan.hup);
+	free(r->plan.queue);
+	free(r->plan.dist);
+	free(r->plan.urank);
+	free(r->plan.urank_at);
+	free(r->plan.aoff);
+	free(r->plan.an);
+	free(r->fill.fsw);
+	free(r->fill.fcand);
+	free(r->fill.fbase);
+	free(r->fill.rstart);
+	free(r->fill.rn);
+	free(r->fill.cpos);
+	free(r->cls.ucls);
+	free(r->cls.dcls);
+	free(r->cls.ucl);
+	free(r->cls.dcl);
+	free(r->cls.pcls);
+	free(r->cls.pstart);
+	free(r->cls.ppeer);
+	free(r->cls.pcl);
+	free(r->main.mark);
+	free(r->main.found);
+	free(r->main.cur);
+	free(r->main.next);
+	free(r->main.mul);
+	free(r->main.via);
+	free(r->links.dn_rport);
+	free(r->links.dn_ridx);
+	free(r->links.up_rpos);
+	free(r->links.swfirst);
+	free(r->deg.rank);
+	free(r->deg.sib);
+	free(r->deg.nasc);
+	free(r->deg.inz);
+	free(r->deg.hz);
+	free(r->deg.zfirst);
+	free(r->deg.zpos);
+	free(r->deg.tturn);
+	free(r->deg.tup);
+	free(r->deg.tw);
+}
+
+/* Tables sized by the fabric, for every plane. */
+static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
+{
+	uint32_t nsw = f->nswitches + 1;
+	int ok = 1;
+
+	ok &= !!(r->use.dn = calloc(f->nports + 1, sizeof(uint32_t)));
+	ok &= !!(r->use.up = calloc(f->nports + 1, sizeof(uint32_t)));
+	ok &= !!(r->use.by_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t)));
+	ok &= !!(r->plan.h = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.anc = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->plan.hup = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.queue = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.dist = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.urank = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.urank_at = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->plan.aoff = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->plan.an = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->fill.fsw = malloc(nsw * sizeof(*r->fill.fsw)));
+	ok &= !!(r->fill.fcand = malloc(nsw * sizeof(*r->fill.fcand)));
+	ok &= !!(r->fill.fbase = malloc(nsw * sizeof(*r->fill.fbase)));
+	ok &= !!(r->fill.rstart = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->fill.rn = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->cls.ucls = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->cls.dcls = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->cls.ucl = calloc(nsw, sizeof(struct cls)));
+	ok &= !!(r->cls.dcl = calloc(nsw, sizeof(struct cls)));
+	ok &= !!(r->cls.pcls = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->cls.pstart = malloc((nsw + 1) * sizeof(uint32_t)));
+	ok &= !!(r->cls.pcl = calloc(nsw, sizeof(struct cls)));
+	ok &= !!(r->main.mark = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->main.found = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->main.cur = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->main.next = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->main.mul = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->main.via = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->links.swfirst = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.rank = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->deg.sib = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.nasc = calloc(nsw, sizeof(uint32_t)));
+	ok &= !!(r->deg.inz = calloc(nsw, 1));
+	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
+	ok &= !!(r->deg.tturn = calloc(nsw, 1));
+	ok &= !!(r->deg.tup = calloc(f->nports + 1, 1));
+	ok &= !!(r->deg.tw = malloc(nsw * sizeof(uint32_t)));
+	if (!ok)
+		return vt_err_nomem(e, "out of memory");
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		r->links.swfirst[s] = vt_port_index(f, f->switches[s], 0);
+	return 0;
+}
+
+/*
+ * The two ends of every link of plane t: per dn_port[] entry the child's port
+ * (number and ports[] index), per up_port[] entry the link's position in the
+ * parent's dn_port[] run.
+ */
+static int link_ends(struct router *r, const vt_tree *t, vt_err *e)
+{
+	const vt_fabric *f = r->f;
+	struct route_links *lk = &r->links;
+	uint32_t *upos = malloc(((size_t)f->nports + 1) * sizeof(*upos)); /* per port: up entry */
+
+	free(lk->dn_rport);
+	free(lk->dn_ridx);
+	free(lk->up_rpos);
+	lk->dn_rport = malloc(t->dn_start[t->nsw] + 1);
+	lk->dn_ridx = malloc(((size_t)t->dn_start[t->nsw] + 1) * sizeof(uint32_t));
+	lk->up_rpos = malloc(t->up_start[t->nsw] + 1);
+	if (!upos || !lk->dn_rport || !lk->dn_ridx || !lk->up_rpos) {
+		free(upos);
+		return vt_err_nomem(e, "out of memory");
+	}
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			upos[swport(r, s, t->up_port[j])] = j;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t k = t->dn_start[s]; k < t->dn_start[s + 1]; k++) {
+			lk->dn_ridx[k] = f->ports[swport(r, s, t->dn_port[k])].peer;
+			lk->dn_rport[k] = f->ports[lk->dn_ridx[k]].num;
+			lk->up_rpos[upos[lk->dn_ridx[k]]] = (uint8_t)(k - t->dn_start[s]);
+		}
+	free(upos);
+	return 0;
+}
+
+/*
+ * Per-plane tables: the turn order, the links' ends, the sibling lanes, the
+ * classes and room for a plan's candidates.
+ */
+static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
+{
+	uint32_t nlinks = t->up_start[t->nsw] + t->dn_start[t->nsw];
+
+	r->t = t;
+	r->plan.px = VT_NONE;
+	r->main.crank = VT_NONE;
+	if (vt_route_turn_ranks(r, t, e) || vt_route_turn_leaf(r, t, e))
+		return -1;
+	if (r->deg.top_tree) { /* the plan's dist is free: the top tree's union-find */
+		r->deg.no_tree = vt_route_top_tree(r, t, r->plan.dist) != 0;
+		r->deg.no_z |= r->deg.no_tree;
+	}
+	if (link_ends(r, t, e))
+		return -1;
+	free(r->fill.cpos);
+	/* each class's hop list once; detours: per switch a class list and a filtered one */
+	r->fill.cpos = malloc(3 * (size_t)nlinks + VT_MAX_PORTS + 1);
+	if (!r->fill.cpos)
+		return vt_err_nomem(e, "out of memory");
+	for (unsigned j = 0; j <= VT_MAX_PORTS; j++) /* the list of every position */
+		r->fill.cpos[j] = (uint8_t)j;
+	vt_route_siblings(r, t);
+	return vt_route_classes(r, t, e);
+}
+
+/*
+ * Where the turn leaf's argument (vt_route_turn.c) does not cover the fabric,
+ * the finished tables are audited with every switch and CA as a source: a
+ * credit loop (or any broken route) refuses the fabric, so OpenSM falls back
+ * to an engine that routes it deadlock-free rather than vartree trading
+ * deadlock freedom for balance.
+ */
+static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	vt_audit a;
+
+	if (vt_audit_run_opts(f, lfts, &ao, &a, e))
+		return -1;
+	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
+		if (k != VT_AUDIT_NONMINIMAL && a.item[k].count)
+			return vt_err_node(e, f, f->switches[a.item[k].sw], 0,
+					   "no deadlock-free tree routing for every source: "
+					   "%s: %s",
+					   vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+	return 0;
+}
+
+/*
+ * The refusal after the fourth routing found no top tree says which top no
+ * switch below the tops joins to the others (the turn switches' routings
+ * had nothing to turn at), before the audit's finding.
+ */
+static void name_apart(const vt_fabric *f, const uint32_t *apart, vt_err *e)
+{
+	static const char k[] = "for every source: ";
+	char *p = strstr(e->msg + e->cause, k), tail[VT_ERR_MAX], nm[VT_NODE_NAME_MAX];
+	size_t room;
+
+	if (apart[0] == VT_NONE || !p)
+		return;
+	p += sizeof(k) - 1;
+	room = sizeof(e->msg) - (size_t)(p - e->msg);
+	snprintf(tail, sizeof(tail), "%s", p);
+	vt_node_name(f, apart[0], nm, sizeof(nm));
+	if (apart[1] == 1)
+		snprintf(p, room, "top %s shares no switch below it with another top; %s", nm,
+			 tail);
+	else
+		snprintf(p, room,
+			 "tops %s and %u more share no switch below them with the others; %s", nm,
+			 apart[1] - 1, tail);
+}
+
+/* vt_route's routings, tried in this order (see vt_route) */
+enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES };
+/*
+ * What a routing tells vt_route: its tables need the every-source audit; a
+ * plane had no turn switch or top tree (the third or fourth try's detours
+ * fell back to the turn order's)
+ */
+#define ROUTED_UNSURE 1
+#define ROUTED_NO_Z   2
+
+/* One routing of every plane; *got: ROUTED_ flags. */
+static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
+			vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart, vt_err *e)
+{
+	struct vt_tree_opts to = {0};
+	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
+			   .deg.turn_switch = try == TRY_TURN_SWITCH,
+			   .deg.top_tree = try == TRY_TOP_TREE,
+			   .deg.apart = VT_NONE};
+	vt_tree t;
+	uint32_t *plane = NULL, np;
+
+	memset(lfts, 0, sizeof(*lfts));
+	memset(order, 0, sizeof(*order));
+	if (o) {
+		to.root_guids = o->root_guids;
+		to.nroots = o->nroots;
+		to.cn_guids = o->cn_guids;
+		to.ncns = o->ncns;
+		to.io_guids = o->io_guids;
+		to.nios = o->nios;
+		to.root_file = o->root_file;
+		to.cn_file = o->cn_file;
+		to.io_file = o->io_file;
+		to.root_lines = o->root_lines;
+	}
+	plane = malloc((f->nswitches + 1) * sizeof(*plane));
+	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
+		free(plane);
+		return vt_err_nomem(e, "out of memory");
+	}
+	if (np > 1)
+		to.plane_of = plane;
+	r.f = f;
+	r.lfts = lfts;
+	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e) || vt_route_batch_init(&r, e))
+		goto fail;
+	for (uint32_t p = 0; p < (np ? np : 1); p++) {
+		struct log_ctx lc = {o, p, np};
+
+		to.plane = p;
+		if (vt_tree_build(&t, f, &to, e)) {
+			if (np > 1) { /* after the refusal's "SOURCE:LINE: " */
+				char buf[VT_ERR_MAX];
+				unsigned c = e->cause < sizeof(buf) ? e->cause : 0;
+
+				memcpy(buf, e->msg, sizeof(buf));
+				snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p,
+					 buf + c);
+			}
+			goto fail;
+		}
+		if (o && o->log && o->log_level >= VT_LOG_INFO)
+			vt_tree_describe(&t, log_line, &lc);
+		if (plane_setup(&r, &t, e)) {
+			vt_tree_free(&t);
+			goto fail;
+		}
+		vt_route_plane_lids(&r, &t);
+		if (!p) {
+			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
+			if (!order->port) {
+				vt_tree_free(&t);
+				vt_err_nomem(e, "out of memory");
+				goto fail;
+			}
+			memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
+			order->n = t.order.n;
+		}
+		vt_tree_free(&t);
+	}
+	/* switches outside every tree still answer for their own LID */
+	for (uint32_t s = 0; s < f->nswitches; s++) {
+		const struct vt_port *p0 = vt_port(f, f->switches[s], 0);
+
+		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
+			vt_lft_set(lfts, s, p0->lid, 0);
+	}
+	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0);
+	apart[0] = r.deg.apart;
+	apart[1] = r.deg.napart;
+	router_free(&r);
+	free(plane);
+	return 0;
+fail:
+	router_free(&r);
+	free(plane);
+	vt_order_free(order);
+	vt_lfts_free(lfts);
+	return -1;
+}
+
+/*
+ * The administrator sees which routing the switches got, and why: each failed
+ * audit's cause, fail[i] from at[i], past the refusal's "SOURCE:LINE: ".
+ */
+static void log_tries(const struct vt_route_opts *o, enum route_try try,
+		      const char fail[][VT_ERR_MAX], const unsigned *at)
+{
+	char line[NTRIES * VT_ERR_MAX + 400];
+
+	if (!o || !o->log || o->log_level < VT_LOG_INFO)
+		return;
+	if (try == TRY_TOP_TREE)
+		snprintf(line, sizeof(line),
+			 "routed four times: the first three tables failed the audit (the first: "
+			 "%s); the fourth, with the tops' detours turning at the turn switches of "
+			 "a top tree, has no credit loop",
+			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
+	else if (try == TRY_TURN_SWITCH)
+		snprintf(line, sizeof(line),
+			 "routed three times: the first tables failed the audit (%s); the "
+			 "second, with every detour turning at one child of each turn-leaf "
+			 "ancestor, too (%s); the third, with every detour turning at the turn "
+			 "switch (one that reaches each of its ancestors by one up-path), has no "
+			 "credit loop",
+			 fail[TRY_SPREAD] + at[TRY_SPREAD], fail[TRY_ONE_WAY] + at[TRY_ONE_WAY]);
+	else if (try == TRY_ONE_WAY)
+		snprintf(line, sizeof(line),
+			 "routed twice: the first tables failed the audit (%s); the second, with "
+			 "every detour turning at one child of each turn-leaf ancestor, has no "
+			 "credit loop",
+			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
+	else
+		snprintf(line, sizeof(line),
+			 "detours do not all turn at the turn leaf: every route audited, no "
+			 "credit loop");
+	ROUTE_LOG(o, VT_LOG_INFO, line);
+}
+
+/*
+ * Where the audit finds a credit loop, the fabric is routed once more with
+ * every ancestor of the turn leaf descending into one child only (deg.one_way):
+ * less spread for the few detour routes, kept only where it is needed, so
+ * tables the audit passes stay as they were. Where that fails the audit too,
+ * a third time with every detour turning at the turn switch
+ * (vt_route_turn_switch.c), which slender trees with a top's link cut need,
+ * and where that fails, a fourth with the tops' detours turning at the turn
+ * switches of a top tree (vt_route_top_tree.c), for when no switch is linked
+ * to every top. The refusal names the credit loop of the last routing that
+ * had its turn switches (the others took the turn order's detours again).
+ */
+int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+	     vt_err *e)
+{
+	struct vt_route_opts quiet = {0};
+	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
+	int got = 0;
+	char fail[NTRIES][VT_ERR_MAX] = {""};
+	unsigned at[NTRIES] = {0};
+	uint32_t apart[2] = {VT_NONE, 0};
+
+	if (route_planes(f, o, try, lfts, order, &got, apart, e))
+		return -1;
+	if (!(got & ROUTED_UNSURE))
+		return 0;
+	if (o)
+		quiet = *o;
+	quiet.log = NULL; /* the tree was described once */
+	while (check_deadlock_free(f, lfts, e)) {
+		memcpy(fail[try], e->msg, sizeof(fail[try]));
+		at[try] = e->cause < VT_ERR_MAX ? e->cause : 0;
+		shown = got & ROUTED_NO_Z ? shown : try;
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+		if (++try == NTRIES) {
+			memcpy(e->msg, fail[shown], sizeof(e->msg));
+			e->cause = at[shown];
+			name_apart(f, apart, e);
+			return -1;
+		}
+		if (route_planes(f, &quiet, try, lfts, order, &got, apart, e))
+			return -1;
+	}
+	log_tries(o, try, fail, at);
+	return 0;
+}

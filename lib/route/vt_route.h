@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vartree routing, the entry point that vartree-route, the analyzer's
+ * --route vartree, the simulator and the OpenSM plugin all call: extract the
+ * var-ary-n-tree (vt_tree) and fill every switch's LFT by usage-balanced
+ * spreading (Zahavi et al., Algorithms 1-4).
+ *
+ * Where each step lives: Algorithm 1 vt_tuple.c (tree extraction vt_tree.c),
+ * Algorithm 2 vt_route_mainloop.c, Algorithm 3 vt_route_upgoing.c,
+ * Algorithm 4 vt_route_downgoing.c; the rest of the routing's files are
+ * listed in vt_route_int.h.
+ */
+#ifndef VT_ROUTE_H
+#define VT_ROUTE_H
+
+#include <stdint.h>
+
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+
+enum vt_log_level { VT_LOG_ERROR = 0, VT_LOG_INFO = 1, VT_LOG_VERBOSE = 2, VT_LOG_DEBUG = 3 };
+
+/*
+ * Where the core reports what it found; the plugin maps it onto OpenSM's log,
+ * which names func, the core function the line comes from.
+ */
+typedef void (*vt_log_fn)(void *ctx, enum vt_log_level level, const char *func, const char *msg);
+
+struct vt_route_opts {
+	const uint64_t *root_guids; /* node GUIDs of the top switches (root_guid_file), or NULL */
+	uint32_t nroots;
+	const uint64_t *cn_guids; /* port GUIDs of compute nodes (cn_guid_file); NULL: every CA */
+	uint32_t ncns;
+	const uint64_t *io_guids; /* port GUIDs of I/O nodes (io_guid_file), or NULL */
+	uint32_t nios;
+	/* the files they were read from and each root's line, for errors; NULL: none (vt_tree.h) */
+	const char *root_file, *cn_file, *io_file;
+	const unsigned *root_lines;
+	vt_log_fn log; /* may be NULL */
+	void *log_ctx;
+	enum vt_log_level log_level;
+};
+
+/*
+ * Routes fabric f (finished, LIDs assigned; LMC taken from the CA ports).
+ * Every switch gets an entry for every LID of its plane (multi-rail fabrics:
+ * each plane is routed as its own tree; order is plane 0's). Routes from CA
+ * ports to CA LIDs are up*-down*: their channel dependencies (the ones the
+ * analyzer's audit and tests/unit/vt_trace count: routes that start at CA
+ * ports) have no cycle. Switch-LID routes from a leaf with no up*-down* path
+ * take a detour with one down-up turn, chosen in a global turn order so that
+ * they add no cycle either (every LID, CA and switch, from every CA port).
+ * On success fills lfts (initialised here; caller frees) and order (the
+ * compute-node order with place-keepers; caller frees). On refusal returns -1
+ * with e naming the node and the rule it breaks, and leaves nothing allocated.
+ */
+int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+	     vt_err *e);
+
+/*
+ * Planes of a multi-rail fabric: the connected components of the switches
+ * that have a CA attached, numbered in the order their first CA port is met
+ * (CA nodes in record order, ports in port order), so plane 0 holds port 1 of
+ * the first host. Fills plane[] per switch ordinal (VT_NONE for switches of
+ * no plane) and returns the number of planes (VT_NONE when out of memory).
+ */
+uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane);
+
+/*
+ * The host order of plane `plane`: rank i is the port of the same CA node as
+ * rank i of o (plane 0's order, as vt_route() returns it) that is attached to
+ * that plane, VT_NONE when the node has none. Caller frees out.
+ */
+int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
+			 vt_err *e);
+
+/*
+ * Fewest table changes after a fault (vt_route_repair.c). OpenSM sends every
+ * changed 64-entry block to its switch, so after a link or switch fails the
+ * plugin (vartree.repair) and vartree-route --previous keep the previous
+ * sweep's entries wherever they still serve: lfts, a fresh vt_route() of the
+ * degraded fabric f, takes prev's port for a switch and LID when that port's
+ * link is up and the route it starts reaches the LID without a loop and (policy
+ * VT_REPAIR_MINIMAL) in no more hops than the route it replaces; elsewhere the
+ * fresh entry stays. VT_REPAIR_FEWEST also keeps longer routes: close to the
+ * fewest changes, but routes through a switch that lost its way down then
+ * turn there (non-minimal hops, which the audit allows, and more load there).
+ * VT_REPAIR_GUARDED keeps them too where the quality guard below passes the
+ * result, and is VT_REPAIR_MINIMAL where it does not. The
+ * result is audited with every switch and CA as a source; a credit loop or a
+ * broken route (none expected) gives the fresh tables back, and so do (the
+ * quality guard; not for VT_REPAIR_FEWEST) more changed entries than the fresh
+ * tables or more shift congestion over the ranks of order than theirs, worst
+ * stage or average.
+ * When the fabric
+ * gained something since prev (a LID prev does not route, a switch or a port
+ * prev never used: a link or switch came back), the fresh tables stay, so a
+ * healed fabric gets its original tables exactly.
+ */
+enum vt_repair_mode {
+	VT_REPAIR_DONE,	   /* lfts repaired */
+	VT_REPAIR_HEALED,  /* fabric gained since prev: lfts left fresh */
+	VT_REPAIR_REFUSED, /* the repaired tables failed the audit or the guard: lfts left fresh */
+	/* the whole repair failed (why); lfts repaired for switch LIDs only, CA LIDs fresh */
+	VT_REPAIR_PARTIAL
+};
+
+enum vt_repair_policy {
+	VT_REPAIR_MINIMAL, /* no route longer than the fresh one: shift quality kept */
+	VT_REPAIR_FEWEST,  /* any loop-free, deadlock-free route kept */
+	/* routes that grew longer kept where the quality guard passes them, else minimal */
+	VT_REPAIR_GUARDED
+};
+
+struct vt_repair_stats {
+	enum vt_repair_mode mode;
+	/* entries (and 64-LID blocks) differing from prev, for LIDs still in the fabric */
+	uint64_t changed, blocks;
+	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
+	uint64_t minimum; /* entries that had to change: prev's port lost its link */
+	/* the forced minimum (vt_route_forced.h): those and the entries no legal route
+	 * starts with any more, and the blocks holding them; 0 when HEALED */
+	uint64_t forced, forced_blocks, minimum_blocks;
+	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
+	 */
+	uint64_t longer;
+	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
+};
+
+/*
+ * prev: the previous tables mapped onto f (VT_LFT_NONE where they have no
+ * entry; vt_lfts_remap, or vt_lfts_read_prev from a file); order: the
+ * compute-node order vt_route gave with lfts (NULL: no shift guard). Returns
+ * -1 only when out of memory (lfts then unchanged).
+ */
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
+		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+
+/*
+ * Tables of fabric from mapped onto fabric to by switch node GUID and LID
+ * (switches to lacks and LIDs beyond its top are dropped; its new switches
+ * get no entries). Allocates out.
+ */
+int vt_lfts_remap(const vt_lfts *t, const vt_fabric *from, const vt_fabric *to, vt_lfts *out,
+		  vt_err *e);
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zahavi et al., Algorithm 4, assign-down-going-port-by-ascending: the main
+ * route of a destination, from its leaf switch up to a top switch.
+ *
+ *     find the least loaded port of all the groups (in indexing order)
+ *     assign the LFT(LID) of the remote switch to that port
+ *     track that port usage
+ *
+ * "Least loaded" counts the destinations each parent already sends down the
+ * link (usage.dn at the parent's end). The scan starts at the LID's offset in
+ * its LMC range (rot), so the LIDs of one port take different parents. On a
+ * degraded tree a switch that lost up-links first follows its complete
+ * sibling's lane (deg.sib), so destinations stay in their regular lanes.
+ */
+#include "route/vt_route_int.h"
+
+#include <string.h>
+
+/*
+ * Switch s's up-link (up_port[] entry) to the parent its sibling takes on
+ * this ascent, else the first s has from half the sibling's run on: the
+ * destination then shares a lane with one half a subtree away (fewer shift
+ * stages hold both than with a neighbour), and switches that lost different
+ * parents fall back to different ones. VT_NONE: s has no such sibling or
+ * none of those parents. *rq: the parent's port, least used first.
+ */
+static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, sb = r->deg.sib[s];
+	uint32_t best = VT_NONE, bu = UINT32_MAX;
+
+	for (uint32_t k = 0, sn = 0; sb != VT_NONE && best == VT_NONE && k <= sn; k++) {
+		uint32_t sa = t->up_start[sb], want;
+
+		sn = t->up_start[sb + 1] - sa;
+		want = t->up_peer[sa + (r->deg.nasc[s] + rot + (k ? sn / 2 + k - 1 : 0)) % sn];
+		for (uint32_t i = 0; i < nu; i++) {
+			uint32_t j = a + (i + rot) % nu;
+			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+
+			if (t->up_peer[j] == want && r->use.dn[q] < bu) {
+				bu = r->use.dn[q];
+				best = j;
+				*rq = q;
+			}
+		}
+	}
+	return best;
+}
+
+/* Switch s's least-loaded up-link, scanned from rot on; *rq its parent's port. */
+static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
+	uint32_t bu = UINT32_MAX;
+
+	for (uint32_t i = 0; i < nu; i++) {
+		uint32_t j = a + (i + rot) % nu;
+		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+
+		if (r->use.dn[q] < bu) {
+			bu = r->use.dn[q];
+			best = j;
+			*rq = q;
+		}
+	}
+	return best;
+}
+
+/*
+ * The usage key of the level above s: which parent (port group, not port:
+ * parallel links to one parent share counters) up-link j of s goes to.
+ */
+static uint32_t parent_key(const vt_tree *t, uint32_t s, uint32_t j)
+{
+	uint32_t g = 0;
+
+	for (uint32_t i = t->up_start[s] + 1; i <= j; i++)
+		g += t->up_peer[i] != t->up_peer[i - 1];
+	return (g + 1) % VT_ROUTE_KEYS;
+}
+
+/*
+ * From x up to a top switch, each switch's parent setting its entry for the
+ * current LID (none for a place-keeper) down towards it. Fills path[] (x first) and pn[l], the
+ * port number taken at level l; returns the path's length.
+ */
+uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn)
+{
+	const vt_tree *t = r->t;
+	uint32_t n = 0, s = x;
+
+	memset(r->use.key, 0, sizeof(r->use.key));
+	path[n++] = x;
+	for (;;) {
+		uint32_t rq = VT_NONE, best = sibling_lane(r, s, rot, &rq);
+
+		r->deg.nasc[s]++;
+		if (best == VT_NONE)
+			best = least_loaded(r, s, rot, &rq);
+		if (best == VT_NONE)
+			break;
+		r->use.dn[rq]++;
+		pn[t->level[s]] = t->up_port[best];
+		r->use.key[t->level[s] + 1] = parent_key(t, s, best);
+		s = t->up_peer[best];
+		set_entry(r, s, r->f->ports[rq].num);
+		path[n++] = s;
+	}
+	return n;
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The router's state, shared by the files of vartree's routing and by no one
+ * else. Where each step of Zahavi et al. lives:
+ *
+ *   vt_route.c            entry point: trees extracted and routed plane by plane
+ *   vt_route_mainloop.c   Algorithm 2, "main loop setting LFT to compute nodes":
+ *                         destinations in index order, place-keepers, LMC
+ *   vt_route_downgoing.c  Algorithm 4, assign-down-going-port-by-ascending
+ *   vt_route_upgoing.c    Algorithm 3, assign-up-going-port-by-descending
+ *   vt_route_plan.c       every route the two above do not set (per destination switch)
+ *   vt_route_class.c      switch classes: switches with the same parents or children
+ *   vt_route_detour.c     degraded trees: detours and the turn order that keeps them
+ *                         deadlock-free
+ *   vt_route_turn.c       degraded trees: the turn leaf every detour turns at
+ *   vt_route_turn_switch.c  ... or, on a third try, the turn switch
+ *   vt_route_top_tree.c   ... or, on a fourth, the turn switches of a top tree
+ *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
+ *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
+ *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
+ *   vt_route_batch.c      the tables written a batch of LIDs at a time
+ */
+#ifndef VT_ROUTE_INTERNAL_H
+#define VT_ROUTE_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "tree/vt_tree.h"
+
+/* Up-link keys a switch counts its usage apart by (see route_usage.by_key). */
+#define VT_ROUTE_KEYS 8u
+
+/*
+ * A class: switches of a level with the same parents (up class) or the same
+ * children (down class), in the same order, have the same candidates towards
+ * every destination, so a plan finds them once per class (a pruned 36-port
+ * tree: under a hundred classes, 1620 switches): the up candidates of
+ * switches that are not ancestors, and the detours'. (Ancestors' down
+ * candidates come from their ancestor children's up-links: plan.aoff.)
+ */
+struct cls {
+	uint32_t rep;	 /* first member: its up_peer[] or dn_peer[] run is the class's */
+	uint32_t at;	 /* the plan the fields below belong to */
+	uint32_t h;	 /* up classes: hops of its members that are not ancestors */
+	uint32_t lo, hi; /* parent sets: hops of the nearest and farthest parent, plan at */
+	uint32_t off, n; /* up classes' candidates: fill.cpos[off .. off + n) */
+	/*
+	 * Detour candidates of members at distance dd, plan dat: the parents
+	 * (up classes) or children (down classes) at distance dd - 1; down
+	 * classes also keep the least and greatest turn_key() among those.
+	 */
+	uint32_t dat, dd, doff, dn, kmin, kmax;
+};
+
+/* Algorithm 2's usage counters: what each port carries so far. */
+struct route_usage {
+	uint32_t *dn; /* per ports[] index: destinations routed down out of this port */
+	uint32_t *up; /* per ports[] index: destinations routed up out of this port */
+	/*
+	 * Per ports[] index and VT_ROUTE_KEYS keys: a switch with several
+	 * main-route parents (slender trees) carries only the destinations its
+	 * children sent to it, so it alternates among those: it counts apart
+	 * per key[level], the up-link the main route took one level below
+	 * (which, in step, the children below took too). Leaves count all.
+	 */
+	uint32_t *by_key;
+	uint32_t key[VT_TREE_MAX_LEVELS + 1];
+};
+
+/* The plan of destination switch px: every route towards it but the main ones. */
+struct route_plan {
+	uint32_t px;
+	uint32_t stamp;	     /* plans made so far: the stamp of the current one */
+	uint32_t *h;	     /* per switch: up*-down* hops to px, VT_NONE when it has none */
+	uint32_t *anc;	     /* per switch: == stamp when px is below it (it routes down) */
+	uint32_t *hup;	     /* per switch: h, VT_NONE for ancestors (the descent tests one) */
+	uint32_t nreach0;    /* leaves that route up towards px (not ancestors, h set) */
+	uint32_t *queue;     /* switch ordinals, nsw */
+	uint32_t *dist;	     /* detour distances, nsw */
+	uint32_t *urank;     /* per up class: turn_key()'s lowest parent rank, valid when */
+	uint32_t *urank_at;  /* ... urank_at == stamp */
+	uint32_t *aoff, *an; /* per ancestor: its down candidates, fill.cpos[aoff .. aoff + an) */
+};
+
+/*
+ * Fill route i: switch fsw[i] takes port fbase[i][fcand[i][k]], k = 0 .. n - 1
+ * in turn (n: the run's rn): fbase is the switch's own up_port[] or dn_port[]
+ * run and fcand the candidates' positions in it (in cpos, or the plane's
+ * deg.zpos), so switches of one class share one candidate list.
+ */
+struct route_fill {
+	uint32_t *fsw;
+	const uint8_t **fcand; /* &cpos[fpos[i]] */
+	const uint8_t **fbase;
+	uint32_t n;
+	/* runs of fill routes with the same candidate count rn[g] from rstart[g] on */
+	uint32_t *rstart, *rn, nrun, lastn;
+	uint32_t leaf0, leaf1; /* fill routes of the leaves that route up (plan.nreach0) */
+	/*
+	 * Candidate positions: 0, 1, ..., VT_MAX_PORTS (the list of a class
+	 * whose parents are all as near), then this plan's lists: ancestors',
+	 * classes', detours'
+	 */
+	uint8_t *cpos;
+	uint32_t npos;
+};
+
+/* Switch classes of the current plane (struct cls). */
+struct route_classes {
+	uint32_t *ucls, *dcls; /* per switch: its up and down class */
+	struct cls *ucl, *dcl;
+	/*
+	 * Parent sets: switches of a level with the same parents, whatever
+	 * their links' order and number (up classes of pruned 64,40: 640, parent
+	 * sets: 32). pcls per switch, pcl the sets; pstart/ppeer per switch its
+	 * distinct parents (up_peer[] without repeats).
+	 */
+	uint32_t *pcls, *pstart, *ppeer;
+	struct cls *pcl;
+};
+
+/* The main route of the current destination: Algorithms 4 and 3. */
+struct route_main {
+	uint32_t serial; /* destinations routed so far (place-keepers included) */
+	uint32_t crank;	 /* rank of the compute destination being routed, else VT_NONE */
+	uint32_t *mark;	 /* per switch above the leaves: serial when it carries the main route */
+	uint32_t *found; /* per switch: serial when the main descent found it */
+	uint32_t *cur, *next;
+	uint32_t *mul; /* descent: switches several main-route links found */
+	uint32_t *via; /* per switch: the dn_port[] entry of the main-route link that found it
+			* in the descent, VT_NONE when several did */
+};
+
+/* Per-plane link tables the descent reads instead of deriving them. */
+struct route_links {
+	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
+	uint32_t *dn_ridx; /* ... and its ports[] index */
+	uint8_t *up_rpos;  /* per up_port[] entry: the link's position in the parent's dn_port[] run
+			    */
+	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
+};
+
+/* Degraded trees: the turn order of detours and the sibling lanes of ascents. */
+struct route_degraded {
+	/*
+	 * Turn order, per switch: switches of a level that share a parent form
+	 * a class (CA routes pass from any of them to any other through their
+	 * parents); classes that lost down-links (the ones detours must reach
+	 * by a down-up turn) rank after the others. A detour turning down from
+	 * a into c and up to b needs rank(a) < rank(b), so its turns follow one
+	 * global order and, with the up*-down* CA routes, close no cycle.
+	 */
+	uint32_t *rank;
+	/*
+	 * Ascent alignment: sib[s] is a switch of s's level with the level's
+	 * full up-links whose parents include all of s's (VT_NONE: s is
+	 * complete, or none). Such a sibling takes its parents in turn, so its
+	 * n-th ascent goes to its (n mod up-links)-th; s, on its n-th ascent
+	 * (nasc[s]), takes that same parent when linked to it, keeping every
+	 * destination that can in its regular lane.
+	 */
+	uint32_t *sib, *nasc;
+	/*
+	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
+	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
+	 */
+	uint32_t z;
+	uint8_t *inz;
+	uint32_t *hz;
+	/*
+	 * The way towards z, which does not depend on the destination: per
+	 * switch, zpos[zfirst[s] .. zfirst[s + 1]) are the positions in its
+	 * dn_port[] run of its children in inz (s in inz), else in its
+	 * up_port[] run of its parents one hop closer to z.
+	 */
+	uint32_t *zfirst;
+	uint8_t *zpos;
+	/*
+	 * Set by vt_route's second try: each ancestor of z keeps, of its
+	 * children in inz, only the first in tree order one hop closer to z.
+	 */
+	int one_way;
+	/*
+	 * Set by vt_route's third try: Z is the turn switch
+	 * (vt_route_turn_switch.c); no_z: some plane had none (Z VT_NONE: its
+	 * detours took the turn order's, as on the second try).
+	 */
+	int turn_switch, no_z;
+	/*
+	 * Set by vt_route's fourth try: the tops' detours turn at the turn
+	 * switches of a top tree (vt_route_top_tree.c). tturn: per switch, a
+	 * turn switch; tw: per switch, the plan's tree steps to a top with a
+	 * way down; no_tree: the plane has no top tree (no_z is set too).
+	 * tup: per up_port[] entry of a turn switch, a link of the tree (all
+	 * of them, unless only some of its tops could join the tree).
+	 */
+	int top_tree, no_tree;
+	uint8_t *tturn, *tup;
+	/*
+	 * Where a plane has no top tree: a top (fabric node) of the fewest
+	 * that no switch below the tops joins to the others, and how many
+	 * (apart VT_NONE: every plane had one)
+	 */
+	uint32_t apart, napart;
+	uint32_t *tw;
+	/*
+	 * Set when that argument does not cover the plane: a plan fell back to
+	 * the turn order's detours, or z reaches some ancestor by two up-paths.
+	 * vt_route then checks the finished tables.
+	 */
+	int unsure;
+};
+
+/* LIDs routed at a time before their entries go into the tables (vt_route_batch.c). */
+#define VT_ROUTE_BATCH 256u
+
+/*
+ * The entries of the LIDs being routed, LID by LID: col[s] is switch s's
+ * entry for the current LID, VT_LFT_NONE where nothing was written. Routing
+ * writes one LID's entry at every switch, one byte per table row, so the
+ * entries wait here and go into the tables a batch at a time, row by row.
+ */
+struct route_batch {
+	uint8_t *cols; /* VT_ROUTE_BATCH columns of nsw entries */
+	uint32_t lid[VT_ROUTE_BATCH];
+	uint32_t n;
+	uint8_t *col; /* the current LID's column; a place-keeper's, never flushed */
+};
+
+struct router {
+	const vt_fabric *f;
+	const vt_tree *t; /* the plane being routed */
+	vt_lfts *lfts;
+	struct route_batch batch;
+	struct route_usage use;
+	struct route_plan plan;
+	struct route_fill fill;
+	struct route_classes cls;
+	struct route_main main;
+	struct route_links links;
+	struct route_degraded deg;
+};
+
+static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
+{
+	return vt_port_index(r->f, r->f->switches[s], p);
+}
+
+/* Is px below s (s routes down towards it)? */
+static inline int is_anc(const struct router *r, uint32_t s)
+{
+	return r->plan.anc[s] == r->plan.stamp;
+}
+
+static inline void set_entry(struct router *r, uint32_t s, unsigned p)
+{
+	r->batch.col[s] =
+		(uint8_t)p; /* a place-keeper's goes nowhere: it moves the counters only */
+}
+
+static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, const uint8_t *cand,
+			    uint32_t n)
+{
+	struct route_fill *fl = &r->fill;
+
+	if (n != fl->lastn) {
+		fl->lastn = n;
+		fl->rstart[fl->nrun] = fl->n;
+		fl->rn[fl->nrun++] = n;
+	}
+	fl->fsw[fl->n] = s;
+	fl->fbase[fl->n] = base;
+	fl->fcand[fl->n++] = cand;
+}
+
+/* vt_route_mainloop.c */
+void vt_route_plane_lids(struct router *r, const vt_tree *t);
+/* vt_route_downgoing.c: returns the main route's switches, x first, in path[] */
+uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn);
+/* vt_route_upgoing.c */
+uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath);
+/* vt_route_plan.c */
+void vt_route_make_plan(struct router *r, uint32_t x);
+void vt_route_write_fill(struct router *r, uint32_t rot);
+void vt_route_write_leaf_fill(struct router *r, uint32_t rot);
+/* vt_route_batch.c: the column of lid (0: a place-keeper, one never flushed) becomes r->batch.col
+ */
+int vt_route_batch_init(struct router *r, vt_err *e);
+void vt_route_batch_start(struct router *r, uint32_t lid);
+void vt_route_batch_flush(struct router *r);
+/* vt_route_class.c */
+int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e);
+/* vt_route_detour.c */
+void vt_route_plan_detours(struct router *r, uint32_t nd);
+int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
+/* vt_route_turn.c: -1 when the plan's detours cannot all turn at the turn leaf */
+int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
+int vt_route_turn_detours(struct router *r, uint32_t nd);
+/* vt_route_turn_switch.c: seen zeroed and q, room for every switch */
+uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);
+/* vt_route_top_tree.c: uf room for every switch; -1 when the tops form no tree */
+int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf);
+int vt_route_top_tree_detours(struct router *r, uint32_t nd);
+/* vt_route_straggler.c */
+void vt_route_stragglers(struct router *r, const uint8_t *pn);
+void vt_route_siblings(struct router *r, const vt_tree *t);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zahavi et al., Algorithm 2, the main loop setting LFT to compute nodes:
+ *
+ *     foreach compute node (in index order)
+ *         set local LFT(LID) of the port connecting to compute node
+ *         call assign-down-going-port-by-ascending
+ *
+ * Index order is the tree's host order with place-keepers (§3.2: a missing
+ * node is routed "as if it exists", moving the usage counters only). LMC
+ * ranges are routed offset by offset, each over every node, so every offset
+ * is balanced on its own. Then the LIDs the paper does not route: other CA
+ * ports (I/O, service nodes) and the switches' own LIDs.
+ */
+#include "route/vt_route_int.h"
+
+/*
+ * One destination attached to switch x through local port xp (0: the switch
+ * itself); lid 0 is a place-keeper, which moves the counters only. rot turns
+ * the tie-break so the LIDs of one LMC range take different paths.
+ */
+static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, uint32_t rot)
+{
+	uint32_t path[VT_TREE_MAX_LEVELS], n, nf;
+	uint8_t pn[VT_TREE_MAX_LEVELS] = {0};
+
+	if (r->plan.px != x)
+		vt_route_make_plan(r, x);
+	r->main.serial++;
+	vt_route_batch_start(r, lid);
+	if (lid)
+		vt_route_write_fill(r, r->main.serial);
+	set_entry(r, x, xp);
+	n = vt_route_ascend(r, x, rot, path, pn);
+	nf = vt_route_descend(r, path, n);
+	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
+	if (nf < r->plan.nreach0 && (xp || !lid))
+		vt_route_stragglers(r, pn);
+	if (nf < r->plan.nreach0 && lid)
+		vt_route_write_leaf_fill(r, r->main.serial);
+}
+
+/* Compute nodes in index order, place-keepers included, offset by offset of their LMC. */
+static void route_compute_nodes(struct router *r, const vt_tree *t)
+{
+	const vt_fabric *f = r->f;
+	uint32_t maxlmc = 0;
+
+	for (uint32_t i = 0; i < t->order.n; i++)
+		if (t->order.port[i] != VT_NONE && f->ports[t->order.port[i]].lmc > maxlmc)
+			maxlmc = f->ports[t->order.port[i]].lmc;
+	for (uint32_t off = 0; off < (1u << maxlmc); off++)
+		for (uint32_t i = 0; i < t->order.n; i++) {
+			uint32_t cap = t->order.port[i];
+
+			r->main.crank = i;
+			if (cap == VT_NONE) {
+				if (!off)
+					route_dest(r, t->rank_leaf[i], 0, 0, 0);
+				continue;
+			}
+			const struct vt_port *p = &f->ports[cap];
+			const struct vt_port *sp = &f->ports[p->peer];
+
+			if (off < (1u << p->lmc) && p->lid)
+				route_dest(r, f->nodes[sp->node].sw, sp->num, p->lid + off, off);
+		}
+	r->main.crank = VT_NONE;
+}
+
+/*
+ * Every other CA port of the plane (I/O, storage and management CAs,
+ * aggregation nodes), each LID of its range, in base LID order: the plugin's
+ * model and an ibnetdiscover dump list the same CAs differently.
+ */
+static void route_other_cas(struct router *r, const vt_tree *t)
+{
+	const vt_fabric *f = r->f;
+
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], x;
+		const struct vt_port *p = q == VT_NONE ? NULL : &f->ports[q];
+
+		if (!p || p->lid != lid || !p->num || p->peer == VT_NONE ||
+		    f->nodes[p->node].type == VT_SWITCH || t->is_cn[q] ||
+		    f->nodes[f->ports[p->peer].node].type != VT_SWITCH)
+			continue;
+		x = f->nodes[f->ports[p->peer].node].sw;
+		if (t->level[x] == 0xFF || !p->lid)
+			continue;
+		for (uint32_t o = 0; o < (1u << p->lmc); o++)
+			route_dest(r, x, f->ports[p->peer].num, p->lid + o, o);
+	}
+}
+
+/*
+ * Switches in LID order, so the tables do not depend on the input's record
+ * order (the plugin's model and an ibnetdiscover dump list the same switches
+ * differently); each LID of a switch's LMC range (OpenSM's lmc_esp0 gives
+ * enhanced switch port 0 one), turned like a CA's.
+ */
+static void route_switch_lids(struct router *r, const vt_tree *t)
+{
+	const vt_fabric *f = r->f;
+
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		uint32_t q = f->lid_port[lid], s;
+
+		if (q == VT_NONE || f->ports[q].num || f->ports[q].lid != lid ||
+		    f->nodes[f->ports[q].node].type != VT_SWITCH)
+			continue;
+		s = f->nodes[f->ports[q].node].sw;
+		if (t->level[s] == 0xFF)
+			continue;
+		for (uint32_t o = 0; o < (1u << f->ports[q].lmc); o++)
+			route_dest(r, s, 0, lid + o, o);
+	}
+}
+
+/* Routes every LID of plane t (its tables set up: vt_route.c). */
+void vt_route_plane_lids(struct router *r, const vt_tree *t)
+{
+	route_compute_nodes(r, t);
+	route_other_cas(r, t);
+	route_switch_lids(r, t);
+	vt_route_batch_flush(r);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shift-aware tie-break policy (see vt_route_policy.h). Not in the paper,
+ * whose Algorithms 3 and 4 take "the least loaded port" everywhere: on a
+ * degraded tree the switches the main route misses need a rule of their own,
+ * and this one keeps them off the lanes that shift stages already load.
+ */
+#include "route/vt_route_policy.h"
+
+#include "route/vt_route_int.h"
+
+/*
+ * Destinations of leaf x expected down its up-link with port number pnum
+ * (capped at 62; 63 when x has no such port): its ascents take its nu
+ * up-links in turn, so the first hosts_per_leaf % nu take one more.
+ */
+static uint32_t lane_share(const struct router *r, uint32_t x, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[x], nu = t->up_start[x + 1] - a, hpl = t->hosts_per_leaf;
+
+	for (uint32_t j = a; j < a + nu; j++)
+		if (t->up_port[j] == pnum) {
+			uint32_t v = hpl / nu + (j - a < hpl % nu);
+
+			return v > 62 ? 62 : v;
+		}
+	return 63;
+}
+
+/* Port number of rank d's leaf's up-link its ascent takes (in turn), 0 if none. */
+static uint8_t rank_lane(const struct router *r, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
+	uint32_t off = d - t->subs[t->sub[L]].first_rank;
+
+	return nu ? t->up_port[a + off % nu] : 0;
+}
+
+/*
+ * A shift stage sends a leaf's hosts to a window of as many consecutive
+ * ranks: the most of the other destinations in any window holding the
+ * current one (main.crank) that are expected on lane pnum (their leaves'
+ * lanes, the same port numbers in a regularly cabled tree), capped at 62.
+ * 0 for destinations that are not compute nodes, or leaves wider than 64.
+ */
+static uint32_t window_load(const struct router *r, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64], best = 0;
+
+	if (d == VT_NONE || w > 64 || 2 * w > n)
+		return 0;
+	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
+		uint32_t dd = (d + n + k - (w - 1)) % n;
+
+		hit[k] = dd != d && t->order.port[dd] != VT_NONE && rank_lane(r, dd) == pnum;
+	}
+	for (uint32_t a = 0; a < w; a++) {
+		uint32_t sum = 0;
+
+		for (uint32_t k = a; k < a + w; k++)
+			sum += hit[k];
+		best = sum > best ? sum : best;
+	}
+	return best > 62 ? 62 : best;
+}
+
+/*
+ * The fewest destinations routed so far from ancestor p down to a child that
+ * is an ancestor, capped at 62.
+ */
+static uint32_t down_load(const struct router *r, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t ld = 62;
+
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
+		if (is_anc(r, t->dn_peer[k])) {
+			uint32_t v = r->use.dn[swport(r, p, t->dn_port[k])];
+
+			ld = v < ld ? v : ld;
+		}
+	return ld;
+}
+
+/*
+ * Leaves: the preference, then the lane the fewest destinations of any shift
+ * window holding this one are expected on, then the one the destination's
+ * leaf doubles least (tier 0 throughout).
+ *
+ * Higher switches: a parent that goes down towards the destination (an
+ * ancestor) ranks by its preference when it is the main route's or the
+ * sibling's (tier 2), else by its least-used way down, then the preference
+ * (tier 1). A switch's candidates are all ancestors or none (the hop counts
+ * of the two differ), so the ranks given to other parents only order them
+ * among themselves: by preference, the two strongest as tier 1 with a full
+ * way down, as the packed integers this replaces did.
+ */
+void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
+			     const uint8_t *pn, struct straggler_keys *k)
+{
+	const vt_tree *t = r->t;
+	uint32_t l = t->level[c], p = t->up_peer[j];
+	uint8_t port = t->up_port[j];
+	uint32_t pref = r->main.mark[p] == r->main.serial ? PREF_MAIN_ROUTE
+			: p == sib_parent		  ? PREF_SIBLING
+			: port == pn[l]			  ? PREF_IN_STEP
+							  : PREF_NONE;
+
+	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
+	if (!l) {
+		k->window_load = window_load(r, port);
+		k->lane_share = lane_share(r, r->plan.px, port);
+	} else if (is_anc(r, p)) {
+		k->tier = pref >= PREF_SIBLING ? 2 : 1;
+		k->down_load = pref >= PREF_SIBLING ? 0 : down_load(r, p);
+	} else if (pref >= PREF_SIBLING) {
+		k->tier = 1;
+		k->down_load = 62;
+		k->pref = pref - PREF_SIBLING;
+	}
+}
+
+int vt_route_straggler_better(const struct straggler_keys *a, const struct straggler_keys *b)
+{
+	if (a->tier != b->tier)
+		return a->tier > b->tier;
+	if (a->down_load != b->down_load)
+		return a->down_load < b->down_load;
+	if (a->pref != b->pref)
+		return a->pref > b->pref;
+	if (a->window_load != b->window_load)
+		return a->window_load < b->window_load;
+	if (a->lane_share != b->lane_share)
+		return a->lane_share < b->lane_share;
+	return a->use < b->use;
+}
+
+/*
+ * The lowest level, as the turn leaf is a leaf (the detours climb least far
+ * before they turn), then the first in tree order, so the tables do not
+ * depend on the input's record order.
+ */
+int vt_route_turn_switch_better(const vt_tree *t, uint32_t a, uint32_t b)
+{
+	if (t->level[a] != t->level[b])
+		return t->level[a] < t->level[b];
+	return t->pos[a] < t->pos[b];
+}
+
+/* Distinct parents of s (parallel links are listed together). */
+static uint32_t nparents(const vt_tree *t, uint32_t s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+		n += j == t->up_start[s] || t->up_peer[j] != t->up_peer[j - 1];
+	return n;
+}
+
+/*
+ * The one linked to more tops (fewer turn switches, fewer tree steps for
+ * the detours), then the first in tree order.
+ */
+int vt_route_top_tree_better(const vt_tree *t, uint32_t a, uint32_t b)
+{
+	uint32_t na = nparents(t, a), nb = nparents(t, b);
+
+	if (na != nb)
+		return na > nb;
+	return t->pos[a] < t->pos[b];
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Degraded trees, beyond the paper: switches below the main route that its
+ * descent (Algorithm 3, vt_route_upgoing.c) missed because they lost their
+ * link towards it still carry host traffic, so each goes up to a parent one
+ * hop closer, chosen by the tie-break policy (vt_route_policy.c). Also the
+ * sibling lanes (deg.sib) that the ascent (vt_route_downgoing.c) and the
+ * stragglers fall back on when a switch lost up-links.
+ */
+#include "route/vt_route_int.h"
+#include "route/vt_route_policy.h"
+
+/*
+ * A straggler c with a complete sibling lost the parent behind port pn (in
+ * the sibling's run): it takes the first parent it has from half that run
+ * on, a fixed lane away from the lost one (as the ascent falls back), rather
+ * than the least-used one.
+ */
+static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
+{
+	const vt_tree *t = r->t;
+	uint32_t sb = r->deg.sib[c], sa, sn, i;
+
+	if (sb == VT_NONE)
+		return VT_NONE;
+	sa = t->up_start[sb];
+	sn = t->up_start[sb + 1] - sa;
+	for (i = 0; i < sn && t->up_port[sa + i] != pn; i++)
+		;
+	if (i == sn)
+		return VT_NONE;
+	for (uint32_t k = 1; k < sn; k++) {
+		uint32_t p = t->up_peer[sa + (i + sn / 2 + k - 1) % sn];
+
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+			if (t->up_peer[j] == p && r->plan.h[p] + 1 == r->plan.h[c])
+				return p;
+	}
+	return VT_NONE;
+}
+
+/* Straggler c's up-link (up_port[] entry) to a parent one hop closer that the policy ranks first.
+ */
+static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8_t *pn)
+{
+	const vt_tree *t = r->t;
+	uint32_t best = VT_NONE, sib_parent, n = 0;
+	struct straggler_keys bk = {0}, k;
+
+	/*
+	 * One way up, or a switch no host traffic starts from (a host-less
+	 * leaf): the shift-window policy has nothing to balance, the least-used
+	 * link serves
+	 */
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c] &&
+		    (best == VT_NONE || r->use.up[swport(r, c, t->up_port[j])] <
+						r->use.up[swport(r, c, t->up_port[best])]))
+			best = j, n++;
+		else if (r->plan.h[t->up_peer[j]] + 1 == r->plan.h[c])
+			n++;
+	if (n == 1 || (!t->level[c] && vt_tree_leaf_ca(t, c) == VT_NONE))
+		return best;
+	best = VT_NONE;
+	sib_parent = straggler_pref(r, c, pn[t->level[c]]);
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+		if (r->plan.h[t->up_peer[j]] + 1 != r->plan.h[c])
+			continue;
+		vt_route_straggler_keys(r, c, j, sib_parent, pn, &k);
+		if (best == VT_NONE || vt_route_straggler_better(&k, &bk)) {
+			bk = k;
+			best = j;
+		}
+	}
+	return best;
+}
+
+/*
+ * Missed leaves, then only the missed switches they (transitively) feed, go
+ * up to the parent the policy names; pn[l] is the port number the main route
+ * took at level l.
+ */
+void vt_route_stragglers(struct router *r, const uint8_t *pn)
+{
+	const vt_tree *t = r->t;
+	const uint32_t serial = r->main.serial;
+	uint32_t n = 0, *list = r->main.next, *found = r->main.found;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t c = t->by_level[i];
+
+		if (is_anc(r, c) || found[c] == serial || r->plan.h[c] == VT_NONE)
+			continue;
+		found[c] = serial;
+		list[n++] = c;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t c = list[k], best = straggler_uplink(r, c, pn), p;
+
+		r->use.up[swport(r, c, t->up_port[best])]++;
+		set_entry(r, c, t->up_port[best]);
+		p = t->up_peer[best];
+		if (!is_anc(r, p) && found[p] != serial) {
+			found[p] = serial;
+			list[n++] = p;
+		}
+	}
+}
+
+/* Is every parent of s also a parent of c? */
+static int parents_within(const vt_tree *t, uint32_t s, uint32_t c)
+{
+	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+		uint32_t k = t->up_start[c];
+
+		while (k < t->up_start[c + 1] && t->up_peer[k] != t->up_peer[j])
+			k++;
+		if (k == t->up_start[c + 1])
+			return 0;
+	}
+	return 1;
+}
+
+/* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
+void vt_route_siblings(struct router *r, const vt_tree *t)
+{
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
+
+		r->deg.sib[s] = VT_NONE;
+		if (l == 0xFF || !l || !nu || nu >= t->lv[l].up_links)
+			continue;
+		p = t->up_peer[t->up_start[s]];
+		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
+			uint32_t c = t->dn_peer[k];
+
+			if (t->up_start[c + 1] - t->up_start[c] == t->lv[l].up_links &&
+			    parents_within(t, s, c)) {
+				r->deg.sib[s] = c;
+				break;
+			}
+		}
+	}
+}

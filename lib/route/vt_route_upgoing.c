@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zahavi et al., Algorithm 3, assign-up-going-port-by-descending: from the
+ * switches of the main route (found by Algorithm 4), every switch below them
+ * that is not an ancestor of the destination goes up towards it.
+ *
+ *     foreach down-going-port-group (in indexing order)
+ *         find the least loaded port of the group
+ *         assign the remote switch node LFT(LID) to r-port
+ *         increase r-port usage counter
+ *         assign-up-going-port-by-descending r-port node
+ *
+ * Here level-synchronous rather than recursive: round hh handles the
+ * switches hh + 1 hops from the destination, below the main-route switches
+ * reached so far. A switch one main-route link found takes that link (the
+ * paper's r-port: the group's only link to it on a tree of single links);
+ * one found by several (slender trees, parallel links) spreads over all of
+ * them, least used first, counting apart per key (struct route_usage).
+ */
+#include "route/vt_route_int.h"
+
+/*
+ * Switch c, which several main-route links found in round hh - 1, goes up
+ * the least-used of them.
+ */
+static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t *col)
+{
+	const vt_tree *t = r->t;
+	const uint32_t serial = r->main.serial, *first = r->links.swfirst;
+	const uint32_t key = r->use.key[t->level[c]];
+	uint32_t best = VT_NONE, bu = UINT32_MAX, q;
+
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+		uint32_t p = t->up_peer[j];
+
+		if (r->main.mark[p] != serial || r->plan.h[p] + 1 != hh)
+			continue;
+		q = (first[c] + t->up_port[j]) * VT_ROUTE_KEYS + key;
+		if (r->use.by_key[q] < bu) {
+			bu = r->use.by_key[q];
+			best = j;
+		}
+	}
+	q = first[c] + t->up_port[best];
+	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
+	r->use.up[q]++;
+	col[c] = t->up_port[best];
+}
+
+/*
+ * The main route's descent for the current LID (a place-keeper's only
+ * moves the usage counters). A switch one main-route link found goes
+ * up that link, written when found; one found again takes that back and
+ * chooses among its links in the next round (up_by_least_used). Returns the
+ * leaves it found: only missed leaves leave work for the stragglers
+ * (vt_route_straggler.c).
+ */
+uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath)
+{
+	/* locals: the table's byte stores may alias the router's fields */
+	const vt_tree *t = r->t;
+	const uint32_t serial = r->main.serial, *hup = r->plan.hup;
+	const uint32_t *dn_start = t->dn_start, *dn_peer = t->dn_peer, *dn_ridx = r->links.dn_ridx;
+	const uint8_t *dn_rport = r->links.dn_rport, *level = t->level;
+	uint32_t *mark = r->main.mark, *found = r->main.found, *via = r->main.via;
+	uint32_t *mul = r->main.mul, *use_up = r->use.up;
+	uint8_t *col = r->batch.col;
+	uint32_t ncur = 0, nnext = 0, *cur = r->main.cur, *next = r->main.next, nf = 0;
+
+	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur || nmul; hh++) {
+		for (uint32_t i = 0; i < nmul; i++)
+			up_by_least_used(r, mul[i], hh, col);
+		if (hh < npath)
+			cur[ncur++] = path[hh];
+		nnext = 0;
+		nmul = 0;
+		for (uint32_t i = 0; i < ncur; i++) {
+			uint32_t s = cur[i], n0 = nnext;
+
+			mark[s] = serial;
+			for (uint32_t k = dn_start[s]; k < dn_start[s + 1]; k++) {
+				uint32_t c = dn_peer[k];
+
+				if (hup[c] != hh + 1) /* an ancestor, or not one hop further */
+					continue;
+				if (found[c] == serial) { /* found again */
+					if (via[c] != VT_NONE) {
+						use_up[dn_ridx[via[c]]]--;
+						via[c] = VT_NONE;
+						mul[nmul++] = c;
+					}
+					continue;
+				}
+				found[c] = serial;
+				via[c] = k;
+				use_up[dn_ridx[k]]++;
+				col[c] = dn_rport[k];
+				next[nnext++] = c;
+			}
+			if (level[s] == 1) { /* its children are leaves: nothing below */
+				nf += nnext - n0;
+				nnext = n0;
+			}
+		}
+		uint32_t *tmp = cur;
+
+		cur = next;
+		next = tmp;
+		ncur = nnext;
+	}
+	return nf;
+}

@@ -1,0 +1,741 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which CA ports are compute nodes, which switches are leaves, and the level
+ * of every switch, from the structure of the fabric (vt_tree.h says the rules).
+ *
+ * Real fabrics break the simple rule "a switch with a CA is a leaf": SHArP
+ * aggregation nodes sit on every switch, storage and management HCAs on
+ * spines, and leaves may have no hosts yet. So: aggregation nodes are never
+ * compute nodes; a CA-bearing switch that lies on a shortest path between two
+ * other CA-bearing switches is a spine with CAs, not a leaf; and the roots are
+ * the highest switches that carry shortest paths between leaves, so host-less
+ * leaves and pods fall to the bottom where they belong.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/vt_tree.h"
+
+/* Distance tables past this many leaf classes cost too much: plain rules instead. */
+#define MAX_CLASSES 256u
+#define FAR	    0xFFFFu
+
+void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
+{
+	for (uint32_t h = 0; h < nq; h++) {
+		uint32_t s = queue[h], node = f->switches[s];
+
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && dist[r] == VT_NONE) {
+				dist[r] = dist[s] + 1;
+				queue[nq++] = r;
+			}
+		}
+	}
+}
+
+/*
+ * Switches grouped by their set of switch neighbours (sorted, loop-backs
+ * left out): switches of one class are equally far from every other switch.
+ */
+struct classes {
+	uint32_t n;	  /* classes */
+	uint32_t *of;	  /* per switch: its class, VT_NONE for non-members */
+	uint32_t *rep;	  /* per class: first member */
+	uint32_t *active; /* per class: members still counted */
+	uint16_t *dist;	  /* n rows of nsw: hops from the class's members, FAR if none */
+};
+
+static void classes_free(struct classes *c)
+{
+	free(c->of);
+	free(c->rep);
+	free(c->active);
+	free(c->dist);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Sorted distinct switch neighbours of s into out; returns their count. */
+static uint32_t neighbours(const vt_fabric *f, uint32_t s, uint32_t *out)
+{
+	uint32_t node = f->switches[s], n = 0;
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p)), i;
+
+		if (r == VT_NONE)
+			continue;
+		for (i = n; i > 0 && out[i - 1] > r; i--)
+			;
+		if (i > 0 && out[i - 1] == r)
+			continue;
+		memmove(&out[i + 1], &out[i], (n - i) * sizeof(*out));
+		out[i] = r;
+		n++;
+	}
+	return n;
+}
+
+/* Every switch's sorted distinct switch neighbours, found once: v[start[s] .. start[s + 1]). */
+struct nblist {
+	uint32_t *start, *v;
+};
+
+static int nblist_build(struct nblist *nl, const vt_fabric *f)
+{
+	uint32_t nsw = f->nswitches, n = 0, buf[VT_MAX_PORTS + 1];
+
+	nl->start = malloc((nsw + 1) * sizeof(*nl->start));
+	nl->v = NULL;
+	if (!nl->start)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++) {
+		nl->start[s] = n;
+		n += neighbours(f, s, buf);
+	}
+	nl->start[nsw] = n;
+	nl->v = malloc((n + 1) * sizeof(*nl->v));
+	if (!nl->v)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++)
+		neighbours(f, s, &nl->v[nl->start[s]]);
+	return 0;
+}
+
+static int same_neighbours(const struct nblist *nl, uint32_t a, uint32_t b)
+{
+	uint32_t n = nl->start[a + 1] - nl->start[a];
+
+	return n == nl->start[b + 1] - nl->start[b] &&
+	       !memcmp(&nl->v[nl->start[a]], &nl->v[nl->start[b]], n * sizeof(*nl->v));
+}
+
+/*
+ * Classes of the member switches (member[s] set), each with its BFS distance
+ * row. Returns 1 when built, 0 when there are more than MAX_CLASSES, -1 when
+ * out of memory.
+ */
+static int classes_build(struct classes *c, const vt_fabric *f, const struct nblist *nl,
+			 const uint8_t *member, uint32_t *q, uint32_t *dist)
+{
+	uint32_t nsw = f->nswitches;
+
+	memset(c, 0, sizeof(*c));
+	c->of = malloc((nsw + 1) * sizeof(*c->of));
+	c->rep = malloc((MAX_CLASSES + 1) * sizeof(*c->rep));
+	c->active = calloc(MAX_CLASSES + 1, sizeof(*c->active));
+	if (!c->of || !c->rep || !c->active)
+		return -1;
+	for (uint32_t s = 0; s < nsw; s++) {
+		uint32_t k = 0;
+
+		c->of[s] = VT_NONE;
+		if (!member[s])
+			continue;
+		while (k < c->n && !same_neighbours(nl, c->rep[k], s))
+			k++;
+		if (k == c->n) {
+			if (c->n == MAX_CLASSES)
+				return 0;
+			c->rep[c->n++] = s;
+		}
+		c->of[s] = k;
+		c->active[k]++;
+	}
+	c->dist = malloc(((size_t)c->n * nsw + 1) * sizeof(*c->dist));
+	if (!c->dist)
+		return -1;
+	for (uint32_t k = 0; k < c->n; k++) {
+		uint16_t *row = &c->dist[(size_t)k * nsw];
+
+		memset(dist, 0xff, nsw * sizeof(*dist));
+		dist[c->rep[k]] = 0;
+		q[0] = c->rep[k];
+		vt_tree_bfs(f, q, 1, dist);
+		for (uint32_t s = 0; s < nsw; s++)
+			row[s] = dist[s] < FAR ? (uint16_t)dist[s] : FAR;
+	}
+	return 1;
+}
+
+/*
+ * Does switch s lie on a shortest path between two active members of the
+ * classes, neither of them s? Two members of one class are two hops apart
+ * (they share their neighbours), so s lies between them when it is one of
+ * those neighbours.
+ */
+static int between(const struct classes *c, uint32_t nsw, uint32_t s)
+{
+	uint32_t own = c->of[s];
+
+	for (uint32_t b = 0; b < c->n; b++) {
+		uint32_t db = c->dist[(size_t)b * nsw + s];
+		uint32_t nb = c->active[b] - (b == own);
+
+		if (!nb || db == FAR)
+			continue;
+		if (nb >= 2 && db == 1 && b != own)
+			return 1;
+		for (uint32_t k = b + 1; k < c->n; k++) {
+			uint32_t dk = c->dist[(size_t)k * nsw + s];
+
+			if (k == own || b == own || !(c->active[k] - (k == own)) || dk == FAR)
+				continue;
+			if (db + dk == c->dist[(size_t)b * nsw + c->rep[k]])
+				return 1;
+		}
+	}
+	return 0;
+}
+
+struct cand {
+	uint32_t cas, s;
+};
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->cas != y->cas)
+		return x->cas < y->cas ? -1 : 1;
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+/* Is s a far end: every switch neighbour nearer to the leaves (dist) than s? */
+static int far_end(const struct nblist *nl, const uint32_t *dist, uint32_t s)
+{
+	uint32_t i = nl->start[s];
+
+	if (dist[s] == VT_NONE || !dist[s] || i == nl->start[s + 1])
+		return 0;
+	while (i < nl->start[s + 1] && dist[nl->v[i]] < dist[s])
+		i++;
+	return i == nl->start[s + 1];
+}
+
+/*
+ * Do the fullest leaves (most CAs) all share their neighbours (hosts on one
+ * leaf or on one pod's leaves), and s does not? Only then can a switch with
+ * fewer CAs be a top one that lies between no two leaves.
+ */
+static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			     uint32_t most, uint32_t s)
+{
+	uint32_t rep = VT_NONE;
+
+	for (uint32_t x = 0; x < t->nsw; x++) {
+		if (!is_leaf[x] || vt_tree_cn_count(t, x) != most)
+			continue;
+		if (rep == VT_NONE)
+			rep = x;
+		else if (!same_neighbours(nl, rep, x))
+			return 0;
+	}
+	return rep != VT_NONE && !same_neighbours(nl, rep, s);
+}
+
+/*
+ * The CA-bearing switches and the far ends seen from the fullest leaves (most
+ * CAs): with hosts in one pod only, a top switch with storage CAs lies between
+ * those and the empty pods' host-less leaves. NULL when out of memory; q and
+ * dist are scratch.
+ */
+static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
+				    const uint8_t *is_leaf, uint32_t most, uint32_t *q,
+				    uint32_t *dist)
+{
+	uint8_t *m = malloc(t->nsw + 1);
+	uint32_t nq = 0;
+
+	if (!m)
+		return NULL;
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	vt_tree_bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		m[s] = is_leaf[s] || far_end(nl, dist, s);
+	return m;
+}
+
+/*
+ * Leaves are never linked to each other, so of two linked CA-bearing switches
+ * the one with fewer CAs is a spine when it has other switch neighbours too
+ * (with hosts on a single leaf no spine lies between two leaves). Two lone
+ * switches linked to each other stay as they are: no tree, refused later.
+ */
+static int above_fuller_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			     uint32_t s, uint32_t cas)
+{
+	int fuller = 0;
+
+	if (nl->start[s + 1] - nl->start[s] < 2)
+		return 0;
+	for (uint32_t i = nl->start[s]; i < nl->start[s + 1] && !fuller; i++)
+		fuller = is_leaf[nl->v[i]] && vt_tree_cn_count(t, nl->v[i]) > cas;
+	return fuller;
+}
+
+/*
+ * Without a cn_guid_file, a switch holding fewer compute CAs than the fullest
+ * leaf and lying on a shortest path between two other CA-bearing switches is
+ * a spine with storage or management CAs: they stop being compute nodes.
+ * Fewest CAs first, so spines drop out before they could make a leaf look
+ * like it lies between them.
+ */
+static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *q,
+			 uint32_t *dist, vt_err *e)
+{
+	uint32_t nsw = t->nsw, nc = 0, most = 0;
+	struct cand *c = malloc((nsw + 1) * sizeof(*c));
+	struct classes cl = {0};
+	uint8_t *far = NULL;
+	int rc;
+
+	if (!c)
+		return vt_err_nomem(e, "out of memory");
+	for (uint32_t s = 0; s < nsw; s++)
+		if (is_leaf[s]) {
+			c[nc] = (struct cand){vt_tree_cn_count(t, s), s};
+			most = c[nc].cas > most ? c[nc].cas : most;
+			nc++;
+		}
+	qsort(c, nc, sizeof(*c), cand_cmp);
+	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, nl, is_leaf, q, dist) : 0;
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
+		if (between(&cl, nsw, c[i].s)) {
+			vt_tree_unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
+			cl.active[cl.of[c[i].s]]--;
+		}
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
+		if (is_leaf[c[i].s] && above_fuller_leaf(t, nl, is_leaf, c[i].s, c[i].cas)) {
+			vt_tree_unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
+		}
+	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most && !far; i++)
+		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s)) {
+			classes_free(&cl);
+			far = leaves_and_far_ends(t, nl, is_leaf, most, q, dist);
+			rc = far ? classes_build(&cl, t->f, nl, far, q, dist) : -1;
+		}
+	for (uint32_t i = 0; rc == 1 && far && i < nc && c[i].cas < most; i++)
+		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s) &&
+		    between(&cl, nsw, c[i].s)) {
+			vt_tree_unmark_cns(t, c[i].s);
+			is_leaf[c[i].s] = 0;
+			cl.active[cl.of[c[i].s]]--;
+		}
+	free(far);
+	classes_free(&cl);
+	free(c);
+	return rc < 0 ? vt_err_nomem(e, "out of memory") : 0;
+}
+
+/* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
+static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			uint32_t s)
+{
+	const uint32_t *ns = &nl->v[nl->start[s]];
+	uint32_t n = nl->start[s + 1] - nl->start[s];
+
+	if (!n || is_leaf[s])
+		return 0;
+	for (uint32_t i = nl->start[ns[0]]; i < nl->start[ns[0] + 1]; i++) {
+		uint32_t l = nl->v[i], k = 0;
+
+		if (!is_leaf[l])
+			continue;
+		for (uint32_t j = nl->start[l]; j < nl->start[l + 1] && k < n; j++)
+			k += nl->v[j] == ns[k];
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * With one class of leaves (hosts on one leaf, or on the leaves of one pod) no
+ * switch above that pod lies between two leaves, and the roots would come out
+ * at the pod's own top. The far ends of the empty parts (the host-less leaves
+ * of empty pods) are leaves too, so the roots lie halfway to them: the largest
+ * such half, 0 when there is none.
+ */
+static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			   const uint32_t *dist)
+{
+	uint32_t mid = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (!is_leaf[s] && dist[s] != VT_NONE && !(dist[s] % 2) && dist[s] / 2 > mid &&
+		    far_end(nl, dist, s))
+			mid = dist[s] / 2;
+	return mid;
+}
+
+/*
+ * A stranded top with management or storage CAs (fewer than the fullest leaf)
+ * looked like a leaf: its CAs stop being compute nodes (no up/down path joins
+ * them to the other leaves) and it is a root when it stands that high.
+ */
+static uint32_t stranded_cas(vt_tree *t, uint8_t *is_leaf, const uint32_t *dist, uint32_t top,
+			     const uint32_t *reach, uint32_t *q, uint32_t nq)
+{
+	const vt_fabric *f = t->f;
+	uint32_t most = 0;
+	char name[300];
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) > most)
+			most = vt_tree_cn_count(t, s);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t node = f->switches[s], d = VT_NONE;
+
+		if (!is_leaf[s] || reach[s] != VT_NONE || vt_tree_cn_count(t, s) >= most)
+			continue;
+		vt_tree_dep(t,
+			    "switch %s holds CAs but reaches the roots only through a leaf: "
+			    "a top cut off below, its CAs are not compute nodes",
+			    vt_node_name(f, node, name, sizeof(name)));
+		vt_tree_unmark_cns(t, s);
+		is_leaf[s] = 0;
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && dist[r] != VT_NONE && dist[r] + 1 < d)
+				d = dist[r] + 1;
+		}
+		if (d == top)
+			q[nq++] = s;
+	}
+	return nq;
+}
+
+/*
+ * A top left with one of its down-links (its other switches failed or cut)
+ * has a leaf's neighbours, like a host-less leaf; but a host-less leaf is
+ * reached from the roots without passing a leaf (host-less or not), a
+ * stranded top only through one (its switch below leads nowhere else). Such twins at the roots'
+ * height are roots too, so the leaves stay at level 0. Appends them to q[0 .. nq) and returns the
+ * new count; reach is scratch.
+ */
+static uint32_t stranded_tops(vt_tree *t, uint8_t *is_leaf, const uint8_t *twin,
+			      const uint32_t *dist, uint32_t top, uint32_t *q, uint32_t nq,
+			      uint32_t *reach, int listed)
+{
+	const vt_fabric *f = t->f;
+	uint32_t n = nq;
+
+	if (!top)
+		return nq;
+	memset(reach, 0xff, t->nsw * sizeof(*reach));
+	for (uint32_t i = 0; i < nq; i++)
+		reach[q[i]] = 0;
+	for (uint32_t h = 0; h < n; h++) {
+		uint32_t s = q[h], node = f->switches[s];
+
+		for (unsigned p = 1; !is_leaf[s] && !twin[s] && p <= f->nodes[node].nports; p++) {
+			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+
+			if (r != VT_NONE && reach[r] == VT_NONE) {
+				reach[r] = 0;
+				q[n++] = r;
+			}
+		}
+	}
+	if (!listed) /* listed compute nodes stay so, as in demote_spines() */
+		nq = stranded_cas(t, is_leaf, dist, top, reach, q, nq);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (twin[s] && dist[s] == top && reach[s] == VT_NONE)
+			q[nq++] = s;
+	return nq;
+}
+
+/*
+ * The roots without a root_guid_file: by hops from the leaves (dist), the
+ * highest switches that lie on a shortest path between two leaves, and every
+ * other switch that high that is not a host-less leaf (a twin of a leaf). A
+ * fabric with too many leaf classes, or one whose leaves no switch lies
+ * between, takes the farthest switches that are not host-less leaves.
+ * Fills q with the roots and returns their count; listed: compute nodes given.
+ */
+static uint32_t find_roots(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *dist,
+			   uint32_t *q, int listed, vt_err *e, int *fail)
+{
+	uint32_t nsw = t->nsw, top = 0, nq = 0, found = 0, *scratch;
+	uint8_t *twin = calloc(nsw + 1, 1);
+	struct classes cl;
+	int rc;
+
+	scratch = malloc((nsw + 1) * sizeof(*scratch));
+	if (!twin || !scratch) {
+		free(twin);
+		free(scratch);
+		*fail = vt_err_nomem(e, "out of memory");
+		return 0;
+	}
+	for (uint32_t s = 0; s < nsw; s++) {
+		twin[s] = dist[s] != VT_NONE && twin_of_leaf(t, nl, is_leaf, s);
+		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
+			top = dist[s];
+	}
+	rc = classes_build(&cl, t->f, nl, is_leaf, q, scratch);
+	if (rc < 0)
+		*fail = vt_err_nomem(e, "out of memory");
+	for (uint32_t d = top; rc == 1 && !found && d > 0; d--)
+		for (uint32_t s = 0; s < nsw && !found; s++)
+			if (dist[s] == d && !twin[s] && between(&cl, nsw, s))
+				found = d;
+	if (rc == 1 && cl.n == 1 && far_middle(t, nl, is_leaf, dist) > found)
+		found = far_middle(t, nl, is_leaf, dist);
+	classes_free(&cl);
+	top = found ? found : top;
+	for (uint32_t s = 0; s < nsw; s++)
+		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
+			q[nq++] = s;
+	nq = stranded_tops(t, is_leaf, twin, dist, top, q, nq, scratch, listed);
+	free(twin);
+	free(scratch);
+	return nq;
+}
+
+static const char *swname(const vt_tree *t, uint32_t s, char *buf, size_t len)
+{
+	return vt_node_name(t->f, t->f->switches[s], buf, len);
+}
+
+static int refuse_leaf_level(vt_tree *t, uint32_t s, uint32_t lvl, vt_err *e)
+{
+	uint32_t ca = vt_tree_leaf_ca(t, s);
+	char a[300], b[300];
+
+	return vt_err_node(e, t->f, ca, 0,
+			   "CA %s is attached to switch %s at level %u, but compute nodes "
+			   "must all hang off level 0",
+			   vt_node_name(t->f, ca, a, sizeof(a)), swname(t, s, b, sizeof(b)), lvl);
+}
+
+/*
+ * Compute nodes must all hang off level 0. When they do not, the switches
+ * holding most of them are taken as the true leaves and the first other one
+ * is named with its distance from those: a CA on a spine switch then reads
+ * "at level 1" or "2", not the level a skewed ranking gave it; unless a switch
+ * stranded below the leaves skewed it, which is named instead. dist and q are
+ * scratch arrays of nsw entries.
+ */
+static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			     vt_err *e)
+{
+	uint32_t cnt[VT_TREE_MAX_LEVELS] = {0}, m = 0, nq = 0, total = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF) {
+			cnt[t->level[s]]++;
+			total++;
+		}
+	for (uint32_t l = 1; l < VT_TREE_MAX_LEVELS; l++)
+		if (cnt[l] > cnt[m])
+			m = l;
+	if (cnt[0] == total)
+		return 0;
+	if (vt_tree_refuse_stranded(t, is_leaf, e))
+		return -1;
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] == m) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	vt_tree_bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
+			return refuse_leaf_level(t, s, dist[s], e);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != 0xFF)
+			return refuse_leaf_level(t, s, m, e);
+	return 0;
+}
+
+/*
+ * Root GUID i names no switch: the refusal names its file and line when it
+ * was read from one, and the node or CA port that has the GUID, if any.
+ */
+static int refuse_root(const vt_fabric *f, const struct vt_tree_opts *o, uint32_t i, vt_err *e)
+{
+	unsigned long long g = o->root_guids[i];
+	uint32_t n = vt_fabric_node_by_guid(f, g), q = vt_fabric_port_by_guid(f, g);
+	char nm[VT_NODE_NAME_MAX], what[VT_NODE_NAME_MAX + 300];
+
+	if (n == VT_NONE && q != VT_NONE)
+		n = f->ports[q].node;
+	if (n == VT_NONE)
+		snprintf(what, sizeof(what), "no node or port of %s has it", f->source);
+	else if (g == f->nodes[n].guid)
+		snprintf(what, sizeof(what), "it is %s %s",
+			 f->nodes[n].type == VT_CA ? "CA" : "router",
+			 vt_node_name(f, n, nm, sizeof(nm)));
+	else
+		snprintf(what, sizeof(what), "it is port %u of %s %s", f->ports[q].num,
+			 f->nodes[n].type == VT_CA ? "CA" : "router",
+			 vt_node_name(f, n, nm, sizeof(nm)));
+	if (o->root_file && o->root_lines)
+		return vt_err_at(e, o->root_file, o->root_lines[i],
+				 "root GUID 0x%016llx is not a switch of the fabric: %s", g, what);
+	return vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric: %s", g, what);
+}
+
+/* Roots from root_guid_file into q; returns their count, VT_NONE on a bad GUID. */
+static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *dist, uint32_t *q,
+			    vt_err *e)
+{
+	const vt_fabric *f = t->f;
+	uint32_t nq = 0;
+
+	for (uint32_t i = 0; i < o->nroots; i++) {
+		uint32_t n = vt_fabric_node_by_guid(f, o->root_guids[i]);
+
+		if (n == VT_NONE || f->nodes[n].type != VT_SWITCH) {
+			refuse_root(f, o, i, e);
+			return VT_NONE;
+		}
+		if (t->plane_of && t->plane_of[f->nodes[n].sw] != t->plane)
+			continue;
+		if (dist[f->nodes[n].sw] == VT_NONE) {
+			dist[f->nodes[n].sw] = 0;
+			q[nq++] = f->nodes[n].sw;
+		}
+	}
+	return nq;
+}
+
+/* Levels counted down from the roots in q[0 .. nq); see vt_tree.h. */
+static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			     uint32_t nq, vt_err *e)
+{
+	uint32_t maxd = 0;
+	char a[300];
+
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t i = 0; i < nq; i++)
+		dist[q[i]] = 0;
+	vt_tree_bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (dist[s] != VT_NONE && dist[s] > maxd)
+			maxd = dist[s];
+	if (maxd >= VT_TREE_MAX_LEVELS)
+		return vt_err_set(e, "%s: %u switch levels, more than %u", t->f->source, maxd + 1,
+				  VT_TREE_MAX_LEVELS);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		if (dist[s] == VT_NONE) {
+			t->level[s] = 0xFF;
+			if (is_leaf[s])
+				return vt_err_node(e, t->f, t->f->switches[s], 0,
+						   "switch %s with compute nodes is not connected "
+						   "to the roots",
+						   swname(t, s, a, sizeof(a)));
+			if (!t->plane_of || t->plane_of[s] == t->plane)
+				vt_tree_dep(t, "switch %s is not connected to the tree",
+					    swname(t, s, a, sizeof(a)));
+			continue;
+		}
+		t->level[s] = (uint8_t)(maxd - dist[s]);
+	}
+	t->nlevels = maxd + 1;
+	return check_leaf_levels(t, is_leaf, dist, q, e);
+}
+
+/*
+ * A spine ASIC of a director names itself "MF0;name:CS7500/S01/U1": it has
+ * no external ports, so it never gets hosts.
+ */
+static int director_spine(const char *desc)
+{
+	const char *p = desc ? strrchr(desc, '/') : NULL, *q;
+
+	if (!p || p[1] != 'U' || !p[2] || strspn(p + 2, "0123456789") != strlen(p + 2))
+		return 0;
+	for (q = p; q > desc && q[-1] != '/';)
+		q--;
+	return q > desc && *q == 'S' && q + 1 < p &&
+	       strspn(q + 1, "0123456789") == (size_t)(p - q - 1);
+}
+
+/*
+ * A host-less switch of level 0 is a leaf waiting for hosts when it is cabled
+ * like one: its switch neighbours are a leaf's, or more than half of them.
+ * A top switch left with a single link (a one-pod pruned tree) is not, nor is
+ * a director's spine ASIC that the leaves' up-links bypass (every leaf reaches
+ * every line ASIC).
+ */
+static void rank_hostless(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+			  uint8_t *ranked)
+{
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t n = nl->start[s + 1] - nl->start[s], x;
+
+		ranked[s] = is_leaf[s];
+		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, nl, is_leaf, s) ||
+		    director_spine(t->f->nodes[t->f->switches[s]].desc))
+			continue;
+		x = nl->v[nl->start[s]];
+		for (uint32_t i = nl->start[x]; i < nl->start[x + 1] && !ranked[s]; i++) {
+			uint32_t l = nl->v[i];
+
+			ranked[s] = is_leaf[l] && 2 * n > nl->start[l + 1] - nl->start[l];
+		}
+	}
+}
+
+int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, uint8_t *ranked,
+		   vt_err *e)
+{
+	uint32_t nsw = t->nsw, nq = 0;
+	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
+	struct nblist nl = {0};
+	int rc = -1, fail = 0;
+
+	if (!dist || !q || nblist_build(&nl, t->f)) {
+		vt_err_nomem(e, "out of memory");
+		goto out;
+	}
+	if (vt_tree_mark_cns(t, o, e))
+		goto out;
+	for (uint32_t s = 0; s < nsw; s++)
+		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
+	if (!(o && o->cn_guids) && demote_spines(t, &nl, is_leaf, q, dist, e))
+		goto out;
+	memset(dist, 0xff, nsw * sizeof(*dist));
+	if (o && o->root_guids && o->nroots) {
+		nq = given_roots(t, o, dist, q, e);
+		if (nq == VT_NONE)
+			goto out;
+	} else {
+		for (uint32_t s = 0; s < nsw; s++)
+			if (is_leaf[s]) {
+				dist[s] = 0;
+				q[nq++] = s;
+			}
+		vt_tree_bfs(t->f, q, nq, dist);
+		nq = find_roots(t, &nl, is_leaf, dist, q, o && o->cn_guids, e, &fail);
+		if (fail)
+			goto out;
+	}
+	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
+	if (!rc)
+		rank_hostless(t, &nl, is_leaf, ranked);
+	for (uint32_t s = 0; !rc && s < nsw; s++)
+		t->nbypassed += t->level[s] == 0 && !ranked[s] &&
+				director_spine(t->f->nodes[t->f->switches[s]].desc);
+out:
+	free(nl.start);
+	free(nl.v);
+	free(dist);
+	free(q);
+	return rc;
+}
