@@ -11,6 +11,7 @@
 #include "cli/vt_cli.h"
 #include "base/vt_io.h"
 #include "io/vt_lftio.h"
+#include "io/vt_lftbin.h"
 #include "io/vt_load.h"
 #include "io/vt_namemap.h"
 #include "route/vt_route.h"

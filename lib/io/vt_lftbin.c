@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vartree's binary forwarding-table file (vt_lftio.h gives the layout): one
+ * vartree's binary forwarding-table file (vt_lftbin.h gives the layout): one
  * byte per entry, so a 40K-host fabric's 141 M entries take 141 MB instead of
  * gigabytes of opensm-lfts.dump text, and read back with one copy per switch.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/vt_lftio.h"
+#include "io/vt_lftbin.h"
 
 #define HEADER 16u
 

@@ -10,6 +10,7 @@
  *    and may be followed by "PLFT_NUM: n": only pLFT 0 (the LFT) is read.
  */
 #include "io/vt_lftio.h"
+#include "io/vt_lftbin.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -101,6 +101,8 @@ int vt_load_text_file(const char *path, vt_fabric **out, vt_err *e);
 int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e);
 /* Reads a cache written by `ibnetdiscover --cache` through libibnetdisc. */
 int vt_load_cache(const char *path, vt_fabric **out, vt_err *e);
+/* Whether buf starts with libibnetdisc's cache magic (vt_load() tells the forms by it). */
+int vt_load_is_cache(const char *buf, size_t len);
 
 struct ibnd_fabric;
 /*

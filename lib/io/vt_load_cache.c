@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libibnetdisc cache files, read by the library's own ibnd_load_fabric() and
- * converted by vt_load_ibnd() (lib/io/vt_load_ibnd.c, shared with live capture),
- * and vt_load(), which tells a cache from text by its magic.
+ * converted by vt_load_ibnd() (lib/io/vt_load_ibnd.c, shared with live capture).
  */
 #include "io/vt_load.h"
 
@@ -241,22 +240,9 @@ int vt_load_cache(const char *path, vt_fabric **out, vt_err *e)
 	return rc;
 }
 
-int vt_load(const char *path, vt_fabric **out, vt_err *e)
+int vt_load_is_cache(const char *buf, size_t len)
 {
-	char *buf;
-	size_t len;
-	int rc;
-
-	*out = NULL;
-	if (vt_read_file(path, &buf, &len, e))
-		return -1;
-	if (len >= 4 && ((unsigned char)buf[0] | (uint32_t)(unsigned char)buf[1] << 8 |
-			 (uint32_t)(unsigned char)buf[2] << 16 |
-			 (uint32_t)(unsigned char)buf[3] << 24) == CACHE_MAGIC) {
-		free(buf);
-		return vt_load_cache(path, out, e);
-	}
-	rc = vt_load_mem(buf, len, path, out, e);
-	free(buf);
-	return rc;
+	return len >= 4 && ((unsigned char)buf[0] | (uint32_t)(unsigned char)buf[1] << 8 |
+			    (uint32_t)(unsigned char)buf[2] << 16 |
+			    (uint32_t)(unsigned char)buf[3] << 24) == CACHE_MAGIC;
 }

@@ -758,28 +758,3 @@ int vt_load_csv_mem(const char *buf, size_t len, const char *name, vt_fabric **o
 {
 	return load_with(csv_parse, buf, len, name, out, e);
 }
-
-int vt_load_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e)
-{
-	const char *p = buf, *end = buf + len;
-
-	if (end - p >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
-		p += 3;
-	/* the first line that is neither blank nor a comment tells the format */
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
-		const char *s = p;
-
-		while (s < le && (*s == ' ' || *s == '\t' || *s == '\r'))
-			s++;
-		p = nl ? nl + 1 : end;
-		if (s == le || *s == '#')
-			continue;
-		if (*s == '{')
-			return vt_load_lst_mem(buf, len, name, out, e);
-		if (starts(s, le, "START_"))
-			return vt_load_csv_mem(buf, len, name, out, e);
-		break;
-	}
-	return vt_load_text_mem(buf, len, name, out, e);
-}

@@ -804,17 +804,3 @@ out:
 	free(ps.tmp);
 	return rc;
 }
-
-int vt_load_text_file(const char *path, vt_fabric **out, vt_err *e)
-{
-	char *buf;
-	size_t len;
-	int rc;
-
-	*out = NULL;
-	if (vt_read_file(path, &buf, &len, e))
-		return -1;
-	rc = vt_load_text_mem(buf, len, path, out, e);
-	free(buf);
-	return rc;
-}

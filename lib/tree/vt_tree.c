@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* var-ary-n-tree extraction: levels, port groups, tuples, host order, subtrees, departures. */
-#include "tree/vt_tree.h"
+#include "tree/vt_tree_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

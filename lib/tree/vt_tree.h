@@ -135,76 +135,13 @@ typedef struct vt_tree {
 /* Extracts the tree; on refusal returns -1, e names the node and the broken rule. */
 int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, vt_err *e);
 void vt_tree_free(vt_tree *t);
-/*
- * Algorithm 1 (vt_tuple.c): fills tuple (digits 0xFFFF outside the tree), unique
- * per level; links breaking Definition 2 become departures. -1 only when out of memory.
- */
-int vt_tree_tuples(vt_tree *t, vt_err *e);
-
-/*
- * Levels (vt_tree_levels.c): marks compute nodes (is_cn, ncn), sets is_leaf[]
- * per switch ordinal (switches whose compute nodes make them leaves),
- * level[] / nlevels, and ranked[] (switches that get ranks: the leaves and
- * host-less level-0 switches cabled like one, their ranks all place-keepers),
- * and nbypassed. On refusal returns -1 with e naming the node.
- */
-int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, uint8_t *ranked,
-		   vt_err *e);
-
-/*
- * (vt_tree_strand.c) With levels counted from the roots, a non-leaf switch that
- * lies below every leaf they reach, whose links all go down to switches the
- * roots reach going down, or to leaves with no other way up (a failed top took
- * its every up-link): -1 with e naming it (and such a leaf), else 0.
- */
-int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
-
 /* The first compute-node CA on switch s, VT_NONE when it has none. */
 uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
-
-/*
- * t->is_cn and t->ncn: the CA ports that may be compute nodes, as OpenSM's
- * ftree reads its guid files (only o->cn_guids when given, else every CA port
- * not in o->io_guids), aggregation nodes never; -1 with e when none is.
- */
-int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e);
-/*
- * Multi-source BFS over switch-to-switch links: queue holds the nq sources,
- * their dist set and every other switch's VT_NONE, and has room for every
- * switch; each switch reached gets one more than the switch it was reached from.
- */
-void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist);
-/* Compute-node CA ports on switch s. */
-uint32_t vt_tree_cn_count(const vt_tree *t, uint32_t s);
-/* Switch s's CA ports stop being compute nodes (it is a spine with CAs). */
-void vt_tree_unmark_cns(vt_tree *t, uint32_t s);
-
-/*
- * Switch ordinal at the far end of switch port q; VT_NONE when the far end is
- * not a switch, or is the same switch (a loop-back cable carries no route).
- */
-static inline uint32_t vt_tree_peer_sw(const vt_fabric *f, uint32_t q)
-{
-	uint32_t n = vt_peer_node(f, q);
-
-	if (n == VT_NONE || f->nodes[n].type != VT_SWITCH || n == f->ports[q].node)
-		return VT_NONE;
-	return f->nodes[n].sw;
-}
-
-/* Is port (ports[] index) a CA port that is a compute node? */
-static inline int vt_tree_is_cn(const vt_tree *t, uint32_t port)
-{
-	return t->is_cn[port];
-}
 
 static inline int vt_tree_bit(const vt_tree *t, const uint64_t *rows, uint32_t row, uint32_t s)
 {
 	return (int)((rows[(uint64_t)row * t->bw + (s >> 6)] >> (s & 63)) & 1);
 }
-
-/* Records one departure line (kept up to a cap; all are counted in ndep_total). */
-void vt_tree_dep(vt_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* One text line and the function it comes from (OpenSM's log names it). */
 typedef void (*vt_line_fn)(void *ctx, const char *func, const char *s);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/vt_tree.h"
+#include "tree/vt_tree_int.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/vt_tree.h"
+#include "tree/vt_tree_int.h"
 
 /* Distance tables past this many leaf classes cost too much: plain rules instead. */
 #define MAX_CLASSES 256u

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/vt_tree.h"
+#include "tree/vt_tree_int.h"
 
 /* Hops from the leaves over switch links into dist (VT_NONE: unreached); q is scratch. */
 static void leaf_hops(const vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q)

@@ -17,7 +17,7 @@
  * and a fabric cabled in another port order would get tuples that break
  * Definition 2 although it is a regular tree.
  */
-#include "tree/vt_tree.h"
+#include "tree/vt_tree_int.h"
 
 #include <stdarg.h>
 #include <stdio.h>

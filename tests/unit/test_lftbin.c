@@ -5,6 +5,7 @@
  * same as the opensm-lfts.dump text does, and each refusal with its message.
  */
 #include "io/vt_lftio.h"
+#include "io/vt_lftbin.h"
 #include "model/vt_order.h"
 #include "route/vt_route.h"
 #include "vt_test.h"
