@@ -8,7 +8,7 @@ set -u
 top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 real=$top/../shared/fixtures/real
 bin=$top/build/bin
-[ -d "$real" ] || { echo "no $real"; exit 77; }
+[ -d "$real" ] || { echo "$real absent: the real dumps not routed or audited"; exit 77; }
 [ -x "$bin/vartree-route" ] || { echo "normal build missing"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

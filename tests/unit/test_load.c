@@ -587,7 +587,6 @@ START_TEST(multi_pf_dump)
 }
 END_TEST
 
-/* Every real dump in ../shared/fixtures/real loads, with these counts. */
 /*
  * Every rate ibnetdiscover prints (tests/data/forms/rates.topo): 1x..12x,
  * 2xNDR split ports, XDR, FDR10, --full's "s= w= v=" after the rate, and
@@ -689,40 +688,6 @@ START_TEST(grouped_and_split_forms)
 	ck_assert_uint_eq(vt_port(f, node(f, 0xa088c20300b2c010ull), 1)->guid,
 			  0xa088c20300b2c010ull);
 	vt_fabric_free(f);
-}
-END_TEST
-
-START_TEST(real_dumps_load)
-{
-	static const struct {
-		const char *file;
-		uint32_t nodes, switches, cas, links;
-	} want[] = {
-		{"ibm-pcm-2host-mt43132.topo", 3, 1, 2, 2},
-		{"loginoff-stage-sx6036-8sw.topo", 152, 8, 144, 192},
-		{"mlnx-ufm-lab-selfloop-sx6012.topo", 8, 2, 6, 10},
-		{"nvlab-cs8500-quantum-2host.topo", 62, 60, 2, 807},
-		{"nvlab-msb7800-4sw-anon.topo", 12, 4, 8, 12},
-		{"sun-dcs36-1host.topo", 2, 1, 1, 1},
-		{"voltaire-isr9024-manpage-sample.topo", 6, 2, 4, 7},
-		{"ibsim-example-2sw2path4hca2port.net", 4, 2, 2, 6},
-		{"ibsim-example-net.net", 4, 2, 2, 4},
-	};
-	char rel[256];
-
-	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-		vt_fabric *f;
-
-		snprintf(rel, sizeof(rel), "../shared/fixtures/real/%s", want[i].file);
-		f = load_ok(rel);
-		ck_assert_msg(f->nnodes == want[i].nodes && f->nswitches == want[i].switches &&
-				      vt_fabric_count_cas(f) == want[i].cas &&
-				      vt_fabric_count_links(f) == want[i].links,
-			      "%s: %u nodes, %u switches, %u CAs, %u links", want[i].file,
-			      f->nnodes, f->nswitches, vt_fabric_count_cas(f),
-			      vt_fabric_count_links(f));
-		vt_fabric_free(f);
-	}
 }
 END_TEST
 
@@ -1210,7 +1175,6 @@ static Suite *load_suite(void)
 	tcase_add_test(t, rate_tokens);
 	tcase_add_test(t, rate_named_on_one_end);
 	tcase_add_test(t, grouped_and_split_forms);
-	tcase_add_test(t, real_dumps_load);
 	tcase_add_test(t, lst_and_csv_equal_dump);
 	tcase_add_test(t, lst_forms_and_errors);
 	tcase_add_test(t, csv_forms_and_errors);

@@ -2,6 +2,7 @@
 #include "vt_test.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "gen/vt_gen.h"
 #include "io/vt_load.h"
@@ -40,4 +41,11 @@ vt_fabric *vt_test_load(const char *rel)
 	if (vt_load(vt_test_path(rel), &f, &e))
 		ck_abort_msg("%s", e.msg);
 	return f;
+}
+
+int vt_test_dir_exists(const char *rel)
+{
+	struct stat st;
+
+	return stat(vt_test_path(rel), &st) == 0 && S_ISDIR(st.st_mode);
 }
