@@ -81,9 +81,10 @@ int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e)
 {
 	struct route_classes *c = &r->cls;
 
-	if (classify(t, t->up_start, t->up_peer, c->ucls, c->ucl) == VT_NONE ||
-	    classify(t, t->dn_start, t->dn_peer, c->dcls, c->dcl) == VT_NONE ||
-	    distinct_parents(c, t) || classify(t, c->pstart, c->ppeer, c->pcls, c->pcl) == VT_NONE)
+	if (classify(t, t->up_start, t->up_peer, c->up_class_of, c->up_classes) == VT_NONE ||
+	    classify(t, t->dn_start, t->dn_peer, c->down_class_of, c->down_classes) == VT_NONE ||
+	    distinct_parents(c, t) ||
+	    classify(t, c->pstart, c->ppeer, c->parent_set_of, c->parent_sets) == VT_NONE)
 		return vt_err_nomem(e, "out of memory");
 	return 0;
 }

@@ -22,7 +22,7 @@ static uint32_t up_rank(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
 	struct route_plan *pl = &r->plan;
-	uint32_t m = UINT32_MAX, u = r->cls.ucls[c];
+	uint32_t m = UINT32_MAX, u = r->cls.up_class_of[c];
 
 	if (pl->urank_at[u] == pl->stamp)
 		return pl->urank[u];
@@ -49,15 +49,15 @@ static uint32_t turn_key(struct router *r, uint32_t c)
 static struct cls *detour_up(struct router *r, uint32_t c, uint32_t d)
 {
 	const vt_tree *t = r->t;
-	struct cls *k = &r->cls.ucl[c];
+	struct cls *k = &r->cls.up_classes[c];
 	uint32_t a = t->up_start[k->rep], n = t->up_start[k->rep + 1] - a, br = UINT32_MAX;
 
-	if (k->dat == r->plan.stamp && k->dd == d)
+	if (k->detour_at == r->plan.stamp && k->detour_dist == d)
 		return k;
-	k->dat = r->plan.stamp;
-	k->dd = d;
-	k->doff = r->fill.npos;
-	k->dn = 0;
+	k->detour_at = r->plan.stamp;
+	k->detour_dist = d;
+	k->detour_off = r->fill.npos;
+	k->detour_n = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t p = t->up_peer[a + j];
 
@@ -65,11 +65,11 @@ static struct cls *detour_up(struct router *r, uint32_t c, uint32_t d)
 			continue;
 		if (r->deg.rank[p] < br) {
 			br = r->deg.rank[p];
-			k->dn = 0;
+			k->detour_n = 0;
 		}
-		r->fill.cpos[k->doff + k->dn++] = (uint8_t)j;
+		r->fill.cpos[k->detour_off + k->detour_n++] = (uint8_t)j;
 	}
-	r->fill.npos += k->dn;
+	r->fill.npos += k->detour_n;
 	return k;
 }
 
@@ -77,28 +77,28 @@ static struct cls *detour_up(struct router *r, uint32_t c, uint32_t d)
 static struct cls *detour_down(struct router *r, uint32_t c, uint32_t d)
 {
 	const vt_tree *t = r->t;
-	struct cls *k = &r->cls.dcl[c];
+	struct cls *k = &r->cls.down_classes[c];
 	uint32_t a = t->dn_start[k->rep], n = t->dn_start[k->rep + 1] - a;
 
-	if (k->dat == r->plan.stamp && k->dd == d)
+	if (k->detour_at == r->plan.stamp && k->detour_dist == d)
 		return k;
-	k->dat = r->plan.stamp;
-	k->dd = d;
-	k->doff = r->fill.npos;
-	k->dn = 0;
-	k->kmin = UINT32_MAX;
-	k->kmax = 0;
+	k->detour_at = r->plan.stamp;
+	k->detour_dist = d;
+	k->detour_off = r->fill.npos;
+	k->detour_n = 0;
+	k->turn_key_min = UINT32_MAX;
+	k->turn_key_max = 0;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t ch = t->dn_peer[a + j], key;
 
 		if (r->plan.dist[ch] + 1 != d)
 			continue;
 		key = turn_key(r, ch);
-		k->kmin = key < k->kmin ? key : k->kmin;
-		k->kmax = key > k->kmax ? key : k->kmax;
-		r->fill.cpos[k->doff + k->dn++] = (uint8_t)j;
+		k->turn_key_min = key < k->turn_key_min ? key : k->turn_key_min;
+		k->turn_key_max = key > k->turn_key_max ? key : k->turn_key_max;
+		r->fill.cpos[k->detour_off + k->detour_n++] = (uint8_t)j;
 	}
-	r->fill.npos += k->dn;
+	r->fill.npos += k->detour_n;
 	return k;
 }
 
@@ -112,21 +112,21 @@ static void detour_cands(struct router *r, uint32_t s)
 	const vt_tree *t = r->t;
 	struct route_fill *fl = &r->fill;
 	uint32_t d = r->plan.dist[s], rk = r->deg.rank[s], off;
-	const struct cls *k = detour_up(r, r->cls.ucls[s], d);
+	const struct cls *k = detour_up(r, r->cls.up_class_of[s], d);
 	const uint8_t *dn = &t->dn_port[t->dn_start[s]];
 
-	if (k->dn) {
-		add_fill(r, s, &t->up_port[t->up_start[s]], &fl->cpos[k->doff], k->dn);
+	if (k->detour_n) {
+		add_fill(r, s, &t->up_port[t->up_start[s]], &fl->cpos[k->detour_off], k->detour_n);
 		return;
 	}
-	k = detour_down(r, r->cls.dcls[s], d);
-	if (k->kmin > rk || k->kmax <= rk) { /* all allowed, or none */
-		add_fill(r, s, dn, &fl->cpos[k->doff], k->dn);
+	k = detour_down(r, r->cls.down_class_of[s], d);
+	if (k->turn_key_min > rk || k->turn_key_max <= rk) { /* all allowed, or none */
+		add_fill(r, s, dn, &fl->cpos[k->detour_off], k->detour_n);
 		return;
 	}
 	off = fl->npos;
-	for (uint32_t i = 0; i < k->dn; i++) {
-		uint8_t j = fl->cpos[k->doff + i];
+	for (uint32_t i = 0; i < k->detour_n; i++) {
+		uint8_t j = fl->cpos[k->detour_off + i];
 
 		if (turn_key(r, t->dn_peer[t->dn_start[s] + j]) > rk)
 			fl->cpos[fl->npos++] = j;

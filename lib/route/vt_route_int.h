@@ -49,11 +49,16 @@ struct cls {
 	uint32_t lo, hi; /* parent sets: hops of the nearest and farthest parent, plan at */
 	uint32_t off, n; /* up classes' candidates: fill.cpos[off .. off + n) */
 	/*
-	 * Detour candidates of members at distance dd, plan dat: the parents
-	 * (up classes) or children (down classes) at distance dd - 1; down
-	 * classes also keep the least and greatest turn_key() among those.
+	 * Detour candidates (vt_route_detour.c) of members at distance
+	 * detour_dist: the parents (up classes) or children (down classes) at
+	 * distance detour_dist - 1.
 	 */
-	uint32_t dat, dd, doff, dn, kmin, kmax;
+	uint32_t detour_at;    /* the plan the detour fields belong to */
+	uint32_t detour_dist;  /* the members' detour distance they were found for */
+	uint32_t detour_off;   /* the candidates: fill.cpos[detour_off .. + detour_n) */
+	uint32_t detour_n;     /* ... their number */
+	uint32_t turn_key_min; /* down classes: least turn_key() of the candidates */
+	uint32_t turn_key_max; /* ... and greatest */
 };
 
 /* Algorithm 2's usage counters: what each port carries so far. */
@@ -111,16 +116,19 @@ struct route_fill {
 
 /* Switch classes of the current plane (struct cls). */
 struct route_classes {
-	uint32_t *ucls, *dcls; /* per switch: its up and down class */
-	struct cls *ucl, *dcl;
+	uint32_t *up_class_of;	  /* per switch: its up class, an index of up_classes[] */
+	uint32_t *down_class_of;  /* per switch: its down class, an index of down_classes[] */
+	struct cls *up_classes;	  /* switches of a level with the same parents, in order */
+	struct cls *down_classes; /* switches of a level with the same children, in order */
 	/*
 	 * Parent sets: switches of a level with the same parents, whatever
 	 * their links' order and number (up classes of pruned 64,40: 640, parent
-	 * sets: 32). pcls per switch, pcl the sets; pstart/ppeer per switch its
-	 * distinct parents (up_peer[] without repeats).
+	 * sets: 32). pstart/ppeer per switch its distinct parents (up_peer[]
+	 * without repeats).
 	 */
-	uint32_t *pcls, *pstart, *ppeer;
-	struct cls *pcl;
+	uint32_t *parent_set_of; /* per switch: its parent set, an index of parent_sets[] */
+	uint32_t *pstart, *ppeer;
+	struct cls *parent_sets; /* the parent sets (their members' distinct parents) */
 };
 
 /* The main route of the current destination: Algorithms 4 and 3. */

@@ -80,7 +80,7 @@ static void plan_ancestors(struct router *r, uint32_t x)
  */
 static const struct cls *parent_set(struct router *r, uint32_t p)
 {
-	struct cls *ps = &r->cls.pcl[p];
+	struct cls *ps = &r->cls.parent_sets[p];
 	const uint32_t *h = r->plan.h, *pp = r->cls.ppeer;
 	uint32_t lo = VT_NONE, hi = 0;
 
@@ -105,14 +105,14 @@ static const struct cls *parent_set(struct router *r, uint32_t p)
 static struct cls *up_class(struct router *r, uint32_t c)
 {
 	const vt_tree *t = r->t;
-	struct cls *k = &r->cls.ucl[c];
+	struct cls *k = &r->cls.up_classes[c];
 	const uint32_t *h = r->plan.h, *peer;
 	const struct cls *ps;
 	uint32_t n;
 
 	if (k->at == r->plan.stamp)
 		return k;
-	ps = parent_set(r, r->cls.pcls[k->rep]);
+	ps = parent_set(r, r->cls.parent_set_of[k->rep]);
 	peer = &t->up_peer[t->up_start[k->rep]];
 	n = t->up_start[k->rep + 1] - t->up_start[k->rep];
 	k->at = r->plan.stamp;
@@ -156,7 +156,7 @@ static uint32_t plan_hops(struct router *r, uint32_t x)
 					 &r->fill.cpos[pl->aoff[s]], pl->an[s]);
 				continue;
 			}
-			k = up_class(r, r->cls.ucls[s]);
+			k = up_class(r, r->cls.up_class_of[s]);
 			pl->h[s] = k->h;
 			pl->hup[s] = k->h;
 			if (k->h == VT_NONE) {
