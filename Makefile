@@ -72,7 +72,7 @@ $(A)/lib/libvtcore.a: $(patsubst %.c,$(A)/obj/%.o,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(B)/obj/lib/work/vt_otf2.o $(A)/obj/lib/work/vt_otf2.o $(B)/fuzz/obj/lib/work/vt_otf2.o: | otf2-check
+$(foreach d,$(B) $(A) $(B)/fuzz,$(d)/obj/lib/work/vt_otf2.o $(d)/obj/lib/work/vt_otf2_anchor.o): | otf2-check
 otf2-check:
 	@pkg-config --exists otf2 || { echo "libotf2 not found (pkg-config otf2): \
 	scripts/install-deps installs libopen-trace-format2-dev" >&2; exit 1; }

@@ -250,13 +250,14 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 			       (unsigned long long)r->msgs_local,
 			       (unsigned long long)r->bytes_local);
 		printf("\n");
-		if (!o->jobs &&
-		    r->msgs_local) /* a rank's messages to itself: never in the fabric */
-			printf("%s: %llu local messages (a rank to itself) of %llu bytes, not in "
-			       "the "
-			       "fabric\n",
+		/* a rank's messages to itself never enter the fabric: said apart */
+		if (!o->jobs && r->msgs_local)
+			printf("%s: %llu local messages (a rank to itself) of %llu bytes, "
+			       "not in the fabric\n",
 			       rt[k].name, (unsigned long long)r->msgs_local,
 			       (unsigned long long)r->bytes_local);
+		if (o->trace && !r->msgs) /* a trace of one rank, or of barriers of one member */
+			printf("%s: no message: the trace's MPI calls move no data\n", rt[k].name);
 		if (rt[k].seed_total)
 			simseeds_table(o, &rt[k]);
 	}

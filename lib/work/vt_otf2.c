@@ -765,16 +765,14 @@ static int no_mpi(struct rd *d)
 int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e)
 {
 	struct rd d = {.t = t, .e = e, .path = path};
-	FILE *fp = fopen(path, "r");
 	OTF2_Reader *rdr;
 	uint64_t nloc;
 	OTF2_ErrorCode c;
 	int rc = -1;
 
 	memset(t, 0, sizeof(*t));
-	if (!fp)
-		return vt_err_set(e, "%s: %s", path, strerror(errno));
-	fclose(fp);
+	if (vt_otf2_anchor_check(path, e))
+		return -1;
 	/* libotf2 prints its errors by default; ours name the file instead */
 	OTF2_Error_RegisterCallback(silent, NULL);
 	rdr = OTF2_Reader_Open(path);

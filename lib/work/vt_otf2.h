@@ -39,5 +39,12 @@
  * or missing file, or the location and event that cannot be replayed).
  */
 int vt_otf2_read(vt_mpitrace *t, const char *path, vt_err *e);
+/*
+ * Checks the layout of anchor file `path` before libotf2 reads it (it trusts
+ * the counts and lengths there): header, chunk sizes within OTF2's limits,
+ * every string terminated, as many properties as the file has room for, the
+ * end mark. 0, or -1 with one line naming the file and the cause.
+ */
+int vt_otf2_anchor_check(const char *path, vt_err *e);
 
 #endif

@@ -97,7 +97,7 @@ refuse "vartree-sim: --mode does not apply to --trace (MPI's own waits release i
 	--gen "fat 4,2" --trace "$mix" --mode burst
 cp -r "$tmp/mix" "$tmp/cut"
 head -c 40 "$tmp/mix/mix.otf2" >"$tmp/cut/mix.otf2"
-refuse "vartree-sim: $tmp/cut/mix.otf2: not an OTF2 anchor file, or a damaged one" --gen "fat 4,2" --trace "$tmp/cut/mix.otf2"
+refuse "vartree-sim: $tmp/cut/mix.otf2: not an OTF2 anchor file, or a damaged one (it ends within its header)" --gen "fat 4,2" --trace "$tmp/cut/mix.otf2"
 cp "$tmp/mix/mix.otf2" "$tmp/cut/mix.otf2"
 truncate -s $(($(stat -c %s "$tmp/mix/mix.def") / 2)) "$tmp/cut/mix.def"
 refuse "vartree-sim: $tmp/cut/mix.otf2: cannot read the global definitions: libotf2: Invalid or inconsistent record data" \

@@ -5,14 +5,16 @@
  * freed and removed again. Parts are separated by FUZZ_OTF2_SEP:
  *   part 0   the global definitions D/t.def
  *   part 1.. "NAME\n" then its bytes: the location file D/t/NAME, NAME being
- *            digits then ".def" or ".evt" (other parts are skipped)
- * The anchor file D/t.otf2 is not fuzzed: libotf2 alone reads it, and
- * callocs for as many properties as it says (up to 2^32) before finding the
- * file too short: that only measures the allocator. It is written by
- * libotf2 once, for an archive of no locations (the reader takes them from
- * the definitions) and the smallest chunks (its buffers are allocated per
- * location and execution; with 1 MiB ones a run took about 8 times longer).
- * tests/fuzz/otf2-seeds packs otf2-write's traces this way.
+ *            digits then ".def" or ".evt" (other parts are skipped), or
+ *            "anchor\n" then the anchor file D/t.otf2's bytes
+ * Without an anchor part the anchor file is libotf2's own, written once for
+ * an archive of no locations (the reader takes them from the definitions)
+ * and the smallest chunks (its buffers are allocated per location and
+ * execution; with 1 MiB ones a run took about 8 times longer). A damaged
+ * anchor file must be refused at once (vt_otf2_anchor_check: libotf2 trusts
+ * its counts and string lengths), which libFuzzer's -timeout watches.
+ * tests/fuzz/otf2-seeds packs otf2-write's traces this way, one with its
+ * anchor file.
  */
 #include "fuzz_common.h"
 #include "work/vt_otf2.h"
@@ -75,6 +77,11 @@ static void put_part(const char *dir, unsigned k, const uint8_t *p, size_t n)
 		return;
 	}
 	nl = memchr(p, '\n', n);
+	if (nl && nl - p == 6 && !memcmp(p, "anchor", 6)) {
+		snprintf(path, sizeof(path), "%s/t.otf2", dir);
+		put(path, nl + 1, n - 7);
+		return;
+	}
 	if (!nl || !loc_name(p, (size_t)(nl - p)))
 		return;
 	snprintf(path, sizeof(path), "%s/t/%.*s", dir, (int)(nl - p), (const char *)p);

@@ -534,6 +534,20 @@ static void truncate_half(const char *path)
 	ck_assert_int_eq(truncate(path, n / 2), 0);
 }
 
+/* Writes n bytes at offset `at` of the 72-byte anchor file path (machine, creator, description
+ * empty). */
+static void poke(const char *path, long at, const char *b, size_t n)
+{
+	FILE *fp = fopen(path, "r+b");
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+	ck_assert_int_eq(ftell(fp), 72);
+	ck_assert_int_eq(fseek(fp, at, SEEK_SET), 0);
+	ck_assert_uint_eq(fwrite(b, 1, n, fp), n);
+	ck_assert_int_eq(fclose(fp), 0);
+}
+
 START_TEST(errors_name_file_and_cause)
 {
 	char dir[64], path[512], file[600], want[700];
@@ -635,6 +649,29 @@ START_TEST(errors_name_file_and_cause)
 	anchor(path, sizeof(path), dir, "ctl");
 	snprintf(want, sizeof(want),
 		 "%s: rank 1: send to rank 2 of communicator s?u?b, which has 2", path);
+	ck_assert_str_eq(read_error(path, &e), want);
+
+	/*
+	 * a damaged anchor file is refused before libotf2 reads it: a property
+	 * count of 2^32 - 256 (libotf2 callocs for them first), the machine name
+	 * unterminated (libotf2 searched on for seconds)
+	 */
+	tw = start(dir, "anchor", 2);
+	otf2w_send(tw, 0, 0, 1, 0, 100);
+	otf2w_recv(tw, 1, 0, 0, 0, 100);
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	anchor(path, sizeof(path), dir, "anchor");
+	poke(path, 50, "\xff\xff\xff", 3);
+	snprintf(want, sizeof(want),
+		 "%s: not an OTF2 anchor file, or a damaged one (4294967040 properties in its 72 "
+		 "bytes)",
+		 path);
+	ck_assert_str_eq(read_error(path, &e), want);
+	poke(path, 46, "xxxxxxxxxxxxxxxxxxxxxxxxxx", 26);
+	snprintf(want, sizeof(want),
+		 "%s: not an OTF2 anchor file, or a damaged one (its machine name runs to the "
+		 "end of the file)",
+		 path);
 	ck_assert_str_eq(read_error(path, &e), want);
 
 	/* a cut global definition file, a cut event file: the file named, one line */
