@@ -170,7 +170,7 @@ static int own_names_usable(const vt_tree *t, char **words)
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		const char *d = f->nodes[f->switches[s]].desc;
 		size_t n, ok = first_word(d, &n);
-		if (t->level[s] == 0xFF)
+		if (t->level[s] == VT_TREE_OUTSIDE)
 			continue;
 		if (!n || ok < n || n > SLURM_NAME_MAX)
 			return 0;

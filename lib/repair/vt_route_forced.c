@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tree/vt_tree.h"
+
 #define BLOCK 64u /* LIDs per LFT block, the unit OpenSM sends */
 
 enum { PH_U, PH_D };
@@ -54,7 +56,7 @@ static uint32_t hop_to(const struct forced *r, uint32_t s, unsigned p, int *up)
 	if (p == 0 || p > nd->nports || (q = r->f->ports[nd->first_port + p].peer) == VT_NONE)
 		return VT_NONE;
 	n = r->f->nodes[r->f->ports[q].node].sw;
-	if (n == VT_NONE || r->level[s] == 0xFF || r->level[n] == 0xFF ||
+	if (n == VT_NONE || r->level[s] == VT_TREE_OUTSIDE || r->level[n] == VT_TREE_OUTSIDE ||
 	    r->level[s] == r->level[n])
 		return VT_NONE;
 	*up = r->level[n] > r->level[s];

@@ -37,7 +37,7 @@ struct vt_forced {
 
 /*
  * prev: the previous tables mapped onto f; fresh: f's fresh routing (its turns
- * count as allowed); level: per switch ordinal, its tree level (0xFF outside
+ * count as allowed); level: per switch ordinal, its tree level (VT_TREE_OUTSIDE outside
  * the tree). Counts only LIDs still in f. -1 when out of memory.
  */
 int vt_route_forced(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,

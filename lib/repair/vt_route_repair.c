@@ -35,7 +35,8 @@
 
 static int hop_dir(const struct repair *r, uint32_t a, uint32_t b)
 {
-	if (r->level[a] == 0xFF || r->level[b] == 0xFF || r->level[a] == r->level[b])
+	if (r->level[a] == VT_TREE_OUTSIDE || r->level[b] == VT_TREE_OUTSIDE ||
+	    r->level[a] == r->level[b])
 		return HOP_SIDE;
 	return r->level[b] > r->level[a] ? HOP_UP : HOP_DOWN;
 }
@@ -423,7 +424,7 @@ static void rebalance_all(struct repair *r)
 		for (uint32_t s = 0; s < r->f->nswitches; s++) {
 			if (r->level[s] == l)
 				rebalance(r, s);
-			if (r->level[s] != 0xFF && r->level[s] > top)
+			if (r->level[s] != VT_TREE_OUTSIDE && r->level[s] > top)
 				top = r->level[s];
 		}
 	}

@@ -13,6 +13,7 @@
 #include "model/vt_lft.h"
 #include "model/vt_order.h"
 #include "route/vt_route.h"
+#include "tree/vt_tree.h"
 
 #define RANK_NO_PORT 0xFFFFu /* rank_port: no used entry */
 
@@ -52,7 +53,7 @@ struct repair {
 	const vt_fabric *f;
 	const vt_lfts *prev, *fresh;
 	vt_lfts *t;	/* being repaired */
-	uint8_t *level; /* per switch, from the tree; 0xFF outside it */
+	uint8_t *level; /* per switch, from the tree; VT_TREE_OUTSIDE outside it */
 	enum vt_repair_policy policy;
 	struct repair_try how; /* the candidate being built */
 	uint32_t *pend;	       /* nsw */

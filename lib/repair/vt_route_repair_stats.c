@@ -108,7 +108,7 @@ int vt_repair_tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e)
 		return vt_err_nomem(e, "out of memory");
 	}
 	to.plane_of = np > 1 ? plane : NULL;
-	memset(level, 0xFF, f->nswitches);
+	memset(level, VT_TREE_OUTSIDE, f->nswitches);
 	for (uint32_t p = 0; p < (np ? np : 1); p++) {
 		vt_tree t;
 
@@ -118,7 +118,7 @@ int vt_repair_tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e)
 			return -1;
 		}
 		for (uint32_t s = 0; s < f->nswitches; s++)
-			if (t.level[s] != 0xFF)
+			if (t.level[s] != VT_TREE_OUTSIDE)
 				level[s] = t.level[s];
 		vt_tree_free(&t);
 	}

@@ -196,7 +196,7 @@ int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e)
 		for (uint32_t j = t->dn_start[s]; j + 1 < t->dn_start[s + 1]; j++)
 			vt_uf_union_min(uf, t->dn_peer[j], t->dn_peer[j + 1]);
 	for (uint32_t s = 0; s < nsw; s++)
-		if (t->level[s] != 0xFF && t->level[s] &&
+		if (t->level[s] != VT_TREE_OUTSIDE && t->level[s] &&
 		    t->dn_start[s + 1] - t->dn_start[s] < t->lv[t->level[s]].down_links)
 			lost[vt_uf_find(uf, s)] = 1;
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[t->nlevels]; i++) {

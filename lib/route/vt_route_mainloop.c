@@ -86,7 +86,7 @@ static void route_other_cas(struct router *r, const vt_tree *t)
 		    f->nodes[f->ports[p->peer].node].type != VT_SWITCH)
 			continue;
 		x = f->nodes[f->ports[p->peer].node].sw;
-		if (t->level[x] == 0xFF || !p->lid)
+		if (t->level[x] == VT_TREE_OUTSIDE || !p->lid)
 			continue;
 		for (uint32_t o = 0; o < (1u << p->lmc); o++)
 			route_dest(r, x, f->ports[p->peer].num, p->lid + o, o);
@@ -110,7 +110,7 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 		    f->nodes[f->ports[q].node].type != VT_SWITCH)
 			continue;
 		s = f->nodes[f->ports[q].node].sw;
-		if (t->level[s] == 0xFF)
+		if (t->level[s] == VT_TREE_OUTSIDE)
 			continue;
 		for (uint32_t o = 0; o < (1u << f->ports[q].lmc); o++)
 			route_dest(r, s, 0, lid + o, o);

@@ -128,7 +128,7 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
 
 		r->deg.sib[s] = VT_NONE;
-		if (l == 0xFF || !l || !nu || nu >= t->lv[l].up_links)
+		if (l == VT_TREE_OUTSIDE || !l || !nu || nu >= t->lv[l].up_links)
 			continue;
 		p = t->up_peer[t->up_start[s]];
 		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {

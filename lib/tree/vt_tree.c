@@ -110,12 +110,12 @@ static int check_links(vt_tree *t, vt_err *e)
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t node = f->switches[s];
 
-		if (t->level[s] == 0xFF)
+		if (t->level[s] == VT_TREE_OUTSIDE)
 			continue;
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 			uint32_t q = vt_port_index(f, node, p), r = peer_sw(f, q);
 
-			if (r == VT_NONE || t->level[r] == 0xFF)
+			if (r == VT_NONE || t->level[r] == VT_TREE_OUTSIDE)
 				continue;
 			if (t->level[r] == t->level[s]) {
 				char a[NAME_LEN], b[NAME_LEN];
@@ -187,14 +187,16 @@ static int subtrees_and_order(vt_tree *t, const uint8_t *is_leaf, uint32_t *leaf
 			for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 				uint32_t r = peer_sw(f, vt_port_index(f, node, p));
 
-				if (r != VT_NONE && t->level[r] != 0xFF && t->level[r] < l)
+				if (r != VT_NONE && t->level[r] != VT_TREE_OUTSIDE &&
+				    t->level[r] < l)
 					vt_uf_union_into(uf, r, s);
 			}
 		}
 		for (uint32_t s = 0; s < nsw; s++) {
-			t->sub[(size_t)l * nsw + s] = t->level[s] <= l && t->level[s] != 0xFF
-							      ? vt_uf_find(uf, s)
-							      : VT_NONE;
+			t->sub[(size_t)l * nsw + s] =
+				t->level[s] <= l && t->level[s] != VT_TREE_OUTSIDE
+					? vt_uf_find(uf, s)
+					: VT_NONE;
 			minnr[(size_t)l * nsw + s] = VT_NONE;
 		}
 		for (uint32_t s = 0; s < nsw; s++) {
@@ -321,14 +323,14 @@ static int order_switches(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 			uint32_t r = peer_sw(f, vt_port_index(f, node, p));
 
-			if (r != VT_NONE && !seen[r] && t->level[r] != 0xFF) {
+			if (r != VT_NONE && !seen[r] && t->level[r] != VT_TREE_OUTSIDE) {
 				seen[r] = 1;
 				q[nq++] = r;
 			}
 		}
 	}
 	for (uint32_t s = 0; s < nsw; s++)
-		if (t->level[s] != 0xFF)
+		if (t->level[s] != VT_TREE_OUTSIDE)
 			cnt[t->level[s] + 1]++;
 	for (uint32_t l = 0; l < t->nlevels; l++)
 		t->lvl_start[l + 1] = t->lvl_start[l] + cnt[l + 1];
@@ -343,7 +345,7 @@ static int order_switches(vt_tree *t, const uint32_t *leaf_seq, uint32_t nl, vt_
 		t->by_level[t->lvl_start[l] + cnt[l]++] = s;
 	}
 	for (uint32_t s = 0; s < nsw; s++)
-		if (t->level[s] == 0xFF)
+		if (t->level[s] == VT_TREE_OUTSIDE)
 			t->pos[s] = VT_NONE;
 	free(q);
 	free(seen);
@@ -381,14 +383,14 @@ static int port_groups(vt_tree *t, vt_err *e)
 
 			t->up_start[s] = nup;
 			t->dn_start[s] = ndn;
-			if (t->level[s] == 0xFF)
+			if (t->level[s] == VT_TREE_OUTSIDE)
 				continue;
 			for (int dir = 0; dir < 2; dir++) {
 				n = 0;
 				for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 					uint32_t r = peer_sw(f, vt_port_index(f, node, p));
 
-					if (r == VT_NONE || t->level[r] == 0xFF ||
+					if (r == VT_NONE || t->level[r] == VT_TREE_OUTSIDE ||
 					    t->level[r] != t->level[s] + (dir ? -1 : 1))
 						continue;
 					g[n++] = (struct gport){t->pos[r], p, r};

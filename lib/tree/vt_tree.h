@@ -45,6 +45,12 @@
 #include "model/vt_order.h"
 
 #define VT_TREE_MAX_LEVELS 16
+/*
+ * The level of a switch outside the tree: another plane's, or one no leaf
+ * reaches. Levels are bytes and never reach VT_TREE_MAX_LEVELS, so this one
+ * is no real level, and memset() marks a whole array outside.
+ */
+#define VT_TREE_OUTSIDE 0xFFu
 
 struct vt_tree_opts {
 	const uint64_t *root_guids; /* node GUIDs of the top switches, or NULL */
@@ -90,7 +96,7 @@ typedef struct vt_tree {
 	const vt_fabric *f;
 	uint32_t nsw;	    /* f->nswitches; arrays below are per switch ordinal */
 	uint32_t nlevels;   /* switch levels, leaves = 0 */
-	uint8_t *level;	    /* per switch; 0xFF for a switch outside the tree (unreachable) */
+	uint8_t *level;	    /* per switch; VT_TREE_OUTSIDE outside the tree */
 	uint32_t *by_level; /* switch ordinals in tree order, level by level */
 	uint32_t lvl_start[VT_TREE_MAX_LEVELS + 1]; /* by_level[lvl_start[l] .. lvl_start[l+1]) */
 	uint32_t *pos; /* per switch: position within its level in tree order */

@@ -535,7 +535,7 @@ static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 	uint32_t cnt[VT_TREE_MAX_LEVELS] = {0}, m = 0, nq = 0, total = 0;
 
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF) {
+		if (is_leaf[s] && t->level[s] != VT_TREE_OUTSIDE) {
 			cnt[t->level[s]]++;
 			total++;
 		}
@@ -554,10 +554,10 @@ static int check_leaf_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 		}
 	vt_tree_bfs(t->f, q, nq, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF && t->level[s] != m)
+		if (is_leaf[s] && t->level[s] != VT_TREE_OUTSIDE && t->level[s] != m)
 			return refuse_leaf_level(t, s, dist[s], e);
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && t->level[s] != 0xFF)
+		if (is_leaf[s] && t->level[s] != VT_TREE_OUTSIDE)
 			return refuse_leaf_level(t, s, m, e);
 	return 0;
 }
@@ -633,7 +633,7 @@ static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist,
 				  VT_TREE_MAX_LEVELS);
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		if (dist[s] == VT_NONE) {
-			t->level[s] = 0xFF;
+			t->level[s] = VT_TREE_OUTSIDE;
 			if (is_leaf[s])
 				return vt_err_node(e, t->f, t->f->switches[s], 0,
 						   "switch %s with compute nodes is not connected "

@@ -66,7 +66,7 @@ static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *di
 	uint32_t node = f->switches[s], kept = 0;
 
 	*orphan = VT_NONE;
-	if (is_leaf[s] || down[s] || t->level[s] == 0xFF || t->level[s] >= lowest ||
+	if (is_leaf[s] || down[s] || t->level[s] == VT_TREE_OUTSIDE || t->level[s] >= lowest ||
 	    dist[s] == VT_NONE || !dist[s])
 		return 0;
 	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
@@ -108,7 +108,7 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	uint32_t *dist = malloc((t->nsw + 1) * sizeof(*dist)),
 		 *q = malloc((t->nsw + 1) * sizeof(*q));
 	uint8_t *down = calloc(t->nsw + 1, 1);
-	uint32_t lowest = 0xFF, s, leaf;
+	uint32_t lowest = VT_TREE_OUTSIDE, s, leaf;
 	char a[300], nm[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX + 40] = "";
 
 	if (!dist || !q || !down) {

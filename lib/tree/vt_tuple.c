@@ -170,7 +170,8 @@ static int bfs(struct tstate *st, uint32_t h, vt_err *e)
 			if (pn == VT_NONE || f->nodes[pn].type != VT_SWITCH)
 				continue;
 			x = f->nodes[pn].sw;
-			if (t->level[x] == 0xFF || t->level[x] == r || tup(st, x)[0] != MASK)
+			if (t->level[x] == VT_TREE_OUTSIDE || t->level[x] == r ||
+			    tup(st, x)[0] != MASK)
 				continue;
 			if (t->level[x] == r + 1) {
 				i = r;

@@ -171,7 +171,7 @@ static void port_groups_regular(const vt_tree *t)
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		const struct vt_tree_level *lv = &t->lv[t->level[s] & 15];
 
-		if (t->level[s] == 0xFF) /* another plane's */
+		if (t->level[s] == VT_TREE_OUTSIDE) /* another plane's */
 			continue;
 		for (int dn = 0; dn < 2; dn++) {
 			const uint32_t *start = dn ? t->dn_start : t->up_start;
@@ -357,7 +357,7 @@ END_TEST
 
 /*
  * Two rails of a 4-ary-3-tree: two planes of 48 switches; each plane's tree
- * holds its own switches only (the other plane's are outside, level 0xFF)
+ * holds its own switches only (the other plane's are outside, level VT_TREE_OUTSIDE)
  * and the CA ports attached to it, and has the 4-ary-3 shape.
  */
 START_TEST(rails_planes)
@@ -386,7 +386,7 @@ START_TEST(rails_planes)
 		port_groups_regular(&t);
 		subtrees_regular(&t, ranks, nsw, nup);
 		for (uint32_t s = 0; s < f->nswitches; s++)
-			ck_assert_uint_eq(t.level[s] == 0xFF, plane[s] != p);
+			ck_assert_uint_eq(t.level[s] == VT_TREE_OUTSIDE, plane[s] != p);
 		for (uint32_t i = 0; i < t.order.n; i++) {
 			uint32_t sw = f->nodes[vt_peer_node(f, t.order.port[i])].sw;
 

@@ -64,7 +64,7 @@ static void unique_per_level(const vt_tree *t)
 
 	for (uint32_t s = 0; s < t->nsw; s++)
 		for (uint32_t j = 0; j < D; j++)
-			ck_assert_msg((dig(t, s, j) == 0xFFFF) == (t->level[s] == 0xFF),
+			ck_assert_msg((dig(t, s, j) == 0xFFFF) == (t->level[s] == VT_TREE_OUTSIDE),
 				      "%s digit %u: %u", name(t, s), j, dig(t, s, j));
 	for (uint32_t l = 0; l < t->nlevels; l++)
 		for (uint32_t a = t->lvl_start[l]; a < t->lvl_start[l + 1]; a++)
@@ -116,7 +116,7 @@ static void group_indices(const vt_tree *t)
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t r = t->level[s], seen = 0, ng = 0;
 
-		if (r == 0xFF)
+		if (r == VT_TREE_OUTSIDE)
 			continue;
 		for (int dn = 0; dn < 2; dn++) {
 			const uint32_t *st = dn ? t->dn_start : t->up_start;
