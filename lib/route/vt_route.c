@@ -322,7 +322,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 			vt_tree_free(&t);
 			goto fail;
 		}
-		vt_route_plane_lids(&r, &t);
+		vt_route_mainloop(&r, &t);
 		if (!p) {
 			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
 			if (!order->port) {

@@ -88,7 +88,8 @@ static uint32_t parent_key(const vt_tree *t, uint32_t s, uint32_t j)
  * current LID (none for a place-keeper) down towards it. Fills path[] (x first) and pn[l], the
  * port number taken at level l; returns the path's length.
  */
-uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn)
+uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t rot, uint32_t *path,
+					 uint8_t *pn)
 {
 	const vt_tree *t = r->t;
 	uint32_t n = 0, s = x;

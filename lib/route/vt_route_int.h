@@ -19,6 +19,10 @@
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
+ *
+ * Each algorithm's function is named after it and its file:
+ * vt_route_mainloop (2), vt_route_upgoing_by_descending (3),
+ * vt_route_downgoing_by_ascending (4).
  */
 #ifndef VT_ROUTE_INTERNAL_H
 #define VT_ROUTE_INTERNAL_H
@@ -285,12 +289,16 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, c
 	fl->fcand[fl->n++] = cand;
 }
 
-/* vt_route_mainloop.c */
-void vt_route_plane_lids(struct router *r, const vt_tree *t);
-/* vt_route_downgoing.c: returns the main route's switches, x first, in path[] */
-uint32_t vt_route_ascend(struct router *r, uint32_t x, uint32_t rot, uint32_t *path, uint8_t *pn);
-/* vt_route_upgoing.c */
-uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath);
+/* vt_route_mainloop.c: Algorithm 2, every LID of plane t */
+void vt_route_mainloop(struct router *r, const vt_tree *t);
+/*
+ * vt_route_downgoing.c: Algorithm 4, assign-down-going-port-by-ascending;
+ * returns the main route's switches, x first, in path[]
+ */
+uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t rot, uint32_t *path,
+					 uint8_t *pn);
+/* vt_route_upgoing.c: Algorithm 3, assign-up-going-port-by-descending; returns leaves found */
+uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, uint32_t npath);
 /* vt_route_plan.c */
 void vt_route_make_plan(struct router *r, uint32_t x);
 void vt_route_write_fill(struct router *r, uint32_t rot);

@@ -31,8 +31,8 @@ static void route_dest(struct router *r, uint32_t x, unsigned xp, uint32_t lid, 
 	if (lid)
 		vt_route_write_fill(r, r->main.serial);
 	set_entry(r, x, xp);
-	n = vt_route_ascend(r, x, rot, path, pn);
-	nf = vt_route_descend(r, path, n);
+	n = vt_route_downgoing_by_ascending(r, x, rot, path, pn);
+	nf = vt_route_upgoing_by_descending(r, path, n);
 	/* switch LIDs carry no bulk traffic: their missed switches keep the plan's fill */
 	if (nf < r->plan.nreach0 && (xp || !lid))
 		vt_route_stragglers(r, pn);
@@ -118,7 +118,7 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 }
 
 /* Routes every LID of plane t (its tables set up: vt_route.c). */
-void vt_route_plane_lids(struct router *r, const vt_tree *t)
+void vt_route_mainloop(struct router *r, const vt_tree *t)
 {
 	route_compute_nodes(r, t);
 	route_other_cas(r, t);

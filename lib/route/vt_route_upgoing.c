@@ -55,7 +55,7 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
  * leaves it found: only missed leaves leave work for the stragglers
  * (vt_route_straggler.c).
  */
-uint32_t vt_route_descend(struct router *r, const uint32_t *path, uint32_t npath)
+uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, uint32_t npath)
 {
 	/* locals: the table's byte stores may alias the router's fields */
 	const vt_tree *t = r->t;
