@@ -37,7 +37,7 @@ static const char usage[] =
 	"       [--order FILE | --order-random SEED] [--json] [--compare A B] [--lmc N]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [--node-name-map FILE] [--all-sources] [--timing]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [--all-sources [--vl-split]] [--timing]\n"
 	"       [-q|--quiet] [-h|--help] [--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
@@ -50,7 +50,7 @@ struct opts {
 	const char *topo, *lfts, *route, *order, *plot, *plot_ext, *cmp[2], *name_map;
 	const char *label[2]; /* --label: names of the routings, in order */
 	unsigned nlabel;
-	int live, json, quiet, have_seed, all_sources, timing;
+	int live, json, quiet, have_seed, all_sources, vl_split, timing;
 	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];
@@ -73,6 +73,7 @@ struct routing {
 	vt_routes routes;
 	vt_cuts cuts;
 	vt_audit audit;
+	vt_vl_split vl; /* routes on VL 1 (--all-sources: vartree's own, or --vl-split) */
 	vt_pattern pat[MAX_PATTERNS];
 	vt_congest res[MAX_PATTERNS];
 	double secs[MAX_PATTERNS]; /* counting time per pattern */
@@ -152,6 +153,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 		vt_cli_usage(cli, "more --label options than routings");
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
+	vt_cli_needs(cli, o->vl_split, "--vl-split", o->all_sources, "--all-sources");
 	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->plot_ext)
 		o->plot_ext = "png";
@@ -231,6 +233,7 @@ static const struct option long_opts[] = {
 	{"lmc", required_argument, 0, 'E'},
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
+	{"vl-split", no_argument, 0, 'V'},
 	{"timing", no_argument, 0, 'W'},
 	VT_CLI_LIVE_OPTIONS,
 	{0, 0, 0, 0},
@@ -291,6 +294,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'A':
 			o->all_sources = 1;
 			break;
+		case 'V':
+			o->vl_split = 1;
+			break;
 		case 'W':
 			o->timing = 1;
 			break;
@@ -327,7 +333,8 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 				     .progress_ctx = &pr};
 
 	struct vt_audit_opts ao = {.threads = o->threads > 1 ? 2 : 1,
-				   .every_source = o->all_sources};
+				   .every_source = o->all_sources,
+				   .vl = r->vl.bits ? &r->vl : NULL};
 
 	if (vt_audit_run_opts(f, &r->lfts, &ao, &r->audit, e))
 		return -1;
@@ -359,6 +366,7 @@ static void routing_free(struct routing *r)
 		vt_congest_free(&r->res[i]);
 	}
 	vt_cuts_free(&r->cuts);
+	vt_vl_split_free(&r->vl);
 	vt_routes_free(&r->routes);
 	vt_order_free(&r->order);
 	vt_lfts_free(&r->lfts);
@@ -374,7 +382,28 @@ static uint32_t active_ranks(const vt_order *o)
 
 /* ---- people's output */
 
-static void print_audit(FILE *fp, const struct routing *r)
+/* The routes on VL 1, when some are: how many, from how many switches, the first. */
+static void print_vl1(FILE *fp, const vt_fabric *f, const struct routing *r)
+{
+	const vt_vl_split *v = &r->vl;
+	char n[VT_NODE_NAME_MAX];
+
+	if (!v->nvl1)
+		return;
+	for (uint32_t sw = 0; sw < v->nsw; sw++)
+		for (uint32_t lid = 1; lid < v->nlid; lid++)
+			if (vt_vl_split_get(v, sw, lid)) {
+				fprintf(fp,
+					"audit: VL 1: %" PRIu64 " routes from %u switches that are "
+					"not leaves, audited apart (first: %s to LID %u); every "
+					"other route on VL 0\n",
+					v->nvl1, v->nsrc,
+					vt_node_name(f, f->switches[sw], n, sizeof(n)), lid);
+				return;
+			}
+}
+
+static void print_audit(FILE *fp, const vt_fabric *f, const struct routing *r)
 {
 	if (!vt_audit_failed(&r->audit))
 		fprintf(fp, "audit: ok (no unreachable destination, loop, misdelivery "
@@ -396,7 +425,8 @@ static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, stru
 		fprintf(fp, "routing%s%s: %s, %u ranks (%u hosts)\n", nr > 1 ? " " : "",
 			nr > 1 ? (k ? "B" : "A") : "", rs[k].name, rs[k].order.n,
 			active_ranks(&rs[k].order));
-		print_audit(fp, &rs[k]);
+		print_audit(fp, f, &rs[k]);
+		print_vl1(fp, f, &rs[k]);
 	}
 	if (nr == 1) {
 		fprintf(fp, "%-28s %7s %12s %6s %8s %6s %8s %8s\n", "pattern", "stages", "flows",
@@ -543,6 +573,8 @@ static int print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct
 		vt_json_set(rj, "ranks", json_integer(r->order.n));
 		vt_json_set(rj, "hosts", json_integer(active_ranks(&r->order)));
 		vt_json_set(rj, "audit", json_audit(f, &r->audit));
+		if (r->vl.bits)
+			vt_json_set(rj, "vl1_routes", vt_json_u64(r->vl.nvl1));
 		for (unsigned i = 0; i < r->npat; i++)
 			json_array_append_new(pats, json_pattern(o, f, r, i));
 		vt_json_set(rj, "patterns", pats);
@@ -668,10 +700,12 @@ static int load_routing(const struct opts *o, vt_fabric *f, const char *lftfile,
 		/* a partial or foreign table file is an input error, not unrouted flows */
 		if (vt_lfts_read(&r->lfts, f, lftfile, e) || vt_lfts_check(&r->lfts, f, lftfile, e))
 			return -1;
+		if (o->vl_split && vt_route_vl_split(f, NULL, &r->lfts, &r->vl, e))
+			return -1;
 	} else {
 		struct vt_route_opts ro = {0};
 		r->name = "vartree";
-		if (vt_route(f, &ro, &r->lfts, &r->order, e))
+		if (vt_route_vl(f, &ro, &r->lfts, &r->order, o->all_sources ? &r->vl : NULL, e))
 			return -1;
 		if (!o->order && !o->have_seed)
 			return 0; /* the routing's own compute-node order */

@@ -41,6 +41,8 @@ static void sweep_clear(struct vtp *p)
 	memset(&p->lfts, 0, sizeof(p->lfts));
 	vt_fabric_free(p->fab);
 	p->fab = NULL;
+	vt_vl_split_free(&p->vl);
+	p->vl_on = 0;
 	p->routed = 0;
 }
 
@@ -50,6 +52,8 @@ static void prev_clear(struct vtp *p)
 	vt_lfts_free(&p->prev_lfts);
 	vt_fabric_free(p->prev_fab);
 	p->prev_fab = NULL;
+	vt_vl_split_free(&p->prev_vl);
+	p->prev_vl_on = 0;
 }
 
 /* Core lines go to OpenSM's log under the core function's name (func), as OSM_LOG names ours. */
@@ -203,7 +207,7 @@ static int hops_finish(struct vtp *p, struct hops_job *j)
  * fault changes few LFT blocks; a fabric that gained links or switches gets
  * the fresh tables (after a heal, the original ones).
  */
-static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
+static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
 					   "fresh tables (repair refused)",
@@ -213,7 +217,7 @@ static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *orde
 	vt_err e;
 
 	if (!o->repair || !p->prev_fab)
-		return;
+		return 0;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
 	    vt_route_repair(p->fab, &prev, &p->lfts, order, o->repair_policy, &st, &e)) {
 		char msg[VT_ERR_MAX + 128];
@@ -222,7 +226,7 @@ static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *orde
 		vtp_err_text(msg, sizeof(msg), "VT09", "cannot repair the last tables",
 			     "repairing the last tables", &e);
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; fresh tables used\n", msg);
-		return;
+		return 0;
 	}
 	vt_lfts_free(&prev);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
@@ -236,6 +240,7 @@ static void repair(struct vtp *p, const struct vtp_opts *o, const vt_order *orde
 			"vartree: %" PRIu64 " entries route to a CA in more hops than fresh tables "
 			"(vartree.repair=minimal keeps none)\n",
 			st.longer);
+	return st.mode == VT_REPAIR_DONE;
 }
 
 /* The subnet modelled, routed and repaired into p->fab and p->lfts; -1 if refused. */
@@ -255,14 +260,23 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		return -1;
 	}
 	t1 = vtp_now_ms();
-	if (vt_route(p->fab, ro, &p->lfts, order, &e)) {
+	if (vt_route_vl(p->fab, ro, &p->lfts, order, &p->vl, &e)) {
 		vtp_err_text(msg, sizeof(msg), "VT01", "fabric refused", "routing", &e);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"ERR %s; falling back to the next routing engine\n", msg);
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		return -1;
 	}
-	repair(p, o, order);
+	/* repaired tables are split anew (the repair's own audit keeps one VL where it can) */
+	if (repair(p, o, order) && p->vl.nvl1) {
+		vt_vl_split_free(&p->vl);
+		if (vt_route_vl_split(p->fab, ro, &p->lfts, &p->vl, &e)) {
+			vtp_err_text(msg, sizeof(msg), "VT12", "cannot split the repaired tables",
+				     "splitting the repaired tables", &e);
+			OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR %s; no VL 1\n", msg);
+		}
+	}
+	vtp_vl_check(p);
 	t2 = vtp_now_ms();
 	p->routed = 1;
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
@@ -384,8 +398,11 @@ static int vtp_fill(void *ctx)
 	if (!ret) { /* these tables are the next sweep's previous ones */
 		p->prev_fab = p->fab;
 		p->prev_lfts = p->lfts;
+		p->prev_vl = p->vl;
+		p->prev_vl_on = p->vl_on;
 		p->fab = NULL;
 		memset(&p->lfts, 0, sizeof(p->lfts));
+		memset(&p->vl, 0, sizeof(p->vl));
 	}
 	sweep_clear(p);
 	return ret;
@@ -402,6 +419,8 @@ static int vtp_setup(struct osm_routing_engine *re, osm_opensm_t *osm)
 	re->build_lid_matrices = vtp_route;
 	re->ucast_build_fwd_tables = vtp_fill;
 	re->destroy = vtp_engine_destroy;
+	re->path_sl = vtp_path_sl;
+	re->update_sl2vl = vtp_update_sl2vl;
 	return 0;
 }
 

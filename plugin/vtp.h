@@ -9,6 +9,8 @@
 
 #include <time.h>
 
+/* before osm_opensm.h: osm_opensm_t's layout depends on ENABLE_OSM_PERF_MGR */
+#include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
 
 #include "base/vt_err.h"
@@ -29,7 +31,18 @@ struct vtp {
 	int routed;
 	vt_fabric *prev_fab; /* NULL: no tables of vartree's on the switches */
 	vt_lfts prev_lfts;
+	vt_vl_split vl, prev_vl; /* routes on VL 1: this sweep's, the switches' */
+	int vl_on, prev_vl_on;	 /* VL 1 set up (vtp_vl_check found room for it) */
 };
+
+/* The SL of the routes on VL 1 (path_sl), which update_sl2vl maps to VL 1. */
+#define VTP_SL 1
+
+/* Whether the fabric can carry this sweep's VL 1 (p->vl_on), with a log line either way. */
+void vtp_vl_check(struct vtp *p);
+/* OpenSM's path_sl and update_sl2vl hooks (vtp_vl.c). */
+uint8_t vtp_path_sl(void *ctx, uint8_t hint, const ib_net16_t slid, const ib_net16_t dlid);
+void vtp_update_sl2vl(void *ctx, osm_physp_t *port, uint8_t in, uint8_t out, ib_slvl_table_t *t);
 
 /* Builds a finished vt_fabric from OpenSM's current subnet (LIDs as OpenSM assigned them). */
 int vtp_fabric_from_subnet(const osm_subn_t *subn, unsigned lmc, vt_fabric **out, vt_err *e);

@@ -32,13 +32,14 @@ struct shared {
 	const vt_fabric *f;
 	const vt_lfts *t;
 	uint32_t nsw;
-	uint32_t *chan_sw; /* per port: switch ordinal it leads to, VT_NONE */
-	uint32_t *first;   /* per switch: ports[] index of port 0 */
-	uint8_t *nports;   /* per switch */
-	uint8_t *linked;   /* per port: has a peer */
-	uint8_t *ca;	   /* per switch: traffic starts there (a CA hangs off it, or every) */
-	int every;	   /* every switch a source, switch LIDs audited too */
-	uint32_t *lids;	   /* audited LIDs (of CA ports cabled to a switch), ascending */
+	uint32_t *chan_sw;     /* per port: switch ordinal it leads to, VT_NONE */
+	uint32_t *first;       /* per switch: ports[] index of port 0 */
+	uint8_t *nports;       /* per switch */
+	uint8_t *linked;       /* per port: has a peer */
+	uint8_t *ca;	       /* per switch: traffic starts there (a CA hangs off it, or every) */
+	int every;	       /* every switch a source, switch LIDs audited too */
+	const vt_vl_split *vl; /* routes on VL 1, audited apart; NULL: one VL */
+	uint32_t *lids;	       /* audited LIDs (of CA ports cabled to a switch), ascending */
 	uint32_t nlids;
 	uint32_t *dsws; /* distinct destination switches of those LIDs */
 	uint32_t ndsw;
@@ -54,10 +55,12 @@ struct ctx {
 	uint32_t dlo, dhi; /* range of s->dsws to compute distances for */
 	uint32_t *out;	   /* per switch: channel toward the LID, VT_NONE */
 	uint8_t *state;	   /* 0 unknown, 1 on stack, 2 good, 3 bad */
-	uint8_t *seen;	   /* on a path that CA traffic takes */
+	uint8_t *seen;	   /* on a path that CA traffic takes (on VL 0) */
+	uint8_t *seen1;	   /* on a route on VL 1 */
 	uint32_t *stack;   /* also the BFS queue */
 	uint8_t *blk;	   /* VT_AUDIT_BLOCK columns of the tables, one per LID */
 	uint64_t *edges;   /* per port: 4 words, bit p = dependency on port p of the next switch */
+	uint64_t *edges1;  /* the same on VL 1 */
 	int fail;
 };
 
@@ -183,11 +186,13 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
 	/* the switches on paths CA traffic takes: from every switch with a CA that reaches the LID
 	 */
 	memset(c->seen, 0, s->nsw);
+	memset(c->seen1, 0, s->nsw);
 	for (uint32_t s0 = 0; s0 < s->nsw; s0++) {
 		if (c->state[s0] != 2 || !s->ca[s0])
 			continue;
-		for (uint32_t w = s0; w != VT_NONE && !c->seen[w];) {
-			c->seen[w] = 1;
+		uint8_t *seen = vt_vl_split_get(s->vl, s0, lid) ? c->seen1 : c->seen;
+		for (uint32_t w = s0; w != VT_NONE && !seen[w];) {
+			seen[w] = 1;
 			w = c->out[w] == VT_NONE ? VT_NONE : s->chan_sw[c->out[w]];
 		}
 	}
@@ -205,7 +210,7 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 	const vt_fabric *f = s->f;
 
 	for (uint32_t w = 0; w < s->nsw; w++) {
-		if (!c->seen[w])
+		if (!c->seen[w] && !c->seen1[w])
 			continue;
 		uint32_t ch = c->out[w], u = ch == VT_NONE ? VT_NONE : s->chan_sw[ch];
 		if (u == VT_NONE)
@@ -221,7 +226,10 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 		uint32_t ch2 = c->out[u];
 		if (ch2 != VT_NONE && s->chan_sw[ch2] != VT_NONE) {
 			unsigned pn = f->ports[ch2].num;
-			c->edges[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
+			if (c->seen[w])
+				c->edges[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
+			if (c->seen1[w])
+				c->edges1[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
 		}
 	}
 }
@@ -352,8 +360,11 @@ out:
 	return len;
 }
 
-/* Reports a credit loop, with the first LID whose routes make its first turn. */
-static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
+/*
+ * Reports a credit loop on VL vl (the first one found is the one named), with
+ * the first LID whose routes on that VL make its first turn.
+ */
+static void credit_loops(struct ctx *c, const uint64_t *edges, unsigned vl, vt_audit *a)
 {
 	const struct shared *s = c->s;
 	const vt_fabric *f = s->f;
@@ -365,7 +376,9 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 		return;
 	}
 	len = find_cycle(s, edges, cyc);
-	if (len) {
+	if (len && a->item[VT_AUDIT_CREDIT_LOOP].count) {
+		a->item[VT_AUDIT_CREDIT_LOOP].count++;
+	} else if (len) {
 		uint32_t from = cyc[0], u = s->chan_sw[from], sw = f->nodes[f->ports[from].node].sw;
 		unsigned pn = f->ports[cyc[1 % len]].num;
 		struct vt_audit_item *it = &a->item[VT_AUDIT_CREDIT_LOOP];
@@ -383,16 +396,18 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, vt_audit *a)
 				c->blk[x] = vt_lft_get(s->t, x, lid);
 			fill_out(c, c->blk);
 			walk_lid(c, &scratch, lid, dp, dist);
-			if (c->seen[sw] && c->out[sw] == from && c->out[u] != VT_NONE &&
-			    s->chan_sw[c->out[u]] != VT_NONE && f->ports[c->out[u]].num == pn) {
+			if ((vl ? c->seen1 : c->seen)[sw] && c->out[sw] == from &&
+			    c->out[u] != VT_NONE && s->chan_sw[c->out[u]] != VT_NONE &&
+			    f->ports[c->out[u]].num == pn) {
 				it->lid = lid;
 				break;
 			}
 		}
 		char n[120];
-		size_t o = (size_t)snprintf(it->detail, sizeof(it->detail),
-					    "%s: a cycle of %u channel dependencies (LID %u):",
-					    sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
+		size_t o = (size_t)snprintf(
+			it->detail, sizeof(it->detail),
+			"%s%s: a cycle of %u channel dependencies (LID %u):", vl ? "VL 1: " : "",
+			sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
 		for (uint32_t i = 0; i < len && o < sizeof(it->detail) - 1; i++)
 			o += (size_t)snprintf(it->detail + o, sizeof(it->detail) - o, " %s",
 					      vt_port_name(f, cyc[i], n, sizeof(n)));
@@ -412,7 +427,7 @@ static int has_ca(const vt_fabric *f, uint32_t node)
 }
 
 /* CA LIDs cabled to a switch; with every, switch LIDs (their port 0's range) too. */
-static int audited_lid(const vt_fabric *f, uint32_t lid, int every)
+int vt_audit_lid(const vt_fabric *f, uint32_t lid, int every)
 {
 	uint32_t dp = f->lid_port[lid];
 
@@ -457,7 +472,7 @@ static int setup(struct shared *s)
 		s->dist_row[x] = VT_NONE;
 	}
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		if (!audited_lid(f, lid, s->every))
+		if (!vt_audit_lid(f, lid, s->every))
 			continue;
 		uint32_t dsw = dest_sw(f, f->lid_port[lid]);
 		s->lids[s->nlids++] = lid;
@@ -494,7 +509,11 @@ int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads
 int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,
 		      vt_audit *a, vt_err *e)
 {
-	struct shared s = {.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source};
+	struct shared s = {.f = f,
+			   .t = t,
+			   .nsw = f->nswitches,
+			   .every = o->every_source,
+			   .vl = o->every_source ? o->vl : NULL};
 	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
 	unsigned n = nthreads < 1		       ? 1
@@ -520,10 +539,13 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 		c->out = malloc((s.nsw + 1) * sizeof(*c->out));
 		c->state = malloc(s.nsw + 1);
 		c->seen = malloc(s.nsw + 1);
+		c->seen1 = malloc(s.nsw + 1);
 		c->stack = malloc((s.nsw + 1) * sizeof(*c->stack));
 		c->blk = malloc((size_t)VT_AUDIT_BLOCK * s.nsw + 1);
 		c->edges = calloc((size_t)f->nports * 4 + 1, sizeof(*c->edges));
-		bad |= !c->out || !c->state || !c->seen || !c->stack || !c->blk || !c->edges;
+		c->edges1 = calloc((size_t)f->nports * 4 + 1, sizeof(*c->edges1));
+		bad |= !c->out || !c->state || !c->seen || !c->seen1 || !c->stack || !c->blk ||
+		       !c->edges || !c->edges1;
 	}
 	if (bad) {
 		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
@@ -540,10 +562,14 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 				a->item[k].count += src->count;
 		}
 		if (i)
-			for (size_t j = 0; j < (size_t)f->nports * 4; j++)
+			for (size_t j = 0; j < (size_t)f->nports * 4; j++) {
 				w[0].edges[j] |= w[i].edges[j];
+				w[0].edges1[j] |= w[i].edges1[j];
+			}
 	}
-	credit_loops(&w[0], w[0].edges, a);
+	credit_loops(&w[0], w[0].edges, 0, a);
+	if (s.vl)
+		credit_loops(&w[0], w[0].edges1, 1, a);
 	if (w[0].fail)
 		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
 out:
@@ -551,9 +577,11 @@ out:
 		free(w[i].out);
 		free(w[i].state);
 		free(w[i].seen);
+		free(w[i].seen1);
 		free(w[i].stack);
 		free(w[i].blk);
 		free(w[i].edges);
+		free(w[i].edges1);
 	}
 	free_shared(&s);
 	return rc;

@@ -44,6 +44,46 @@ typedef struct vt_audit {
 	struct vt_audit_item item[VT_AUDIT_NKINDS];
 } vt_audit;
 
+/*
+ * vartree's second VL (vt_audit_vl.c). Where the routes that start at
+ * switches (management traffic, and CAs on spines) would close a credit loop
+ * with the others, VL 0 keeps the routes of the leaves (where compute CAs'
+ * traffic starts), every route of another switch that makes only channel
+ * dependencies those make, and those whose one down-up turn leads into a
+ * higher core group; the other routes of that switch go on VL 1 (an SL of
+ * their own: OpenSM's path_sl and SL2VL tables). A route belongs to the
+ * switch it starts at: a CA's routes are its switch's.
+ */
+typedef struct vt_vl_split {
+	uint32_t nsw, nlid; /* switches; LIDs per switch (max_lid + 1) */
+	uint64_t *bits;	    /* bit sw * nlid + lid: switch sw's route to lid is on VL 1 */
+	uint64_t nvl1;	    /* routes on VL 1 */
+	uint32_t nsrc;	    /* switches with a route on VL 1 */
+} vt_vl_split;
+
+/*
+ * The split of tables t: level[] per switch ordinal, the tree's (0: a leaf,
+ * whose routes are VL 0's base; VT_TREE_OUTSIDE (tree/vt_tree.h): outside
+ * the tree). Every LID the every-source audit follows is split. -1 with e
+ * only when out of memory; caller frees s.
+ */
+int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *level, vt_vl_split *s,
+			vt_err *e);
+void vt_vl_split_free(vt_vl_split *s);
+
+static inline int vt_vl_split_get(const vt_vl_split *s, uint32_t sw, uint32_t lid)
+{
+	uint64_t b;
+
+	if (!s || !s->bits || sw >= s->nsw || lid >= s->nlid)
+		return 0;
+	b = (uint64_t)sw * s->nlid + lid;
+	return (int)(s->bits[b / 64] >> (b % 64) & 1);
+}
+
+/* Whether the audit follows routes to lid: CA LIDs cabled to a switch; with every, switch LIDs. */
+int vt_audit_lid(const vt_fabric *f, uint32_t lid, int every);
+
 struct vt_audit_opts {
 	unsigned threads; /* LIDs split into 1 or 2 ranges, audited at the same time */
 	/*
@@ -52,6 +92,12 @@ struct vt_audit_opts {
 	 * loop check then covers every route of the fabric, not only CA to CA.
 	 */
 	int every_source;
+	/*
+	 * With every_source: the routes vl puts on VL 1 are audited apart, each
+	 * VL's channel dependencies for a cycle of their own (a credit loop on
+	 * VL 1 names "VL 1" first; count is the VLs with a cycle). NULL: one VL.
+	 */
+	const vt_vl_split *vl;
 };
 
 int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,

@@ -9,6 +9,7 @@
 
 #include "analysis/vt_audit.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,9 +265,27 @@ enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES 
 #define ROUTED_UNSURE 1
 #define ROUTED_NO_Z   2
 
+/* The tree options of the routing's options (none: o NULL). */
+static void tree_opts(const struct vt_route_opts *o, struct vt_tree_opts *to)
+{
+	if (!o)
+		return;
+	to->root_guids = o->root_guids;
+	to->nroots = o->nroots;
+	to->cn_guids = o->cn_guids;
+	to->ncns = o->ncns;
+	to->io_guids = o->io_guids;
+	to->nios = o->nios;
+	to->root_file = o->root_file;
+	to->cn_file = o->cn_file;
+	to->io_file = o->io_file;
+	to->root_lines = o->root_lines;
+}
+
 /* One routing of every plane; *got: ROUTED_ flags. */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
-			vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart, vt_err *e)
+			vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart, uint8_t *level,
+			vt_err *e)
 {
 	struct vt_tree_opts to = {0};
 	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
@@ -278,18 +297,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 
 	memset(lfts, 0, sizeof(*lfts));
 	memset(order, 0, sizeof(*order));
-	if (o) {
-		to.root_guids = o->root_guids;
-		to.nroots = o->nroots;
-		to.cn_guids = o->cn_guids;
-		to.ncns = o->ncns;
-		to.io_guids = o->io_guids;
-		to.nios = o->nios;
-		to.root_file = o->root_file;
-		to.cn_file = o->cn_file;
-		to.io_file = o->io_file;
-		to.root_lines = o->root_lines;
-	}
+	tree_opts(o, &to);
 	plane = malloc((f->nswitches + 1) * sizeof(*plane));
 	if (!plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
 		free(plane);
@@ -318,6 +326,9 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		}
 		if (o && o->log && o->log_level >= VT_LOG_INFO)
 			vt_tree_describe(&t, log_line, &lc);
+		for (uint32_t s = 0; level && s < f->nswitches; s++)
+			if (t.level[s] != VT_TREE_OUTSIDE)
+				level[s] = t.level[s];
 		if (plane_setup(&r, &t, e)) {
 			vt_tree_free(&t);
 			goto fail;
@@ -395,6 +406,87 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
 }
 
 /*
+ * The split serves where VL 0 is clean: no broken route, no credit loop but
+ * one on VL 1 (named first, "VL 1: ", when VL 0 has none). A credit loop on
+ * VL 1 alone is left to routes that start at switches, which never refuse a
+ * fabric; the log line says they are not covered.
+ */
+static int vl0_clean(const vt_audit *a)
+{
+	const struct vt_audit_item *cl = &a->item[VT_AUDIT_CREDIT_LOOP];
+
+	return !a->item[VT_AUDIT_UNREACHABLE].count && !a->item[VT_AUDIT_LOOP].count &&
+	       !a->item[VT_AUDIT_MISDELIVERY].count &&
+	       (!cl->count || (cl->count == 1 && !strncmp(cl->detail, "VL 1: ", 6)));
+}
+
+static void log_split(const struct vt_route_opts *o, const vt_vl_split *vl, const char *first,
+		      const struct vt_audit_item *loop1)
+{
+	char line[2 * VT_ERR_MAX + 1200], tail[VT_ERR_MAX + 800] = "each VL has no credit loop";
+
+	if (!o || !o->log || o->log_level < VT_LOG_INFO)
+		return;
+	if (loop1->count)
+		snprintf(tail, sizeof(tail),
+			 "VL 0 has no credit loop, but VL 1 has (%.600s): the routes on VL 1 "
+			 "are not covered (not deadlock-free among themselves)",
+			 loop1->detail + 6);
+	snprintf(line, sizeof(line),
+		 "routed with a second VL: no routing of every source on one VL passed the "
+		 "audit (the first: %s); %" PRIu64 " routes that start at %u switches other than "
+		 "leaves use VL 1 (their own SL), where they would close a credit loop with the "
+		 "leaves' routes; every other route, CA-to-CA up*-down* among them, uses VL 0; "
+		 "%s",
+		 first, vl->nvl1, vl->nsrc, tail);
+	ROUTE_LOG(o, VT_LOG_INFO, line);
+}
+
+/*
+ * The second VL (vt_audit.h, vt_vl_split): the first routing's tables again,
+ * the routes of the switches that are not leaves split off where they add a
+ * channel dependency the leaves' routes do not make, and the result audited
+ * with every source, each VL apart. 0 with lfts, order and vl (NULL: split
+ * and dropped) filled; 1 where the split leaves a credit loop or a broken
+ * route (nothing allocated; the caller refuses as before); -1 out of memory.
+ */
+static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
+		       const struct vt_route_opts *quiet, const char *first, vt_lfts *lfts,
+		       vt_order *order, vt_vl_split *vl, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	uint8_t *level = malloc(f->nswitches + 1);
+	uint32_t apart[2];
+	vt_vl_split own;
+	vt_audit a;
+	int got, rc = -1;
+
+	if (!level)
+		return vt_err_nomem(e, "out of memory");
+	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
+	if (!vl)
+		vl = &own;
+	memset(vl, 0, sizeof(*vl));
+	if (route_planes(f, quiet, TRY_SPREAD, lfts, order, &got, apart, level, e)) {
+		free(level);
+		return -1;
+	}
+	ao.vl = vl;
+	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
+		rc = vl0_clean(&a) ? 0 : 1;
+	free(level);
+	if (!rc)
+		log_split(o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
+	if (rc || vl == &own)
+		vt_vl_split_free(vl);
+	if (rc) {
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+	}
+	return rc;
+}
+
+/*
  * Where the audit finds a credit loop, the fabric is routed once more with
  * every ancestor of the turn leaf descending into one child only (deg.one_way):
  * less spread for the few detour routes, kept only where it is needed, so
@@ -409,6 +501,12 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
 	     vt_err *e)
 {
+	return vt_route_vl(f, o, lfts, order, NULL, e);
+}
+
+int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+		vt_vl_split *vl, vt_err *e)
+{
 	struct vt_route_opts quiet = {0};
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
 	int got = 0;
@@ -416,7 +514,9 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	unsigned at[NTRIES] = {0};
 	uint32_t apart[2] = {VT_NONE, 0};
 
-	if (route_planes(f, o, try, lfts, order, &got, apart, e))
+	if (vl)
+		memset(vl, 0, sizeof(*vl));
+	if (route_planes(f, o, try, lfts, order, &got, apart, NULL, e))
 		return -1;
 	if (!(got & ROUTED_UNSURE))
 		return 0;
@@ -430,14 +530,53 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
+			int rc = route_split(f, o, &quiet, fail[TRY_SPREAD] + at[TRY_SPREAD], lfts,
+					     order, vl, e);
+
+			if (rc <= 0)
+				return rc;
 			memcpy(e->msg, fail[shown], sizeof(e->msg));
 			e->cause = at[shown];
 			name_apart(f, apart, e);
 			return -1;
 		}
-		if (route_planes(f, &quiet, try, lfts, order, &got, apart, e))
+		if (route_planes(f, &quiet, try, lfts, order, &got, apart, NULL, e))
 			return -1;
 	}
 	log_tries(o, try, fail, at);
 	return 0;
+}
+
+int vt_route_vl_split(const vt_fabric *f, const struct vt_route_opts *o, const vt_lfts *lfts,
+		      vt_vl_split *vl, vt_err *e)
+{
+	struct vt_tree_opts to = {0};
+	uint8_t *level = malloc(f->nswitches + 1);
+	uint32_t *plane = malloc((f->nswitches + 1) * sizeof(*plane)), np;
+	int rc = -1;
+	vt_tree t;
+
+	memset(vl, 0, sizeof(*vl));
+	if (!level || !plane || (np = vt_route_planes(f, plane)) == VT_NONE) {
+		vt_err_nomem(e, "out of memory");
+		goto out;
+	}
+	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
+	tree_opts(o, &to);
+	if (np > 1)
+		to.plane_of = plane;
+	for (uint32_t p = 0; p < (np ? np : 1); p++) {
+		to.plane = p;
+		if (vt_tree_build(&t, f, &to, e))
+			goto out;
+		for (uint32_t s = 0; s < f->nswitches; s++)
+			if (t.level[s] != VT_TREE_OUTSIDE)
+				level[s] = t.level[s];
+		vt_tree_free(&t);
+	}
+	rc = vt_vl_split_compute(f, lfts, level, vl, e);
+out:
+	free(level);
+	free(plane);
+	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "analysis/vt_audit.h"
 #include "base/vt_err.h"
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
@@ -58,6 +59,26 @@ struct vt_route_opts {
  */
 int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
 	     vt_err *e);
+
+/*
+ * vt_route, and where no routing of every source (switches count as sources:
+ * management traffic) is free of credit loops on one VL, as split cores need
+ * (tops in groups that share no switch below them), the first routing's
+ * tables with the routes of non-leaf switches that would close a credit loop
+ * put on VL 1 (vt_vl_split, vt_audit.h), each VL then audited apart: vl
+ * filled (caller frees; empty when one VL does). vt_route() is this with the
+ * split dropped: its tables are the same.
+ */
+int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+		vt_vl_split *vl, vt_err *e);
+
+/*
+ * The split vt_route_vl gives tables lfts (routed by vartree: the same
+ * trees, built with o), for auditing tables read back (vartree-analyze
+ * --vl-split). Caller frees vl; -1 with e where the tree is refused.
+ */
+int vt_route_vl_split(const vt_fabric *f, const struct vt_route_opts *o, const vt_lfts *lfts,
+		      vt_vl_split *vl, vt_err *e);
 
 /*
  * Planes of a multi-rail fabric: the connected components of the switches
