@@ -38,4 +38,15 @@ s = h["sweeps"][0]
 assert (s["engine"], s["fallbacks"], s["route"], s["subnet_up"]) == ("minhop", ["ftree"], "ftree->minhop", True), s
 assert "routing_ms %.3f," % s["routing_ms"] in line and s["vartree_ms"] is None, (s, line)
 P
+# vartree's own routing time: the plugin's log line's figure, in summary.txt and the JSON
+"$harness" -q --json -e vartree -o "$tmp/v" "$tmp/f.topo" >"$tmp/v.json" 2>"$tmp/v.err" || { cat "$tmp/v.err"; fail "harness -e vartree --json"; }
+ms=$(sed -n 's/.*: vartree: routed .* in \([0-9.]*\) ms .*/\1/p' "$tmp/v/opensm.log" | head -1)
+[ -n "$ms" ] || fail "no 'vartree: routed' line in $tmp/v/opensm.log"
+grep -q "^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none, routing_ms [0-9.]*, vartree_ms $ms, errors 0$" "$tmp/v/summary.txt" ||
+	fail "summary.txt: $(head -5 "$tmp/v/summary.txt"), log $ms ms"
+python3 - "$tmp/v.json" "$ms" <<'P' || fail "harness JSON vartree_ms: $(cat "$tmp/v.json")"
+import json, sys
+s = json.load(open(sys.argv[1]))["sweeps"][0]
+assert s["engine"] == "vartree" and s["vartree_ms"] == float(sys.argv[2]) and s["vartree_ms"] > 0, s
+P
 echo ok
