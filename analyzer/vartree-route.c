@@ -29,7 +29,8 @@ static const char usage[] =
 	"                           (one byte per entry, read back by vartree-analyze/-sim)\n"
 	"      --order-out FILE     compute-node order (MPI rank order) here\n"
 	"      --order-format F     its form: ca-order (opensm-ftree-ca-order.dump, default),\n"
-	"                           hostfile (one host name per rank), rankfile (Open MPI)\n"
+	"                           hostfile (one host per rank: mpirun --map-by seq),\n"
+	"                           rankfile (Open MPI), machinefile (MPICH host:N)\n"
 	"      --slurm-topology F   Slurm topology.conf (topology/tree) of the tree found\n"
 	"      --root-guid-file F   node GUIDs of the top switches\n"
 	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
@@ -228,7 +229,8 @@ static const struct option long_opts[] = {
 static void parse_args(int argc, char **argv, struct opts *o)
 {
 	static const char *const lft_formats[] = {"dump", "binary", NULL};
-	static const char *const order_formats[] = {"ca-order", "hostfile", "rankfile", NULL};
+	static const char *const order_formats[] = {"ca-order", "hostfile", "rankfile",
+						    "machinefile", NULL};
 	struct vt_cli cli;
 	int c, have_fmt = 0;
 

@@ -24,7 +24,7 @@ grep -q "^Unicast lids \[0-20\] of switch Lid 1 guid 0x0002c95000000000 ('leaf-1
 grep -q "^0x000d 001 # Channel Adapter portguid 0x0002c91000000001: 'compute-a01 mlx5_0'" "$T/m.lfts" || fail "CA name in the dump"
 diff <(cut -f1 "$T/f.order") <(cut -f1 "$T/m.order") || fail "order differs with the map"
 grep -qx $'0x000d\tcompute-a01 mlx5_0' "$T/m.order" || fail "order names: $(head -2 "$T/m.order")"
-grep -qx 'SwitchName=leaf-1 Nodes=compute-a01,H-0001' "$T/m.conf" || fail "topology.conf: $(grep -m2 Nodes "$T/m.conf")"
+grep -qx 'SwitchName=leaf-1 Nodes=H-0001,compute-a01' "$T/m.conf" || fail "topology.conf: $(grep -m2 Nodes "$T/m.conf")"
 grep -q 'Nodes=H-0006,compute-a08$' "$T/m.conf" || fail "CRLF line of the map"
 
 # trace: mapped names printed and accepted

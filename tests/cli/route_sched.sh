@@ -38,7 +38,7 @@ grep -qx 'SwitchName=L2-S0000 Switches=L1-S\[0000,0004,0008,0012\]' "$T/g.conf" 
 
 # the hostfile: one host per rank in vartree's order (natural leaf order here)
 [ "$(grep -vc '^#' "$T/hosts")" = 64 ] || fail "hostfile lines"
-[ "$(sed -n 2p "$T/hosts")" = node00 ] && [ "$(tail -1 "$T/hosts")" = node63 ] || fail "hostfile: $(head -3 "$T/hosts")"
+[ "$(grep -vm1 '^#' "$T/hosts")" = node00 ] && [ "$(tail -1 "$T/hosts")" = node63 ] || fail "hostfile: $(head -3 "$T/hosts")"
 # a fabric with missing hosts: place-keepers are left out of the rankfile, MPI ranks stay dense
 "$R" -q "$VT_TOP/topofiles/degraded-4ary3-hosts.topo" -o /dev/null --order-out "$T/ca" || fail "ca-order"
 "$R" -q "$VT_TOP/topofiles/degraded-4ary3-hosts.topo" -o /dev/null --order-out "$T/rf" --order-format rankfile || fail rankfile
@@ -53,12 +53,47 @@ awk '$1 != NR - 1 { exit 1 }' "$T/got" || fail "MPI ranks not dense"
 
 # errors: a bad format, a format without a file, a host name Slurm cannot take; nothing written
 "$R" -q "$T/f.topo" -o "$T/x" --order-out "$T/o" --order-format csv 2>"$T/err"; [ $? = 2 ] || fail "bad format exit"
-grep -qx "vartree-route: --order-format: 'csv' is not one of ca-order, hostfile or rankfile" "$T/err" || fail "format: $(cat "$T/err")"
+grep -qx "vartree-route: --order-format: 'csv' is not one of ca-order, hostfile, rankfile or machinefile" "$T/err" || fail "format: $(cat "$T/err")"
 "$R" -q "$T/f.topo" -o "$T/x" --order-format hostfile 2>"$T/err"; [ $? = 2 ] || fail "format alone exit"
 sed -E 's/"H-0005"/"bad[5] HCA-1"/' "$T/f.topo" >"$T/b.topo"
 "$R" -q "$T/b.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 2 ] || fail "bad host name exit"
 grep -q '^vartree-route: "bad\[5\] HCA-1" (0x0002c91000000050): host name with a character Slurm and MPI cannot take' "$T/err" ||
 	fail "bad host name: $(cat "$T/err")"
 [ -e "$T/x" ] || [ -e "$T/s" ] && fail "partial output left"
+
+# issue 25 S3: host lists in natural order, whatever the port order (stage100 stage99 .. on a leaf)
+awk '/^Ca/ && match($0, /# "H-00[0-9][0-9]"/) { n = substr($0, RSTART + 5, 4) + 0
+	sub(/# "H-00[0-9][0-9]"/, "# \"stage" (100 - n) " mlx4_0\"") } { print }' "$T/f.topo" >"$T/st.topo"
+"$R" -q "$T/st.topo" -o /dev/null --slurm-topology "$T/st.conf" || fail "route st.topo"
+grep -qx 'SwitchName=L0-S0000 Nodes=stage\[97-100\]' "$T/st.conf" || fail "natural order: $(grep -m2 Nodes "$T/st.conf")"
+grep -qx 'SwitchName=L0-S0002 Nodes=stage\[89-92\]' "$T/st.conf" || fail "natural order: $(grep -m3 Nodes "$T/st.conf")"
+# nodes of one description (hosts never named: an adapter's default NodeDesc) or "localhost"
+# would give two hosts one name: refused for every output, naming the nodes by description and GUID
+sed -E 's/"H-00(0[0-9]|1[0-5])"/"MT4119 ConnectX5   Mellanox Technologies"/' "$T/f.topo" >"$T/mt.topo"
+for o in "--slurm-topology $T/s" "--order-out $T/s --order-format hostfile" \
+	"--order-out $T/s --order-format rankfile" "--order-out $T/s --order-format machinefile"; do
+	# shellcheck disable=SC2086
+	"$R" -q "$T/mt.topo" -o "$T/x" $o 2>"$T/err"
+	[ $? = 2 ] || fail "default NodeDesc exit ($o)"
+	[ "$(cat "$T/err")" = 'vartree-route: "MT4119 ConnectX5   Mellanox Technologies" (0x0002c91000000000) and "MT4119 ConnectX5   Mellanox Technologies" (0x0002c91000000010): two nodes of one description, so one host name "MT4119" for two hosts (16 nodes have it); give the hosts their names in a node name map' ] ||
+		fail "default NodeDesc ($o): $(cat "$T/err")"
+	[ -e "$T/x" ] || [ -e "$T/s" ] && fail "output left ($o)"
+done
+sed -E 's/"H-0007"/"localhost mlx5_0"/' "$T/f.topo" >"$T/lh.topo"
+"$R" -q "$T/lh.topo" -o "$T/x" --slurm-topology "$T/s" 2>"$T/err"; [ $? = 2 ] || fail "localhost exit"
+[ "$(cat "$T/err")" = 'vartree-route: "localhost mlx5_0" (0x0002c91000000070): host name "localhost" names no one host; give the hosts their names in a node name map' ] ||
+	fail "localhost: $(cat "$T/err")"
+# two adapters of one host ("gpu017 mlx5_0", "gpu017 mlx5_1") are not a clash
+sed -E -e 's/"H-0000"/"twin mlx5_0"/' -e 's/"H-0001"/"twin mlx5_1"/' "$T/f.topo" >"$T/tw.topo"
+"$R" -q "$T/tw.topo" -o /dev/null --slurm-topology "$T/tw.conf" --order-out "$T/tw.rf" --order-format rankfile ||
+	fail "two adapters of one host"
+grep -q '^SwitchName=L0-S0000 Nodes=H-\[0002-0003\],twin$' "$T/tw.conf" || fail "twin: $(grep -m1 Nodes "$T/tw.conf")"
+# issue 25 M2: the rankfile gives each rank of a host the next slot
+[ "$(grep -m2 twin "$T/tw.rf" | tr '\n' ' ')" = "rank 0=twin slot=0 rank 1=twin slot=1 " ] || fail "slots: $(head -4 "$T/tw.rf")"
+# MPICH's host:N, and every form's header names its launch line
+"$R" -q "$T/tw.topo" -o /dev/null --order-out "$T/tw.mf" --order-format machinefile || fail machinefile
+[ "$(sed -n 3,5p "$T/tw.mf" | tr '\n' ' ')" = "twin:2 H-0002:1 H-0003:1 " ] || fail "machinefile: $(head -5 "$T/tw.mf")"
+grep -qx '# MPICH: mpiexec -f FILE -n 64 PROGRAM' "$T/tw.mf" || fail "machinefile header"
+grep -qx '# Open MPI: mpirun --rankfile FILE -np 64 PROGRAM' "$T/tw.rf" || fail "rankfile header"
 ls "$T" | grep -q tmp && fail "temporary file left"
 echo ok

@@ -10,10 +10,15 @@ integer); a switch has child switches or nodes, not both; every child
 switch is defined, none is its own child, levels resolve (a tree, at most
 20 deep); older Slurm limits a line to 1024 characters.
 
-Usage: slurm_topology_check.py FILE -> prints "leaf SWITCH HOST..." per leaf
-switch in file order and "root SWITCH" for every switch that reaches all
-nodes; exits 1 with a message on the first violation. A node on two leaf
-switches (a Slurm warning) is reported as a violation too.
+Usage: slurm_topology_check.py FILE [SCONTROL] -> prints "leaf SWITCH HOST..."
+per leaf switch in file order and "root SWITCH" for every switch that reaches
+all nodes; exits 1 with a message on the first violation. A node on two leaf
+switches (a Slurm warning) is reported as a violation too, and so is a switch
+whose level as Slurm counts it (a leaf 0, else one above its highest child)
+differs from the "level L" that vartree's comment line above it gives.
+With SCONTROL, the output of `scontrol show topology` for FILE: every switch
+of FILE must be there once, with that level, the same child switches and the
+nodes below it, and no other switch ("slurmctld agrees: N switches").
 """
 import re
 import sys
@@ -55,14 +60,17 @@ def expand(expr):
     return out
 
 
-def main(path):
-    switches, order = {}, []
+def main(path, scontrol=None):
+    switches, order, said, comment = {}, [], {}, None
     for ln, raw in enumerate(open(path, encoding="utf-8", errors="strict"), 1):
         if len(raw.rstrip("\n")) > 1024:
             fail("%d: line longer than 1024 characters" % ln)
         if raw.rstrip("\n").endswith("\\"):
             fail("%d: line continues onto the next" % ln)
         line = raw.split("#", 1)[0].strip()
+        m = re.fullmatch(r'# ".*" 0x[0-9a-f]{16} level (\d+)', raw.rstrip("\n"))
+        if m:
+            comment = int(m.group(1))
         if not line:
             continue
         rec = {}
@@ -88,6 +96,9 @@ def main(path):
         switches[name] = (expand(rec.get("switches", "")) if "switches" in rec else None,
                           expand(rec["nodes"]) if "nodes" in rec else [])
         order.append(name)
+        if comment is not None:
+            said[name] = comment
+        comment = None
     if not switches:
         fail("no switches")
     level, nodes = {}, {}
@@ -117,8 +128,41 @@ def main(path):
                 seen[h] = s
             print("leaf", s, *switches[s][1])
     for s in order:
+        if s in said and said[s] != level[s]:
+            fail("switch %s: level %d in Slurm's count, %d in vartree's comment" %
+                 (s, level[s], said[s]))
+    for s in order:
         if nodes[s] == set(seen):
             print("root", s)
+    if scontrol:
+        compare(scontrol, switches, level, nodes)
 
 
-main(sys.argv[1])
+def compare(path, switches, level, nodes):
+    """scontrol show topology ("SwitchName=X Level=L LinkSpeed=S Nodes=.. Switches=..")."""
+    got = {}
+    for raw in open(path, encoding="utf-8"):
+        if not raw.strip():
+            continue
+        rec = dict(w.split("=", 1) for w in raw.split())
+        name = rec.get("SwitchName")
+        if name is None or name in got:
+            fail("scontrol: unexpected line: " + raw.strip())
+        got[name] = rec
+    if set(got) != set(switches):
+        fail("scontrol: switches %s missing, %s extra" %
+             (sorted(set(switches) - set(got)), sorted(set(got) - set(switches))))
+    for s, rec in got.items():
+        kids = switches[s][0]
+        want = {"Level": str(level[s]), "Nodes": sorted(nodes[s]),
+                "Switches": sorted(kids) if kids else []}
+        have = {"Level": rec.get("Level"), "Nodes": sorted(expand(rec["Nodes"]))
+                if "Nodes" in rec else [],
+                "Switches": sorted(expand(rec["Switches"])) if "Switches" in rec else []}
+        for k in want:
+            if want[k] != have[k]:
+                fail("scontrol: switch %s: %s %s, want %s" % (s, k, have[k], want[k]))
+    print("slurmctld agrees: %d switches" % len(got))
+
+
+main(*sys.argv[1:3])
