@@ -416,6 +416,30 @@ static void print_audit(FILE *fp, const vt_fabric *f, const struct routing *r)
 	}
 }
 
+/* Loads past this many are shown as this many equal ranges (a line, not 130 KB). */
+#define HIST_RANGES 16
+
+/* The histogram of link loads: per load, or per range of loads where there are many. */
+static void print_hist(FILE *fp, const char *tag, const vt_congest *c)
+{
+	uint32_t w =
+		c->worst / HIST_RANGES + 1; /* loads per range: 1 while the worst is under 16 */
+
+	fprintf(fp, "\n%s%s: link loads (link-stages per load):", tag, c->pattern);
+	for (uint32_t a = 0; a <= c->worst; a += w) {
+		uint32_t b = c->worst - a < w ? c->worst : a + w - 1;
+		uint64_t n = 0;
+
+		for (uint32_t l = a; l <= b; l++)
+			n += c->hist[l];
+		if (a == b)
+			fprintf(fp, " %u:%" PRIu64, a, n);
+		else
+			fprintf(fp, " %u-%u:%" PRIu64, a, b, n);
+	}
+	fputc('\n', fp);
+}
+
 static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
 			unsigned nr)
 {
@@ -456,10 +480,8 @@ static void print_table(FILE *fp, const struct opts *o, const vt_fabric *f, stru
 		for (unsigned i = 0; i < rs[k].npat; i++) {
 			const vt_congest *c = &rs[k].res[i];
 			const char *tag = nr > 1 ? (k ? "B " : "A ") : "";
-			fprintf(fp, "\n%s%s: link loads (link-stages per load):", tag, c->pattern);
-			for (uint32_t l = 0; l <= c->worst; l++)
-				fprintf(fp, " %u:%" PRIu64, l, c->hist[l]);
-			fputc('\n', fp);
+			if (!o->quiet)
+				print_hist(fp, tag, c);
 			if (!o->top)
 				continue;
 			uint32_t *top = malloc((size_t)o->top * sizeof(*top));
