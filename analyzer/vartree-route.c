@@ -138,6 +138,17 @@ fail:
 	return -1;
 }
 
+/* What the command line asks for. */
+struct opts {
+	const char *topo, *out, *name_map, *files[3]; /* root, cn, io GUID files */
+	struct extra_outs x;
+	int quiet, verbose;
+	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
+	const char *previous; /* --previous: tables to repair instead of replace */
+	enum vt_repair_policy policy;
+	int repair_set; /* --repair given: refused without --previous */
+};
+
 /* Two outputs naming one file: the second would silently replace the first. */
 static int same_output(const char *a, const char *b)
 {
@@ -150,10 +161,45 @@ static int same_output(const char *a, const char *b)
 		return a_std;
 	if (a_std)
 		return 0;
-	if (!strcmp(a, b))
-		return 1;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
-	       S_ISREG(sa.st_mode);
+	if (!stat(a, &sa) && !stat(b, &sb))
+		/* /dev/null and other character devices take any number of outputs */
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !S_ISCHR(sa.st_mode);
+	return !strcmp(a, b);
+}
+
+/* An output naming an input file (by identity): writing it would replace the input. */
+static int is_input(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	return out && in && strcmp(out, "-") && !stat(out, &so) && !stat(in, &si) &&
+	       so.st_dev == si.st_dev && so.st_ino == si.st_ino && S_ISREG(so.st_mode);
+}
+
+/* Refuses an output that is one of the input files. */
+static void check_outputs(const struct vt_cli *cli, const struct opts *o)
+{
+	const char *outs[] = {o->out, o->x.order, o->x.slurm};
+	const char *const oname[] = {"--output", "--order-out", "--slurm-topology"};
+	const char *ins[] = {o->topo,	  o->previous, o->name_map,
+			     o->files[0], o->files[1], o->files[2]};
+	const char *const iname[] = {"the topology",	 "--previous",	   "--node-name-map",
+				     "--root-guid-file", "--cn-guid-file", "--io-guid-file"};
+
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 6; j++)
+			if (is_input(outs[i], ins[j]))
+				vt_cli_usage(cli,
+					     "%s '%s' is an input file (%s): it would be replaced",
+					     oname[i], outs[i], iname[j]);
+}
+
+/* An output option given twice: the first would be silently dropped. */
+static const char *once(const struct vt_cli *cli, const char *opt, const char *old)
+{
+	if (old)
+		vt_cli_usage(cli, "%s given twice ('%s' and '%s')", opt, old, optarg);
+	return optarg;
 }
 
 /* The tree topology.conf describes: plane 0's on a multi-rail fabric, as vt_route routes it. */
@@ -181,17 +227,6 @@ static int slurm_tree(const vt_fabric *f, const struct vt_route_opts *ro, vt_tre
 		to.plane_of = *plane;
 	return vt_tree_build(t, f, &to, e);
 }
-
-/* What the command line asks for. */
-struct opts {
-	const char *topo, *out, *name_map, *files[3]; /* root, cn, io GUID files */
-	struct extra_outs x;
-	int quiet, verbose;
-	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
-	const char *previous; /* --previous: tables to repair instead of replace */
-	enum vt_repair_policy policy;
-	int repair_set; /* --repair given: refused without --previous */
-};
 
 /* --previous and --repair, apart from the other options. */
 static void parse_repair_opt(struct vt_cli *cli, int c, struct opts *o)
@@ -239,13 +274,13 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	while ((c = vt_cli_next(&cli)) != -1) {
 		switch (c) {
 		case 'o':
-			o->out = optarg;
+			o->out = once(&cli, "-o/--output", o->out);
 			break;
 		case 'L':
 			o->x.lft_binary = vt_cli_choice(&cli, "--lft-format", optarg, lft_formats);
 			break;
 		case 'O':
-			o->x.order = optarg;
+			o->x.order = once(&cli, "--order-out", o->x.order);
 			break;
 		case 'F':
 			if (vt_order_format_parse(optarg, &o->x.order_fmt))
@@ -253,7 +288,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			have_fmt = 1;
 			break;
 		case 'S':
-			o->x.slurm = optarg;
+			o->x.slurm = once(&cli, "--slurm-topology", o->x.slurm);
 			break;
 		case 'N':
 			o->name_map = optarg;
@@ -290,6 +325,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	if (same_output(o->out, o->x.slurm) || (o->x.order && same_output(o->x.order, o->x.slurm)))
 		vt_cli_usage(&cli, "--slurm-topology names the same file as another output: '%s'",
 			     o->x.slurm);
+	check_outputs(&cli, o);
 	if (o->quiet)
 		o->verbose = 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Outputs that cannot be written or are interrupted: stdout on a full device
 # (/dev/full) is an error with exit status != 0 for every command; -o and
-# --order-out naming one file is refused; SIGTERM or SIGINT while a command
+# --order-out naming one file (but a character device) is refused, as is an
+# output that is an input or an output option given twice; SIGTERM or SIGINT while a command
 # writes a large file leaves no OUT.tmpXXXXXX behind and the target as it was.
 . "$(dirname "$0")/robust_lib.bash"
 r=$VT_BIN/vartree-route
@@ -32,6 +33,21 @@ expect 2 "vartree-route: --order-out names the same file as --output: '-'. Try '
 	"$r" -q "$tmp/good.topo" --order-out -
 expect 2 "vartree-route: --slurm-topology names the same file as another output: 'y'. Try 'vartree-route --help'." \
 	"$r" -q "$tmp/good.topo" -o x --order-out y --slurm-topology y
+# an output that is an input (by file identity, a hard link too) would replace it:
+# refused, the input intact; an output option given twice is refused, not the last kept
+cp "$tmp/good.topo" "$tmp/in.topo"
+ln -f "$tmp/in.topo" "$tmp/in-link.topo"
+expect 2 "vartree-route: --output '$tmp/in.topo' is an input file (the topology): it would be replaced. Try 'vartree-route --help'." \
+	"$r" -q "$tmp/in.topo" -o "$tmp/in.topo"
+expect 2 "vartree-route: --order-out '$tmp/in-link.topo' is an input file (the topology): it would be replaced. Try 'vartree-route --help'." \
+	"$r" -q "$tmp/in.topo" -o /dev/null --order-out "$tmp/in-link.topo"
+cmp -s "$tmp/good.topo" "$tmp/in.topo" || { echo "FAIL: the input topology was changed"; nfail=$((nfail + 1)); }
+expect 2 "vartree-route: -o/--output given twice ('x' and 'y'). Try 'vartree-route --help'." \
+	"$r" -q "$tmp/good.topo" -o x -o y
+expect 2 "vartree-route: --order-out given twice ('x' and 'y'). Try 'vartree-route --help'." \
+	"$r" -q "$tmp/good.topo" --order-out x --order-out y
+# /dev/null (a character device) takes both outputs
+expect 0 "" "$r" -q "$tmp/good.topo" -o /dev/null --order-out /dev/null
 
 # (job control on and default dispositions: a background job of a script ignores SIGINT,
 # one under nohup SIGHUP, and the commands keep a signal ignored from the start)
