@@ -67,7 +67,9 @@ free_port() {
 }
 HOST=$(hostname -s)
 n=0
-# Routes TOPO, starts slurmctld on its topology.conf, compares `scontrol show topology` (in $T/NAME.*).
+# Routes TOPO, starts slurmctld on its topology.conf, compares `scontrol show topology`; in $T/NAME/,
+# "agree" ends with "slurmctld agrees: N switches". Not in a subshell: the daemon's PID must reach
+# the cleanup.
 slurm_run() { # NAME TOPO
 	local name=$1 topo=$2 d=$T/$1 port pid
 	n=$((n + 1))
@@ -110,17 +112,21 @@ slurm_run() { # NAME TOPO
 		fail "$name: scontrol show topology"
 	python3 "$CHECK" "$d/topology.conf" "$d/scontrol" >"$d/agree" || fail "$name: $(head -5 "$d/scontrol")"
 	stop "$pid"
+	pids=("${pids[@]:0:${#pids[@]}-1}")
 	# what slurmctld says about the file while reading it: nothing
 	if grep -iE 'topology|switch|leaf' "$d/slurmctld.out" | grep -iE 'error|warn|fatal'; then
 		fail "$name: slurmctld complains"
 	fi
-	tail -1 "$d/agree"
+}
+agrees() { # NAME: the last line of its comparison
+	tail -1 "$T/$1/agree"
 }
 
 # S2: 80 GPU nodes of 4 HCAs each on rail leaves: each node once, under its rail-0 leaf; the other
 # rails' leaves have no node listed and are left out (the level-1 switches of a pod keep the pod's)
 "$VT_BIN/vartree-gen" gpu -o "$T/gpu.topo" || fail gen
-[ "$(slurm_run gpu "$T/gpu.topo")" = "slurmctld agrees: 36 switches" ] || fail "gpu: $(cat "$T/gpu/agree")"
+slurm_run gpu "$T/gpu.topo"
+[ "$(agrees gpu)" = "slurmctld agrees: 36 switches" ] || fail "gpu: $(cat "$T/gpu/agree")"
 grep -qx 'SwitchName=L0-S0004 Level=0 LinkSpeed=1 Nodes=gpu\[020-039\]' "$T/gpu/scontrol" ||
 	fail "gpu leaf: $(head -3 "$T/gpu/scontrol")"
 grep -qx 'SwitchName=L1-S0005 Level=1 LinkSpeed=1 Nodes=gpu\[020-039\] Switches=L0-S0004' "$T/gpu/scontrol" ||
@@ -132,17 +138,25 @@ grep -qx 'SwitchName=L2-S0001 Level=2 LinkSpeed=1 Nodes=gpu\[000-079\] Switches=
 
 # S1: three host-less leaves of a fat 4,3, and leaves cabled past a director's spine ASICs
 "$VT_BIN/vartree-gen" fat 4,3 --hostless-leaves 3 -o "$T/hl.topo" || fail gen
-[ "$(slurm_run hostless "$T/hl.topo")" = "slurmctld agrees: 45 switches" ] || fail "hostless: $(cat "$T/hostless/agree")"
+slurm_run hostless "$T/hl.topo"
+[ "$(agrees hostless)" = "slurmctld agrees: 45 switches" ] || fail "hostless: $(cat "$T/hostless/agree")"
 "$VT_BIN/vartree-gen" fat 4,3 --director CS8500:bypass -o "$T/by.topo" || fail gen
-slurm_run bypass "$T/by.topo" >/dev/null
+slurm_run bypass "$T/by.topo"
+[ "$(agrees bypass)" = "slurmctld agrees: 48 switches" ] || fail "bypass: $(cat "$T/bypass/agree")"
 
 # the shared real dumps vartree routes
 real=$VT_TOP/../shared/fixtures/real
 if [ -d "$real" ]; then
-	for f in loginoff-stage-sx6036-8sw nvlab-cs8500-quantum-2host nvlab-msb7800-4sw-anon; do
-		slurm_run "$f" "$real/$f.topo" >/dev/null
+	# switches slurmctld sees: of the cs8500 director's 40 line ASICs (level 0) the two with hosts
+	# (fit101, fit26), the 38 others left out, and its 20 spine ASICs
+	for f in loginoff-stage-sx6036-8sw:8 nvlab-cs8500-quantum-2host:22 nvlab-msb7800-4sw-anon:4; do
+		slurm_run "${f%:*}" "$real/${f%:*}.topo"
+		[ "$(agrees "${f%:*}")" = "slurmctld agrees: ${f#*:} switches" ] || fail "$f: $(agrees "${f%:*}")"
 	done
-	slurm_run ibsim-example "$real/ibsim-example-net.net" >/dev/null
+	slurm_run ibsim-example "$real/ibsim-example-net.net"
+	[ "$(agrees ibsim-example)" = "slurmctld agrees: 2 switches" ] || fail "ibsim-example: $(agrees ibsim-example)"
+	[ "$(grep -c '^# (left out: no host listed below it)$' "$T/nvlab-cs8500-quantum-2host/topology.conf")" = 38 ] ||
+		fail "cs8500: 38 switches left out"
 	# host lists in natural order, compressed: stage1 .. stage24 on the first leaf
 	grep -qx 'SwitchName=ibsw-l0-0000 Level=0 LinkSpeed=1 Nodes=stage\[1-24\]' \
 		"$T/loginoff-stage-sx6036-8sw/scontrol" || fail "stage: $(head -2 "$T/loginoff-stage-sx6036-8sw/scontrol")"
