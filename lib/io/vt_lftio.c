@@ -8,6 +8,8 @@
  *    "0x<LID> : <port>  : ..." or "0x<LID> : UNREACHABLE": opensm.fdbs, and
  *    ibdiagnet2.fdbs, whose headers read "osm_ucast_mgr_dump_ucast_routes:"
  *    and may be followed by "PLFT_NUM: n": only pLFT 0 (the LFT) is read.
+ * Lines of libibmad's warnings ("ibwarn: ...") and dump_lfts's closing
+ * "*** WARNING ***" line are skipped in both.
  */
 #include "io/vt_lftio.h"
 #include "io/vt_lftbin.h"
@@ -475,7 +477,13 @@ static int read_mem(vt_lfts *t, const vt_fabric *f, const char *buf, size_t len,
 		s.line++;
 		q = skip_space(p, le);
 		p = nl ? nl + 1 : end;
-		if (q == le || *q == '#')
+		/*
+		 * libibmad's warnings where stderr went into the file too, and the
+		 * trailer of dump_lfts (the script calling dump_fts) say nothing of
+		 * the tables
+		 */
+		if (q == le || *q == '#' || starts(q, le, "ibwarn:") ||
+		    starts(q, le, "*** WARNING ***"))
 			continue;
 		if (memchr(q, '\0', (size_t)(le - q))) {
 			rc = err(&s, "NUL byte in line");

@@ -92,6 +92,27 @@ static void same_tables(const vt_lfts *a, const vt_lfts *b)
 }
 
 /* dump_fts, opensm.fdbs and ibdiagnet2.fdbs of the same tables read as the dump does. */
+/* dump_fts's output as dump_lfts gives it, with an ibwarn line mixed in, read. */
+static void dump_lfts_ok(vt_lfts *t, const vt_fabric *f)
+{
+	static const char
+		head[] = "ibwarn: [4242] mad_rpc: _do_madrpc failed; dport (DR path slid 0; "
+			 "dlid 0; 0,1,2)\n",
+		tail[] = "\n*** WARNING ***: this command has been replaced by dump_fts\n\n\n";
+	char buf[65536];
+	FILE *fp = fopen("tests/data/lft/2sw2path4hca.dump_fts", "rb");
+	size_t n;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(fp);
+	memcpy(buf, head, sizeof(head) - 1);
+	n = sizeof(head) - 1 + fread(buf + sizeof(head) - 1, 1, sizeof(buf) - 200, fp);
+	fclose(fp);
+	memcpy(buf + n, tail, sizeof(tail) - 1);
+	n += sizeof(tail) - 1;
+	ck_assert_msg(!vt_lfts_read_mem(t, f, buf, n, "x.dump_lfts", &e), "%s", e.msg);
+}
+
 START_TEST(formats_agree)
 {
 	vt_fabric *f = net2sw(0);
@@ -106,6 +127,10 @@ START_TEST(formats_agree)
 	vt_lfts_free(&x);
 	/* ibdiagnet2.fdbs: IBDIAG header, osm_ucast_mgr_ prefix, pLFT 1 entries skipped */
 	read_ok(&x, f, "tests/data/lft/2sw2path4hca.ibdiagnet2.fdbs");
+	same_tables(&d, &x);
+	vt_lfts_free(&x);
+	/* dump_lfts: dump_fts, an ibwarn line (stderr in the file too) and its WARNING trailer */
+	dump_lfts_ok(&x, f);
 	same_tables(&d, &x);
 	vt_lfts_free(&x);
 	/* ibroute of one switch: that row only */
