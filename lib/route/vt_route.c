@@ -206,53 +206,67 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	return vt_route_classes(r, t, e);
 }
 
+/* What the every-source audit found in one routing's tables. */
+struct audit_finding {
+	int kind;		   /* enum vt_audit_kind of the first broken route, -1: none */
+	struct vt_audit_item item; /* where it is, and what */
+};
+
 /*
  * Where the turn leaf's argument (vt_route_turn.c) does not cover the fabric,
  * the finished tables are audited with every switch and CA as a source: a
  * credit loop (or any broken route) refuses the fabric, so OpenSM falls back
  * to an engine that routes it deadlock-free rather than vartree trading
- * deadlock freedom for balance.
+ * deadlock freedom for balance. -1 with e only when the audit cannot run.
  */
-static int check_deadlock_free(const vt_fabric *f, const vt_lfts *lfts, vt_err *e)
+static int audit_every_source(const vt_fabric *f, const vt_lfts *lfts, struct audit_finding *fd,
+			      vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
 	vt_audit a;
 
+	fd->kind = -1;
 	if (vt_audit_run_opts(f, lfts, &ao, &a, e))
 		return -1;
-	for (int k = 0; k < VT_AUDIT_NKINDS; k++)
-		if (k != VT_AUDIT_NONMINIMAL && a.item[k].count)
-			return vt_err_node(e, f, f->switches[a.item[k].sw], 0,
-					   "no deadlock-free tree routing for every source: "
-					   "%s: %s",
-					   vt_audit_name((enum vt_audit_kind)k), a.item[k].detail);
+	for (int k = 0; k < VT_AUDIT_NKINDS && fd->kind < 0; k++)
+		if (k != VT_AUDIT_NONMINIMAL && a.item[k].count) {
+			fd->kind = k;
+			fd->item = a.item[k];
+		}
 	return 0;
 }
 
 /*
- * The refusal after the fourth routing found no top tree says which top no
- * switch below the tops joins to the others (the turn switches' routings
- * had nothing to turn at), before the audit's finding.
+ * The refusal for a broken route fd found; returns -1. apart (not NULL after
+ * the fourth routing found no top tree) names, before the audit's finding,
+ * the top that no switch below the tops joins to the others: the turn
+ * switches' routings had nothing to turn at.
  */
-static void name_apart(const vt_fabric *f, const uint32_t *apart, vt_err *e)
+static int refuse(const vt_fabric *f, const struct audit_finding *fd, const uint32_t *apart,
+		  vt_err *e)
 {
-	static const char k[] = "for every source: ";
-	char *p = strstr(e->msg + e->cause, k), tail[VT_ERR_MAX], nm[VT_NODE_NAME_MAX];
-	size_t room;
+	char tops[VT_NODE_NAME_MAX + 100] = "", nm[VT_NODE_NAME_MAX];
 
-	if (apart[0] == VT_NONE || !p)
-		return;
-	p += sizeof(k) - 1;
-	room = sizeof(e->msg) - (size_t)(p - e->msg);
-	snprintf(tail, sizeof(tail), "%s", p);
-	vt_node_name(f, apart[0], nm, sizeof(nm));
-	if (apart[1] == 1)
-		snprintf(p, room, "top %s shares no switch below it with another top; %s", nm,
-			 tail);
-	else
-		snprintf(p, room,
-			 "tops %s and %u more share no switch below them with the others; %s", nm,
-			 apart[1] - 1, tail);
+	if (apart && apart[0] != VT_NONE) {
+		vt_node_name(f, apart[0], nm, sizeof(nm));
+		if (apart[1] == 1)
+			snprintf(tops, sizeof(tops),
+				 "top %s shares no switch below it with another top; ", nm);
+		else
+			snprintf(tops, sizeof(tops),
+				 "tops %s and %u more share no switch below them with the others; ",
+				 nm, apart[1] - 1);
+	}
+	return vt_err_node(e, f, f->switches[fd->item.sw], 0,
+			   "no deadlock-free tree routing for every source: %s%s: %s", tops,
+			   vt_audit_name((enum vt_audit_kind)fd->kind), fd->item.detail);
+}
+
+/* The cause of fd's refusal, past its "SOURCE:LINE: ", for a log line (in *buf). */
+static const char *refusal_cause(const vt_fabric *f, const struct audit_finding *fd, vt_err *buf)
+{
+	refuse(f, fd, NULL, buf);
+	return buf->msg + (buf->cause < VT_ERR_MAX ? buf->cause : 0);
 }
 
 /* vt_route's routings, tried in this order (see vt_route) */
@@ -368,22 +382,28 @@ fail:
 }
 
 /*
- * The administrator sees which routing the switches got, and why: each failed
- * audit's cause, fail[i] from at[i], past the refusal's "SOURCE:LINE: ".
+ * The administrator sees which routing the switches got, and why: the
+ * causes of the failed audits (found).
  */
-static void log_tries(const struct vt_route_opts *o, enum route_try try,
-		      const char fail[][VT_ERR_MAX], const unsigned *at)
+static void log_tries(const struct vt_route_opts *o, const vt_fabric *f, enum route_try try,
+		      const struct audit_finding *found)
 {
 	char line[NTRIES * VT_ERR_MAX + 400];
+	vt_err e0, e1;
+	const char *first = "", *second = "";
 
 	if (!o || !o->log || o->log_level < VT_LOG_INFO)
 		return;
+	if (try > TRY_SPREAD)
+		first = refusal_cause(f, &found[TRY_SPREAD], &e0);
+	if (try == TRY_TURN_SWITCH)
+		second = refusal_cause(f, &found[TRY_ONE_WAY], &e1);
 	if (try == TRY_TOP_TREE)
 		snprintf(line, sizeof(line),
 			 "routed four times: the first three tables failed the audit (the first: "
 			 "%s); the fourth, with the tops' detours turning at the turn switches of "
 			 "a top tree, has no credit loop",
-			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
+			 first);
 	else if (try == TRY_TURN_SWITCH)
 		snprintf(line, sizeof(line),
 			 "routed three times: the first tables failed the audit (%s); the "
@@ -391,13 +411,13 @@ static void log_tries(const struct vt_route_opts *o, enum route_try try,
 			 "ancestor, too (%s); the third, with every detour turning at the turn "
 			 "switch (one that reaches each of its ancestors by one up-path), has no "
 			 "credit loop",
-			 fail[TRY_SPREAD] + at[TRY_SPREAD], fail[TRY_ONE_WAY] + at[TRY_ONE_WAY]);
+			 first, second);
 	else if (try == TRY_ONE_WAY)
 		snprintf(line, sizeof(line),
 			 "routed twice: the first tables failed the audit (%s); the second, with "
 			 "every detour turning at one child of each turn-leaf ancestor, has no "
 			 "credit loop",
-			 fail[TRY_SPREAD] + at[TRY_SPREAD]);
+			 first);
 	else
 		snprintf(line, sizeof(line),
 			 "detours do not all turn at the turn leaf: every route audited, no "
@@ -510,9 +530,9 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 	struct vt_route_opts quiet = {0};
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
 	int got = 0;
-	char fail[NTRIES][VT_ERR_MAX] = {""};
-	unsigned at[NTRIES] = {0};
+	struct audit_finding found[NTRIES];
 	uint32_t apart[2] = {VT_NONE, 0};
+	vt_err first;
 
 	if (vl)
 		memset(vl, 0, sizeof(*vl));
@@ -523,27 +543,28 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 	if (o)
 		quiet = *o;
 	quiet.log = NULL; /* the tree was described once */
-	while (check_deadlock_free(f, lfts, e)) {
-		memcpy(fail[try], e->msg, sizeof(fail[try]));
-		at[try] = e->cause < VT_ERR_MAX ? e->cause : 0;
+	for (;;) {
+		if (audit_every_source(f, lfts, &found[try], e)) {
+			vt_order_free(order);
+			vt_lfts_free(lfts);
+			return -1;
+		}
+		if (found[try].kind < 0)
+			break;
 		shown = got & ROUTED_NO_Z ? shown : try;
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
-			int rc = route_split(f, o, &quiet, fail[TRY_SPREAD] + at[TRY_SPREAD], lfts,
+			int rc = route_split(f, o, &quiet,
+					     refusal_cause(f, &found[TRY_SPREAD], &first), lfts,
 					     order, vl, e);
 
-			if (rc <= 0)
-				return rc;
-			memcpy(e->msg, fail[shown], sizeof(e->msg));
-			e->cause = at[shown];
-			name_apart(f, apart, e);
-			return -1;
+			return rc <= 0 ? rc : refuse(f, &found[shown], apart, e);
 		}
 		if (route_planes(f, &quiet, try, lfts, order, &got, apart, NULL, e))
 			return -1;
 	}
-	log_tries(o, try, fail, at);
+	log_tries(o, f, try, found);
 	return 0;
 }
 
