@@ -10,6 +10,12 @@ mkbad
 expect 2 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo" -o l
 expect 2 "vartree-route: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/empty.topo" -o l
 expect 2 "vartree-route: $tmp/foreign.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/foreign.topo" -o l
+# forwarding tables given as the topology (OpenSM's dump, ibdiagnet2.fdbs): what they are, what to pass
+L=$VT_TOP/tests/data/lft/2sw2path4hca
+expect 2 "vartree-route: $L.lfts.dump:1: no node records: forwarding tables (\"Unicast lids\": opensm-lfts.dump, dump_fts), not a topology: give it to --lfts, and ibnetdiscover's output as the topology" \
+	"$r" "$L.lfts.dump" -o l
+expect 2 "vartree-route: $L.ibdiagnet2.fdbs:4: no node records: forwarding tables (ibdiagnet2.fdbs, \"osm_ucast_mgr_dump_ucast_routes:\"), not a topology: give it to --lfts, and ibnetdiscover's output as the topology" \
+	"$r" "$L.ibdiagnet2.fdbs" -o l
 expect 2 "vartree-route: $tmp/trunc.topo:14: \"L0-S0000\" (0x0002c95000000000) port 5: unterminated quote in remote node id" \
 	"$r" "$tmp/trunc.topo" -o l
 expect 2 "vartree-route: $tmp/badport.topo:11: \"L0-S0000\" (0x0002c95000000000): port 99 out of range 1..8" \
