@@ -67,6 +67,11 @@ awk '/^Ca/ && match($0, /# "H-00[0-9][0-9]"/) { n = substr($0, RSTART + 5, 4) + 
 "$R" -q "$T/st.topo" -o /dev/null --slurm-topology "$T/st.conf" || fail "route st.topo"
 grep -qx 'SwitchName=L0-S0000 Nodes=stage\[97-100\]' "$T/st.conf" || fail "natural order: $(grep -m2 Nodes "$T/st.conf")"
 grep -qx 'SwitchName=L0-S0002 Nodes=stage\[89-92\]' "$T/st.conf" || fail "natural order: $(grep -m3 Nodes "$T/st.conf")"
+# zero-padded and plain numbers apart, as Slurm expands a range with its first number's width
+sed -E -e 's/"H-0000"/"n07 a"/' -e 's/"H-0001"/"n7 a"/' -e 's/"H-0002"/"n08 a"/' -e 's/"H-0003"/"n9 a"/' \
+	"$T/f.topo" >"$T/pad.topo"
+"$R" -q "$T/pad.topo" -o /dev/null --slurm-topology "$T/pad.conf" || fail "route pad.topo"
+grep -qx 'SwitchName=L0-S0000 Nodes=n\[7,07-08,9\]' "$T/pad.conf" || fail "padded: $(grep -m1 Nodes "$T/pad.conf")"
 # nodes of one description (hosts never named: an adapter's default NodeDesc) or "localhost"
 # would give two hosts one name: refused for every output, naming the nodes by description and GUID
 sed -E 's/"H-00(0[0-9]|1[0-5])"/"MT4119 ConnectX5   Mellanox Technologies"/' "$T/f.topo" >"$T/mt.topo"
