@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/vt_audit.h"
 #include "analysis/vt_bound.h"
@@ -26,19 +27,24 @@
 #include "out/vt_plot.h"
 #include "route/vt_route.h"
 #include "tree/vt_tree.h"
+#include "out/vt_svg.h"
 
 #define PROG	     "vartree-analyze"
 #define MAX_PATTERNS 64
 #define MAX_THRESH   64
 
+/* long options only: values past every letter ('V' is -V, the version) */
+enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT };
+
 static const char usage[] =
-	"usage: " PROG " TOPOLOGY [--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
+	"usage: " PROG " TOPOLOGY [-l|--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [-C|--Ca CA] [-P|--Port PORT]  (--live: the local CA and its port)\n"
 	"       [--order FILE | --order-random SEED] [--json] [--compare A B] [--lmc N]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
+	"       [--svg FILE] [--hot N]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
 	"       [--stage-limit N] [--node-name-map FILE] [--all-sources [--vl-split]] [--timing]\n"
-	"       [-q|--quiet] [-h|--help] [--version]\n"
+	"       [-q|--quiet] [-h|--help] [-V|--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
 	"wavefront2d[:XxY], wavefront3d[:XxYxZ], bintree, bisection[:seed=S,count=C],\n"
@@ -47,7 +53,7 @@ static const char usage[] =
 	"See vartree-analyze(1).\n";
 
 struct opts {
-	const char *topo, *lfts, *route, *order, *plot, *plot_ext, *cmp[2], *name_map;
+	const char *topo, *lfts, *route, *order, *plot, *plot_ext, *cmp[2], *name_map, *svg;
 	const char *label[2]; /* --label: names of the routings, in order */
 	unsigned nlabel;
 	int live, json, quiet, have_seed, all_sources, vl_split, timing;
@@ -58,7 +64,7 @@ struct opts {
 	const char *th_name[MAX_THRESH];
 	uint32_t th_val[MAX_THRESH];
 	unsigned nth;
-	unsigned top, threads;
+	unsigned top, threads, hot;
 	int lmc; /* --lmc, -1: the fabric file's, else the one the tables show */
 	uint32_t stage_limit;
 	enum vt_congest_method method;
@@ -81,7 +87,7 @@ struct routing {
 };
 
 struct progress {
-	int quiet, shown;
+	int on, shown; /* on: not --quiet and stderr a terminal */
 	double last;
 	struct timespec start;
 	const char *what;
@@ -100,7 +106,7 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 
 	double t = since(&p->start);
 
-	if (p->quiet || t < 1.0 || (t - p->last < 0.5 && done < total))
+	if (!p->on || t < 1.0 || (t - p->last < 0.5 && done < total))
 		return;
 	p->last = t;
 	fprintf(stderr, "\r" PROG ": %s: %3u%%", p->what,
@@ -154,6 +160,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
 	vt_cli_needs(cli, o->vl_split, "--vl-split", o->all_sources, "--all-sources");
+	vt_cli_needs(cli, o->hot > 0, "--hot", !!o->svg, "--svg FILE");
 	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->plot_ext)
 		o->plot_ext = "png";
@@ -204,6 +211,12 @@ static int analysis_opt(const struct vt_cli *cli, struct opts *o, int c)
 	case 'E':
 		o->lmc = (int)vt_cli_uint(cli, "--lmc", optarg, 0, 7);
 		break;
+	case OPT_SVG:
+		o->svg = optarg;
+		break;
+	case OPT_HOT:
+		o->hot = (unsigned)vt_cli_uint(cli, "--hot", optarg, 1, UINT32_MAX);
+		break;
 	default:
 		return 0;
 	}
@@ -233,8 +246,10 @@ static const struct option long_opts[] = {
 	{"lmc", required_argument, 0, 'E'},
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
-	{"vl-split", no_argument, 0, 'V'},
+	{"vl-split", no_argument, 0, OPT_VL_SPLIT},
 	{"timing", no_argument, 0, 'W'},
+	{"svg", required_argument, 0, OPT_SVG},
+	{"hot", required_argument, 0, OPT_HOT},
 	VT_CLI_LIVE_OPTIONS,
 	{0, 0, 0, 0},
 };
@@ -247,7 +262,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	o->top = 5;
 	o->threads = 2;
 	o->lmc = -1;
-	vt_cli_init(&cli, PROG, usage, "qhp:C:P:", long_opts, argc, argv);
+	vt_cli_init(&cli, PROG, usage, "qhl:p:C:P:", long_opts, argc, argv);
 	while ((c = vt_cli_next(&cli)) != -1) {
 		if (analysis_opt(&cli, o, c) || vt_cli_live_opt(&cli, c, &o->local))
 			continue;
@@ -294,7 +309,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'A':
 			o->all_sources = 1;
 			break;
-		case 'V':
+		case OPT_VL_SPLIT:
 			o->vl_split = 1;
 			break;
 		case 'W':
@@ -325,7 +340,8 @@ static void progress_end(struct progress *p)
 static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree, struct routing *r,
 		   vt_err *e)
 {
-	struct progress pr = {.quiet = o->quiet};
+	/* progress is for a person watching: logs and pipes get the result only */
+	struct progress pr = {.on = !o->quiet && isatty(STDERR_FILENO)};
 	struct vt_congest_opts co = {.threads = o->threads,
 				     .method = o->method,
 				     .stage_limit = o->stage_limit,
@@ -669,8 +685,8 @@ static int plot_stages(const struct opts *o, struct routing *rs, unsigned nr, un
 }
 
 /* PATTERN-links-ROUTING.EXT: each link's max load over the stages, a strip per level pair. */
-static int plot_links(const struct opts *o, const vt_fabric *f, const struct routing *r, unsigned i,
-		      vt_err *e)
+static int plot_links(const struct opts *o, const vt_fabric *f, const vt_tree *tree,
+		      const struct routing *r, unsigned i, vt_err *e)
 {
 	const vt_congest *c = &r->res[i];
 	double *v = malloc((f->nports ? f->nports : 1) * sizeof(double));
@@ -681,7 +697,7 @@ static int plot_links(const struct opts *o, const vt_fabric *f, const struct rou
 		return vt_err_set(e, "out of memory");
 	for (uint32_t p = 0; p < f->nports; p++)
 		v[p] = c->chan_max[p];
-	int rc = vt_heat_build(&h, f, v, e);
+	int rc = vt_heat_build(&h, f, tree, v, e);
 	free(v);
 	if (rc)
 		return -1;
@@ -697,8 +713,8 @@ static int plot_links(const struct opts *o, const vt_fabric *f, const struct rou
 	return rc;
 }
 
-static int plot_all(const struct opts *o, const vt_fabric *f, struct routing *rs, unsigned nr,
-		    vt_err *e)
+static int plot_all(const struct opts *o, const vt_fabric *f, const vt_tree *tree,
+		    struct routing *rs, unsigned nr, vt_err *e)
 {
 	if (mkdir(o->plot, 0777) && errno != EEXIST)
 		return vt_err_set(e, "%s: %s", o->plot, strerror(errno));
@@ -706,10 +722,34 @@ static int plot_all(const struct opts *o, const vt_fabric *f, struct routing *rs
 		if (plot_stages(o, rs, nr, i, e))
 			return -1;
 		for (unsigned k = 0; k < nr; k++)
-			if (plot_links(o, f, &rs[k], i, e))
+			if (plot_links(o, f, tree, &rs[k], i, e))
 				return -1;
 	}
 	return 0;
+}
+
+/* --svg: the tree drawn with the first routing's loads under the first pattern. */
+static int draw_svg(const struct opts *o, const vt_fabric *f, const vt_tree *tree,
+		    const struct routing *r, vt_err *e)
+{
+	const vt_congest *c = &r->res[0];
+	double *v = malloc((f->nports ? f->nports : 1) * sizeof(double));
+	char title[400];
+	int rc;
+
+	if (!v)
+		return vt_err_set(e, "out of memory");
+	for (uint32_t p = 0; p < f->nports; p++)
+		v[p] = c->chan_max[p];
+	snprintf(title, sizeof(title), "%s under %s: max load per link over the %u stages",
+		 c->pattern, plot_name(r), c->nstages);
+	rc = vt_svg_tree(f, tree, v,
+			 &(struct vt_svg_opts){.title = title,
+					       .unit = "max link load (flows)",
+					       .hot = o->hot},
+			 o->svg, NULL, e);
+	free(v);
+	return rc;
 }
 
 /* ---- main */
@@ -835,7 +875,9 @@ int main(int argc, char **argv)
 		print_table(stdout, &o, f, rs, nr);
 	if (vt_stdout_flush(&e))
 		goto fail;
-	if (o.plot && plot_all(&o, f, rs, nr, &e))
+	if (o.plot && plot_all(&o, f, have_tree ? &tree : NULL, rs, nr, &e))
+		goto fail;
+	if (o.svg && draw_svg(&o, f, have_tree ? &tree : NULL, &rs[0], &e))
 		goto fail;
 	rc = verdict(&o, rs, nr);
 	goto out;

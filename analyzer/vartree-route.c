@@ -19,6 +19,8 @@
 #include "tree/vt_tree.h"
 
 #define PROG "vartree-route"
+/* Text tables from this size on get a hint about --lft-format binary (vartree-route(1)). */
+#define TEXT_HINT_BYTES (32L << 20)
 
 static const char usage[] =
 	"usage: vartree-route TOPOLOGY [options]\n"
@@ -47,7 +49,7 @@ static const char usage[] =
 	"  -q, --quiet              print nothing but errors\n"
 	"  -v, --verbose            also time loading, routing and writing\n"
 	"  -h, --help               this summary\n"
-	"      --version            the release\n"
+	"  -V, --version            the release\n"
 	"See vartree-route(1).\n";
 
 static void log_stderr(void *ctx, enum vt_log_level level, const char *func, const char *msg)
@@ -92,7 +94,7 @@ struct extra_outs {
  * place, so a failure (a bad --order-out directory, a full disk) leaves none.
  */
 static int write_outputs(const char *out, const struct extra_outs *x, const vt_lfts *lfts,
-			 const vt_order *order, const vt_fabric *f, vt_err *e)
+			 const vt_order *order, const vt_fabric *f, long *bytes, vt_err *e)
 {
 	vt_out lo = {0}, oo = {0}, so = {0};
 
@@ -107,6 +109,7 @@ static int write_outputs(const char *out, const struct extra_outs *x, const vt_l
 		vt_out_fail(&lo, e);
 		goto fail;
 	}
+	*bytes = ftell(lo.fp); /* -1 on a pipe */
 	if (x->order && vt_order_write_format(order, f, x->order_fmt, oo.fp, e)) {
 		vt_out_fail(&oo, e);
 		goto fail;
@@ -467,6 +470,7 @@ int main(int argc, char **argv)
 	struct run r = {0};
 	vt_err e;
 	double t2;
+	long bytes = -1;
 	int rc;
 
 	parse_args(argc, argv, &o);
@@ -479,10 +483,16 @@ int main(int argc, char **argv)
 	t2 = now();
 	/* renames for the outputs only: tables and order come from the real descriptions */
 	if (vt_namemap_apply(r.f, o.name_map, NULL, &e) ||
-	    write_outputs(o.out, &o.x, &r.lfts, &r.order, r.f, &e)) {
+	    write_outputs(o.out, &o.x, &r.lfts, &r.order, r.f, &bytes, &e)) {
 		rc = report(VT_EXIT_USAGE, e.msg);
 		goto out;
 	}
+	if (!o.quiet && !o.x.lft_binary && bytes >= TEXT_HINT_BYTES)
+		fprintf(stderr,
+			PROG ": the tables took %.1f MB as text; --lft-format binary writes them "
+			"in about %.1f MB (one byte per entry), which vartree-analyze, -sim, -trace "
+			"and --previous read (OpenSM's file engine reads the text only)\n",
+			bytes / 1e6, (double)r.lfts.nsw * r.lfts.nlid / 1e6);
 	if (o.verbose)
 		fprintf(stderr, PROG ": wrote the outputs in %.3f s\n", now() - t2);
 out:

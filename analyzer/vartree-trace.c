@@ -55,7 +55,7 @@ static const char usage[] =
 	"                           default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              --port: counts only, no list of pairs\n"
 	"  -h, --help               this summary\n"
-	"      --version            the release\n"
+	"  -V, --version            the release\n"
 	"Exit status: 0 ok, 1 the path does not arrive, 2 usage or input error.\n"
 	"See vartree-trace(1).\n";
 
@@ -109,7 +109,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 	static const struct option lo[] = {
 		{"lfts", required_argument, 0, 'l'},
 		{"route", required_argument, 0, 'R'},
-		{"live", no_argument, 0, 'V'},
+		{"live", no_argument, 0, 'I'},
 		{"guid", no_argument, 0, 'G'},
 		{"lid", no_argument, 0, 'L'},
 		{"rank", no_argument, 0, 'r'},
@@ -143,7 +143,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 					   "--route: '%s': only 'vartree' is built in", optarg);
 			o->route = optarg;
 			break;
-		case 'V':
+		case 'I':
 			o->live = 1;
 			break;
 		case 'G':

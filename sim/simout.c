@@ -13,6 +13,7 @@
 #include "out/vt_json.h"
 #include "out/vt_heat.h"
 #include "out/vt_plot.h"
+#include "tree/vt_tree.h"
 
 /* A link as every link list names it (vt_chan_name): "A -> B", each `"DESC" (0xGUID, lid L)/P`. */
 static const char *link_name(const vt_fabric *f, uint32_t port, char *buf, size_t n)
@@ -339,11 +340,26 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	for (uint32_t i = 0; i < r->nlinks; i++)
 		busy[r->links[i].port] =
 			r->end_ps ? (double)r->links[i].busy_ps / (double)r->end_ps : 0;
-	rc = vt_heat_build(&hm, f, busy, e);
+	/* rows by the extracted tree's levels; by hops from the CAs when it is refused */
+	vt_tree tree;
+	int have_tree = !vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &(vt_err){0});
+
+	rc = vt_heat_build(&hm, f, have_tree ? &tree : NULL, busy, e);
+	if (have_tree)
+		vt_tree_free(&tree);
 	free(busy);
 	if (rc)
 		return -1;
-	hm.plot.title = "link utilisation";
+	/* the map shows the first routing only: say which */
+	char title[600];
+	const char *src = strcmp(rt[0].name, rt[0].source) ? rt[0].source : NULL;
+
+	snprintf(title, sizeof(title), "link utilisation under %s%s%s%s", rt[0].name,
+		 src ? " (" : "", src ? src : "", src ? ")" : "");
+	if (nr > 1)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 ", the first of %u routings", nr);
+	hm.plot.title = title;
 	hm.plot.unit = "busy fraction";
 	hm.plot.vmax = 1;
 	for (unsigned k = 0; k < nfmt && hm.plot.nrows && !rc; k++) {

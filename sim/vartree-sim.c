@@ -33,12 +33,12 @@ static const char usage[] =
 	"Simulates InfiniBand credit-based flow control for a communication pattern.\n"
 	"  FABRIC             ibnetdiscover output or ibsim net file\n"
 	"  --gen SPEC         generate the fabric (vartree-gen spec)\n"
-	"  --lfts FILE        forwarding tables (OpenSM lfts dump, dump_fts, fdbs); repeatable\n"
+	"  -l, --lfts FILE    forwarding tables (OpenSM lfts dump, dump_fts, fdbs); repeatable\n"
 	"  --route vartree    route with vartree (the default without --lfts); repeatable\n"
 	"  --lmc N            the LMC of a FABRIC that names none (default: the one the\n"
 	"                     first --lfts shows, as vartree-analyze)\n"
 	"  --order FILE       host order (ca-order dump, node list or MPI hostfile)\n"
-	"  --pattern SPEC     analyzer pattern (default shift)\n"
+	"  -p, --pattern SPEC analyzer pattern (default shift)\n"
 	"  --causal NAME      Navaridas workload: 2W 3W 2M 3M BU BT WF\n"
 	"  --open uniform|perm|pair --load L --duration US\n"
 	"                     open-loop traffic at load L (0..4] of one link for US us\n"
@@ -71,7 +71,7 @@ static const char usage[] =
 	"  --seeds N|S1,S2,.. run every routing under N seeds from --seed on, or under the\n"
 	"                     seeds listed: mean and 95 % interval (Student's t) printed\n"
 	"  --warmup US        open loop: offered, accepted and latency count from US on\n"
-	"  -j, --json         machine-readable output\n"
+	"  --json             machine-readable output\n"
 	"  --links            with --json or the table: every link\n"
 	"  --label NAME       name of the next routing in the table, JSON and plots;\n"
 	"                     repeatable, in the order of --lfts/--route\n"
@@ -81,7 +81,7 @@ static const char usage[] =
 	"  --node-name-map F  names for nodes by GUID (infiniband-diags' format; default\n"
 	"                     /etc/rdma/ib-node-name-map when present)\n"
 	"  -h, --help         this summary\n"
-	"  --version          the release\n"
+	"  -V, --version      the release\n"
 	"Exit status: 0 ok, 1 a check failed (a refused fabric, a lost packet, a deadlock),\n"
 	"2 usage or input error.\n"
 	"See vartree-sim(1).\n";
@@ -500,7 +500,8 @@ static void parse(int argc, char **argv, struct opts *o)
 	o->load = 0.5;
 	o->duration_us = 100;
 	o->preset = "default";
-	vt_cli_init(&cli, PROG, usage, "hjq", long_opts, argc, argv);
+	vt_cli_init(&cli, PROG, usage, "hql:p:", long_opts, argc, argv);
+	vt_cli_retire(&cli, 'j', "--json");
 	while ((c = vt_cli_next(&cli)) != -1)
 		if (first_pass(&cli, o, c))
 			later[nl++] = (struct later){c, optarg};

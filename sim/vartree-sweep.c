@@ -29,7 +29,7 @@ static const char usage[] =
 	"  --no-mpi             do not join an MPI job even when started by mpirun\n"
 	"  -q, --quiet          no summary line on stderr\n"
 	"  -h, --help\n"
-	"  --version\n";
+	"  -V, --version\n";
 
 struct opts {
 	const char *spec, *csv, *json, *plot, *plot_format;

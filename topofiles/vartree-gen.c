@@ -69,7 +69,7 @@ static const char usage[] =
 	"  --multi-pf              hosts as multi-PF adapters (node GUID = port GUID; ibsim\n"
 	"                          cannot load these)\n"
 	"  -h, --help              this text\n"
-	"  --version               the release\n";
+	"  -V, --version           the release\n";
 
 static void print_stats(FILE *fp, const struct vt_gen_spec *s, const struct vt_gen_stats *st)
 {

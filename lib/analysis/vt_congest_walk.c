@@ -4,6 +4,7 @@
  * through the routes' table of next channels, threads over stages; and the
  * naive reference, hop by hop through the fabric model and the LFTs.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -18,7 +19,9 @@ struct job {
 	uint32_t nstages;
 	_Atomic uint32_t next_unit;
 	_Atomic uint64_t done;
-	uint64_t total;
+	uint64_t total; /* stages, or with big stages flows (at most maxf a stage) */
+	int big;	/* stages walked in chunks: progress in flows, from any thread */
+	pthread_mutex_t mu; /* one progress call at a time when big */
 	double *stage_ebb; /* per stage: sum of 1/max load over its flows */
 	struct acc *accs;
 };
@@ -153,6 +156,23 @@ static void naive_stage_flows(const vt_routes *r, const struct vt_flow *fl, uint
 	}
 }
 
+/*
+ * A big stage (all2all: one stage of n(n-1) flows) takes one thread for its
+ * whole run, maybe not thread 0, which reports the other patterns' progress:
+ * its chunks report, from whichever thread walks them, one call at a time.
+ */
+static void walk_progress(struct job *j, unsigned tid, uint64_t add)
+{
+	uint64_t done = atomic_fetch_add(&j->done, add) + add;
+
+	if (!j->big) {
+		congest_progress(j->o, tid, done, j->total);
+	} else if (j->o->progress && !pthread_mutex_lock(&j->mu)) {
+		j->o->progress(j->o->progress_ctx, done, j->total);
+		pthread_mutex_unlock(&j->mu);
+	}
+}
+
 static void *walk_worker(void *arg)
 {
 	struct wctx *w = arg;
@@ -193,6 +213,8 @@ static void *walk_worker(void *arg)
 				naive_stage_flows(r, fl, k, &sl, a, path);
 			else
 				walk_stage_flows(r, fl, k, &sl, a);
+			if (big)
+				walk_progress(j, w->tid, m);
 			if (!big || m < cap)
 				break;
 		}
@@ -208,7 +230,8 @@ static void *walk_worker(void *arg)
 			j->res->stage_bound[s] = bound;
 		if (j->stage_ebb)
 			j->stage_ebb[s] = ebb;
-		congest_progress(j->o, w->tid, atomic_fetch_add(&j->done, 1) + 1, j->total);
+		if (!big)
+			walk_progress(j, w->tid, 1);
 	}
 out:
 	free(fl);
@@ -230,6 +253,12 @@ void vt_congest_walk(const vt_routes *r, const vt_pattern *p, const struct vt_co
 			.total = res->nstages,
 			.stage_ebb = stage_ebb,
 			.accs = accs};
+	uint64_t maxf = vt_pattern_max_flows(p);
 
+	j.big = maxf > CHUNK;
+	if (j.big)
+		j.total = res->nstages * maxf;
+	pthread_mutex_init(&j.mu, NULL);
 	run_threads(&j, walk_worker, o->threads);
+	pthread_mutex_destroy(&j.mu);
 }

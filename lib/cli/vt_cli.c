@@ -20,9 +20,17 @@ void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const cha
 	c->longopts = longopts;
 	c->argc = argc;
 	c->argv = argv;
-	snprintf(c->shortopts, sizeof(c->shortopts), ":%s", shortopts);
+	/* -V: the version, as infiniband-diags' commands take it (vartree(7), OPTION VOCABULARY) */
+	snprintf(c->shortopts, sizeof(c->shortopts), ":%sV", shortopts);
+	c->nretired = 0;
 	opterr = 0; /* our one-line messages instead of getopt's */
 	optind = 1;
+}
+
+void vt_cli_retire(struct vt_cli *c, char opt, const char *use)
+{
+	if (c->nretired < sizeof(c->retired) / sizeof(c->retired[0]))
+		c->retired[c->nretired++] = (struct vt_cli_retired){opt, use};
 }
 
 _Noreturn void vt_cli_die(const char *prog, int status, const char *fmt, ...)
@@ -99,6 +107,7 @@ int vt_cli_next(struct vt_cli *c)
 	case 'h':
 		fputs(c->help, stdout);
 		exit(fflush(stdout) || ferror(stdout) ? VT_EXIT_USAGE : VT_EXIT_OK);
+	case 'V':
 	case VT_OPT_VERSION:
 		vt_cli_version(c->prog);
 	case ':':
@@ -110,6 +119,10 @@ int vt_cli_next(struct vt_cli *c)
 			vt_cli_usage(c, "option '%s' takes no value", opt);
 		if (opt[1] == '-' && prefix_matches(c, opt + 2) > 1)
 			vt_cli_usage(c, "option '%s' is ambiguous", opt);
+		for (unsigned i = 0; opt[1] != '-' && i < c->nretired; i++)
+			if (c->retired[i].opt == optopt)
+				vt_cli_usage(c, "option '%s' is now %s (vartree(7), OPTION VOCABULARY)",
+					     opt, c->retired[i].use);
 		vt_cli_usage(c, "unknown option '%s'", opt);
 	}
 	return ch;

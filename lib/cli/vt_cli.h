@@ -37,11 +37,18 @@ struct vt_cli {
 	char **argv;
 	int longindex;	    /* the long option vt_cli_next returned, -1 after a short one */
 	char shortopts[64]; /* getopt's, with the ':' that makes it report missing values */
+	/* short options given up for the shared vocabulary, and what replaced them */
+	struct vt_cli_retired {
+		char opt;
+		const char *use;
+	} retired[4];
+	unsigned nretired;
 };
 
 /*
  * Starts reading argv. shortopts as getopt's (without a leading ':'); longopts
- * map "help" to 'h' and "version" to VT_OPT_VERSION ('h' is always help).
+ * map "help" to 'h' and "version" to VT_OPT_VERSION ('h' is always help, and
+ * 'V', added here, the version, as in infiniband-diags).
  */
 void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const char *shortopts,
 		 const struct option *longopts, int argc, char **argv);
@@ -53,6 +60,11 @@ void vt_cli_init(struct vt_cli *c, const char *prog, const char *help, const cha
  */
 int vt_cli_next(struct vt_cli *c);
 
+/*
+ * A short option the command gave up (vartree(7), OPTION VOCABULARY): given, it
+ * is a usage error "option '-j' is now --json (...)" rather than "unknown".
+ */
+void vt_cli_retire(struct vt_cli *c, char opt, const char *use);
 /* "PROG: CAUSE. Try 'PROG --help'." on stderr, exit VT_EXIT_USAGE. */
 _Noreturn void vt_cli_usage(const struct vt_cli *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void level_name(char *buf, size_t n, uint32_t d)
+void vt_heat_level_name(char *buf, size_t n, uint32_t d)
 {
 	if (d)
 		snprintf(buf, n, "L%u", d - 1);
@@ -13,33 +13,64 @@ static void level_name(char *buf, size_t n, uint32_t d)
 		snprintf(buf, n, "hosts");
 }
 
-/* Row k of 3 per distance: 0 up (d -> d+1), 1 down (d+1 -> d), 2 within d. */
-static uint32_t row_of(uint32_t da, uint32_t db)
+/*
+ * Slots per lower level a: 0 up to a+1, 1 down from a+1, 2 within a, then
+ * 3 + 2 (b - a - 2) + {0 up, 1 down} for b > a+1. Rows are a * nslots + slot.
+ */
+static uint32_t row_of(uint32_t da, uint32_t db, uint32_t nslots)
 {
-	if (db == da + 1)
-		return 3 * da;
-	if (da == db + 1)
-		return 3 * db + 1;
-	return da == db ? 3 * da + 2 : UINT32_MAX; /* no other kind in a BFS layering */
+	uint32_t lo = da < db ? da : db, hi = da < db ? db : da, down = da > db;
+
+	if (lo == hi)
+		return lo * nslots + 2;
+	if (hi == lo + 1)
+		return lo * nslots + down;
+	return lo * nslots + 3 + 2 * (hi - lo - 2) + down;
 }
 
-static void row_label(char *buf, size_t n, uint32_t row)
+static void row_label(char *buf, size_t n, uint32_t row, uint32_t nslots)
 {
 	char a[12], b[12];
-	uint32_t d = row / 3;
+	uint32_t lo = row / nslots, slot = row % nslots;
+	uint32_t hi = slot < 3 ? lo + 1 : lo + 2 + (slot - 3) / 2;
+	int down = slot < 3 ? slot == 1 : (slot - 3) % 2;
 
-	level_name(a, sizeof(a), d);
-	level_name(b, sizeof(b), d + 1);
-	if (row % 3 == 0)
-		snprintf(buf, n, "%s->%s", a, b);
-	else if (row % 3 == 1)
+	vt_heat_level_name(a, sizeof(a), lo);
+	vt_heat_level_name(b, sizeof(b), hi);
+	if (slot == 2)
+		snprintf(buf, n, "%s-%s", a, a);
+	else if (down)
 		snprintf(buf, n, "%s->%s", b, a);
 	else
-		snprintf(buf, n, "%s-%s", a, a);
+		snprintf(buf, n, "%s->%s", a, b);
+}
+
+uint32_t *vt_heat_levels(const vt_fabric *f, const vt_tree *t)
+{
+	uint32_t *lv;
+
+	if (!t) {
+		lv = vt_fabric_ca_distance(f);
+		return lv;
+	}
+	lv = malloc((f->nnodes ? f->nnodes : 1) * sizeof(*lv));
+	if (!lv)
+		return NULL;
+	for (uint32_t n = 0; n < f->nnodes; n++) {
+		uint32_t sw = f->nodes[n].sw;
+
+		if (f->nodes[n].type != VT_SWITCH)
+			lv[n] = 0;
+		else
+			lv[n] = sw == VT_NONE || t->level[sw] == VT_TREE_OUTSIDE ? UINT32_MAX
+								     : t->level[sw] + 1u;
+	}
+	return lv;
 }
 
 /* Which row each port's channel belongs to (UINT32_MAX: none); returns the row count. */
-static uint32_t assign_rows(const vt_fabric *f, const uint32_t *dist, uint32_t *row_of_port)
+static uint32_t assign_rows(const vt_fabric *f, const uint32_t *lv, uint32_t nslots,
+			    uint32_t *row_of_port)
 {
 	uint32_t nrows = 0;
 
@@ -50,19 +81,19 @@ static uint32_t assign_rows(const vt_fabric *f, const uint32_t *dist, uint32_t *
 		row_of_port[p] = UINT32_MAX;
 		if (pt->peer == VT_NONE || pt->num == 0)
 			continue;
-		a = dist[pt->node];
-		b = dist[f->ports[pt->peer].node];
+		a = lv[pt->node];
+		b = lv[f->ports[pt->peer].node];
 		if (a == UINT32_MAX || b == UINT32_MAX)
-			continue;
-		row_of_port[p] = row_of(a, b);
-		if (row_of_port[p] != UINT32_MAX && row_of_port[p] + 1 > nrows)
+			continue; /* outside the tree */
+		row_of_port[p] = row_of(a, b, nslots);
+		if (row_of_port[p] + 1 > nrows)
 			nrows = row_of_port[p] + 1;
 	}
 	return nrows;
 }
 
 static int fill(vt_heat *h, const vt_fabric *f, const uint32_t *row_of_port, uint32_t nrows,
-		const double *out_value)
+		uint32_t nslots, const double *out_value)
 {
 	uint32_t off = 0, used = 0;
 
@@ -79,7 +110,7 @@ static int fill(vt_heat *h, const vt_fabric *f, const uint32_t *row_of_port, uin
 				h->v[off++] = out_value[p];
 		if (off == start)
 			continue;
-		row_label(h->labels[used], sizeof(h->labels[used]), r);
+		row_label(h->labels[used], sizeof(h->labels[used]), r, nslots);
 		h->rows[used] =
 			(struct vt_plot_heat_row){h->labels[used], h->v + start, off - start};
 		used++;
@@ -89,16 +120,25 @@ static int fill(vt_heat *h, const vt_fabric *f, const uint32_t *row_of_port, uin
 	return 0;
 }
 
-int vt_heat_build(vt_heat *h, const vt_fabric *f, const double *out_value, vt_err *e)
+int vt_heat_build(vt_heat *h, const vt_fabric *f, const vt_tree *t, const double *out_value,
+		  vt_err *e)
 {
-	uint32_t *dist = vt_fabric_ca_distance(f);
+	uint32_t *lv = vt_heat_levels(f, t);
 	uint32_t *rows = malloc((f->nports ? f->nports : 1) * sizeof(*rows));
+	uint32_t maxlv = 0;
 	int rc = -1;
 
 	memset(h, 0, sizeof(*h));
-	if (dist && rows)
-		rc = fill(h, f, rows, assign_rows(f, dist, rows), out_value);
-	free(dist);
+	if (lv && rows) {
+		for (uint32_t n = 0; n < f->nnodes; n++)
+			if (lv[n] != UINT32_MAX && lv[n] > maxlv)
+				maxlv = lv[n];
+		/* 3 slots for the neighbour level and within, 2 per level further up */
+		uint32_t nslots = 3 + 2 * (maxlv > 1 ? maxlv - 1 : 0);
+
+		rc = fill(h, f, rows, assign_rows(f, lv, nslots, rows), nslots, out_value);
+	}
+	free(lv);
 	free(rows);
 	if (rc) {
 		vt_heat_free(h);

@@ -74,7 +74,8 @@ static int plot_format(const char *path, enum plot_format *fmt, vt_err *e)
 	return 0;
 }
 
-static cairo_surface_t *make_surface(enum plot_format fmt, FILE *fp, int w, int h)
+static cairo_surface_t *make_surface(enum plot_format fmt, FILE *fp, int w, int h,
+				     const char *title)
 {
 	cairo_surface_t *s;
 
@@ -86,12 +87,15 @@ static cairo_surface_t *make_surface(enum plot_format fmt, FILE *fp, int w, int 
 	/* a fixed date keeps the same input's PDF byte-identical from run to run */
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATE_DATE, "2000-01-01T00:00:00Z");
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_CREATOR, "vartree");
+	if (title) /* as text a reader can search, where the drawn title is glyphs */
+		cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title);
 	return s;
 }
 
 typedef void (*draw_fn)(cairo_t *cr, const void *arg, double w, double h);
 
-static int render(const char *path, int w, int h, draw_fn draw, const void *arg, vt_err *e)
+static int render(const char *path, int w, int h, draw_fn draw, const void *arg,
+		  const char *title, vt_err *e)
 {
 	enum plot_format fmt;
 	cairo_surface_t *s;
@@ -101,7 +105,7 @@ static int render(const char *path, int w, int h, draw_fn draw, const void *arg,
 
 	if (plot_format(path, &fmt, e) || vt_out_open(&o, path, e))
 		return -1;
-	s = make_surface(fmt, o.fp, w, h);
+	s = make_surface(fmt, o.fp, w, h, title);
 	cr = cairo_create(s);
 	draw(cr, arg, w, h);
 	st = cairo_status(cr);
@@ -402,7 +406,7 @@ int vt_plot_lines(const struct vt_plot_lines *p, const char *path, vt_err *e)
 	for (uint32_t s = 0; s < p->nseries; s++)
 		if (check_values(p->series[s].y, p->npoints, "series", p->series[s].name, e))
 			return -1;
-	return render(path, 900, 540, draw_lines, p, e);
+	return render(path, 900, 540, draw_lines, p, p->title, e);
 }
 
 /* ---- heat map */
@@ -527,5 +531,5 @@ int vt_plot_heatmap(const struct vt_plot_heat *h, const char *path, vt_err *e)
 	for (uint32_t r = 0; r < h->nrows; r++)
 		if (check_values(h->rows[r].v, h->rows[r].n, "row", h->rows[r].label, e))
 			return -1;
-	return render(path, 1000, height < 200 ? 200 : height, draw_heat, h, e);
+	return render(path, 1000, height < 200 ? 200 : height, draw_heat, h, h->title, e);
 }

@@ -18,6 +18,18 @@ for f in "$tmp"/p/*.pdf; do
 	[ "$(head -c 5 "$f")" = "%PDF-" ] || fail "$f is not a PDF"
 	[ "$(grep -ac '/Type /Page\b' "$f")" -eq 1 ] || fail "$f: not one page"
 done
+# the link map shows the first routing only, and says which (its title, searchable as the PDF's)
+pdf_title() { python3 -c '
+import re, sys
+m = re.search(rb"/Title (<FEFF([0-9A-F]*)>|\((.*)\))", open(sys.argv[1], "rb").read())
+print(bytes.fromhex(m.group(2).decode()).decode("utf-16-be") if m and m.group(2) else m.group(3).decode() if m else "")' "$1"; }
+t=$(pdf_title "$tmp/p/link-util.pdf")
+[ "$t" = "link utilisation under a (vartree), the first of 2 routings" ] || fail "link-util title: '$t'"
+t=$(pdf_title "$tmp/p/stage-times.pdf")
+[ "$t" = "per-stage completion time" ] || fail "stage-times title: '$t'"
+"$sim" --gen "fat 4,2" --quiet --route vartree --plot "$tmp/one" --plot-format pdf >/dev/null || fail "one routing"
+t=$(pdf_title "$tmp/one/link-util.pdf")
+[ "$t" = "link utilisation under vartree" ] || fail "one routing's title: '$t'"
 # the same input gives the same bytes
 run --plot "$tmp/q" --plot-format pdf >/dev/null || fail "second pdf run"
 cmp -s "$tmp/p/stage-times.pdf" "$tmp/q/stage-times.pdf" || fail "PDF bytes differ between runs"

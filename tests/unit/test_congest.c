@@ -307,6 +307,62 @@ START_TEST(all2all_bound)
 }
 END_TEST
 
+/* Progress calls, in order. */
+struct calls {
+	uint64_t done[16], total[16];
+	unsigned n;
+};
+
+static void record(void *ctx, uint64_t done, uint64_t total)
+{
+	struct calls *c = ctx;
+
+	if (c->n < 16) {
+		c->done[c->n] = done;
+		c->total[c->n] = total;
+	}
+	c->n++;
+}
+
+/*
+ * An all2all of 1728 ranks (fat 12,3) is one stage of 1728 x 1727 flows, walked in chunks
+ * of 2^20 by one thread, maybe not thread 0: progress comes per chunk, in flows, from that
+ * thread; it came once, at the end, or never (issue 25: 78 s without progress).
+ */
+START_TEST(all2all_progress)
+{
+	vt_fabric *f = vt_test_gen("fat 12,3");
+	struct calls c = {0};
+	struct vt_congest_opts co = {.threads = 2, .method = VT_CONGEST_WALK, .progress = record,
+				     .progress_ctx = &c};
+	vt_pattern p;
+	vt_congest res;
+	vt_order o;
+	vt_routes r;
+	vt_lfts t;
+	vt_err e = {0};
+
+	ck_assert_int_eq(vt_order_leaf(&o, f, &e), 0);
+	ck_assert_int_eq(vt_lfts_init(&t, f, &e), 0); /* no routes: every flow unrouted, fast */
+	ck_assert_int_eq(vt_routes_build(&r, f, &t, &o, &e), 0);
+	ck_assert_int_eq(vt_pattern_parse(&p, "all2all", r.n, &e), 0);
+	ck_assert_msg(vt_congest_run(&r, &p, &co, &res, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(res.unrouted, 1728u * 1727);
+	ck_assert_uint_eq(c.n, 3);
+	ck_assert_uint_eq(c.done[0], 1u << 20);
+	ck_assert_uint_eq(c.done[1], 2u << 20);
+	ck_assert_uint_eq(c.done[2], 1728u * 1727);
+	for (unsigned i = 0; i < 3; i++)
+		ck_assert_uint_eq(c.total[i], vt_pattern_max_flows(&p));
+	vt_congest_free(&res);
+	vt_pattern_free(&p);
+	vt_routes_free(&r);
+	vt_lfts_free(&t);
+	vt_order_free(&o);
+	vt_fabric_free(f);
+}
+END_TEST
+
 /* Shift by the interval method with keep k and dirty LIDs equals the count without a keep. */
 static void keep_check(const vt_routes *r, struct vt_congest_keep *k, unsigned nt,
 		       const uint8_t *dirty, const char *what)
@@ -390,6 +446,7 @@ static Suite *congest_suite(void)
 	tcase_add_test(t, table1_fixtures);
 	tcase_add_test(t, generated_fabrics);
 	tcase_add_test(t, all2all_bound);
+	tcase_add_test(t, all2all_progress);
 	tcase_add_test(t, shift_keep);
 	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "out/vt_heat.h"
 #include "out/vt_plot.h"
+#include "base/vt_io.h"
+#include "out/vt_svg.h"
 #include "vt_test.h"
 
 #include <cairo.h>
@@ -320,7 +322,7 @@ START_TEST(heat_rows_by_level)
 	ck_assert_ptr_nonnull(val);
 	for (uint32_t p = 0; p < f->nports; p++)
 		val[p] = p;
-	ck_assert_int_eq(vt_heat_build(&h, f, val, &e), 0);
+	ck_assert_int_eq(vt_heat_build(&h, f, NULL, val, &e), 0);
 	ck_assert_uint_eq(h.plot.nrows, 6);
 	for (uint32_t r = 0; r < 6; r++) {
 		ck_assert_str_eq(h.plot.rows[r].label, want[r]);
@@ -331,6 +333,88 @@ START_TEST(heat_rows_by_level)
 	/* the first host->leaf link is the first host's port 1 */
 	ck_assert(f->nodes[f->ports[(uint32_t)h.plot.rows[0].v[0]].node].type != VT_SWITCH);
 	vt_heat_free(&h);
+	free(val);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/*
+ * fat 4,3 with 2 storage CAs on top switches: rows by the extracted tree's levels, so the
+ * tops stay L2 ("hosts->L2"); by hops from the nearest CA they were "L0" (issue 25).
+ */
+START_TEST(heat_rows_by_tree_level)
+{
+	static const char *want[] = {"hosts->L0", "L0->hosts", "hosts->L2", "L2->hosts",
+				     "L0->L1",	  "L1->L0",    "L1->L2",    "L2->L1"};
+	static const uint32_t nwant[] = {64, 64, 2, 2, 64, 64, 64, 64};
+	vt_fabric *f = vt_test_gen("fat 4,3 spine-cas=2");
+	double *val = calloc(f->nports, sizeof(double));
+	vt_tree t;
+	vt_heat h;
+	vt_err e;
+
+	ck_assert_ptr_nonnull(val);
+	ck_assert_msg(vt_tree_build(&t, f, &(struct vt_tree_opts){0}, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(vt_heat_build(&h, f, &t, val, &e), 0);
+	ck_assert_uint_eq(h.plot.nrows, 8);
+	for (uint32_t r = 0; r < 8; r++) {
+		ck_assert_str_eq(h.plot.rows[r].label, want[r]);
+		ck_assert_uint_eq(h.plot.rows[r].n, nwant[r]);
+	}
+	vt_heat_free(&h);
+	vt_tree_free(&t);
+	free(val);
+	vt_fabric_free(f);
+}
+END_TEST
+
+/*
+ * vt_svg_tree on fat 4,3 with 2 storage CAs on tops: 48 switch boxes and 18 CA boxes (16 leaves'
+ * 4 hosts, 2 tops' storage CA), 194 cables as 146 lines; --hot 1 keeps the line of the hottest
+ * channel; a bad value is refused and nothing is written.
+ */
+START_TEST(svg_counts_and_hot)
+{
+	vt_fabric *f = vt_test_gen("fat 4,3 spine-cas=2");
+	double *val = calloc(f->nports, sizeof(double));
+	struct vt_svg_stats st;
+	vt_tree t;
+	vt_err e;
+	uint32_t hot = VT_NONE;
+
+	ck_assert_ptr_nonnull(val);
+	ck_assert_msg(vt_tree_build(&t, f, &(struct vt_tree_opts){0}, &e) == 0, "%s", e.msg);
+	for (uint32_t p = 0; p < f->nports && hot == VT_NONE; p++) /* a leaf's first up-link */
+		if (f->ports[p].peer != VT_NONE && !strcmp(f->nodes[f->ports[p].node].desc, "L0-S0003") &&
+		    f->nodes[vt_peer_node(f, p)].type == VT_SWITCH)
+			hot = p;
+	ck_assert_uint_ne(hot, VT_NONE);
+	val[hot] = 7;
+	val[f->ports[hot].peer] = 2;
+	ck_assert_msg(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("t.svg"), &st, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_uint_eq(st.boxes, 66);
+	ck_assert_uint_eq(st.lines, 146);
+	ck_assert_uint_eq(st.groups, 146);
+	ck_assert_uint_eq(st.cables, 194);
+	ck_assert_int_eq(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){.hot = 1}, in_dir("h.svg"),
+				     &st, &e),
+			 0);
+	ck_assert_uint_eq(st.lines, 1);
+	char *buf;
+	size_t len;
+	ck_assert_int_eq(vt_read_file(in_dir("h.svg"), &buf, &len, &e), 0);
+	ck_assert_ptr_nonnull(strstr(buf, "<title>L0-S0003 port 5 (GUID 0x0002c95000000003, LID 4) -&gt; "
+					  "L1-S0000 port 4 (GUID 0x0002c95001000000, LID 17): load 7 "
+					  "(back 2)</title></line>"));
+	free(buf);
+	val[hot] = NAN;
+	ck_assert_int_eq(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("n.svg"), &st, &e),
+			 -1);
+	ck_assert_str_eq(e.msg, "L0-S0003 port 5 (GUID 0x0002c95000000003): value nan is not a "
+				"finite number >= 0");
+	ck_assert_int_ne(access(in_dir("n.svg"), F_OK), 0);
+	vt_tree_free(&t);
 	free(val);
 	vt_fabric_free(f);
 }
@@ -374,6 +458,8 @@ static Suite *plot_suite(void)
 	tcase_add_test(tc, heatmap_pixels);
 	tcase_add_test(tc, heatmap_many_links);
 	tcase_add_test(tc, heat_rows_by_level);
+	tcase_add_test(tc, heat_rows_by_tree_level);
+	tcase_add_test(tc, svg_counts_and_hot);
 	tcase_add_test(tc, errors_write_nothing);
 	suite_add_tcase(s, tc);
 	return s;
