@@ -355,6 +355,24 @@ static size_t colon_slots(const char *t, size_t wl, unsigned long *slots)
 	return *slots >= 1 && *slots <= VT_ORDER_MAX_SLOTS ? (size_t)(c - 1 - t) : 0;
 }
 
+/* An unknown host name, with a hint where it looks like a Slurm hostlist or a domain name. */
+static int unknown_host(struct order_in *in, const char *t, size_t wl, unsigned line, vt_err *e)
+{
+	const char *br = memchr(t, '[', wl), *dot = memchr(t, '.', wl);
+
+	if (br && memchr(br, ']', wl - (size_t)(br - t)))
+		return vt_err_at(e, in->path, line,
+				 "unknown node \"%s\" (a Slurm hostlist? one host a line, as "
+				 "'scontrol show hostnames' lists them)",
+				 t);
+	if (dot && dot > t && host_first(in, t, (size_t)(dot - t)) != VT_NONE)
+		return vt_err_at(e, in->path, line,
+				 "unknown node \"%s\" (the fabric's host is \"%.*s\": give host "
+				 "names without their domain)",
+				 t, (int)(dot - t), t);
+	return vt_err_at(e, in->path, line, "unknown node \"%s\"", t);
+}
+
 static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 {
 	const vt_fabric *f = in->f;
@@ -365,7 +383,7 @@ static int host_line(struct order_in *in, char *t, unsigned line, vt_err *e)
 	if (lo == VT_NONE && (hl = colon_slots(t, wl, &colon)))
 		lo = host_first(in, t, hl);
 	if (lo == VT_NONE)
-		return vt_err_at(e, in->path, line, "unknown node \"%s\"", t);
+		return unknown_host(in, t, wl, line, e);
 	if (host_slots(t + wl, &slots) || (colon && t[wl]))
 		return vt_err_at(e, in->path, line,
 				 "\"%s\": expected a node, or a host name and slots=N or :N "

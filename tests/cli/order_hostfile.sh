@@ -72,4 +72,7 @@ refuse 'gpu002\nnosuch slots=2\n' '2: unknown node "nosuch slots=2"'
 refuse 'gpu002:0\n' '1: unknown node "gpu002:0"'
 refuse 'gpu002:2 slots=3\n' '1: "gpu002:2 slots=3": expected a node, or a host name and slots=N or :N (1 .. 1000000)'
 refuse 'gpu002 mlx5_0\ngpu002 mlx5_0\n' '2: "H-0002c91000000020" listed twice'
+# a Slurm hostlist, a fully qualified name: said what they look like, and what to give
+refuse 'gpu[000-003]\n' "1: unknown node \"gpu[000-003]\" (a Slurm hostlist? one host a line, as 'scontrol show hostnames' lists them)"
+refuse 'gpu001.cluster.example.org slots=2\n' '1: unknown node "gpu001.cluster.example.org slots=2" (the fabric'"'"'s host is "gpu001": give host names without their domain)'
 echo ok
