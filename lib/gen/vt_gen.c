@@ -282,6 +282,8 @@ static int make_plan(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 	case VT_GEN_SUPERPOD:
 	case VT_GEN_CORES:
 		return vt_gen_split_plan(p, s, e);
+	case VT_GEN_UNEVEN:
+		return vt_gen_uneven_plan(p, s, e);
 	}
 	return vt_err_set(e, "no family");
 }
@@ -396,9 +398,11 @@ static int choose_drops(const struct plan *p, const struct vt_gen_spec *s, struc
 		if (pick(&r, cand, nc, s->drop_links, d->link, "links", s, e))
 			goto out;
 	}
+	if (vt_gen_uneven_drops(p, s, d->link, e))
+		goto out;
 	nc = 0;
 	for (uint32_t h = 0; h < nhost; h++) {
-		if (hpl && h % p->hpl >= hpl) {
+		if ((hpl && h % p->hpl >= hpl) || vt_gen_uneven_absent(p, s, h)) {
 			d->host[h] = 1;
 			continue;
 		}
@@ -459,7 +463,12 @@ static int build_links(vt_fabric *f, const struct plan *p, const struct vt_gen_s
 		       vt_err *e)
 {
 	uint64_t nhost = (uint64_t)p->count[0] * p->hpl;
+	uint8_t *slow;
+	int rc = -1;
 
+	if (vt_gen_uneven_slow(p, s, &slow, e))
+		return -1;
+#define SPEED(leaf) (slow && (leaf) < p->count[0] && slow[leaf] ? s->slow_speed : s->speed)
 	for (unsigned pl = 0; pl < s->rails; pl++) {
 		for (uint32_t h = 0; h < nhost; h++) {
 			uint32_t leaf = swnode[pl * p->nsw + h / p->hpl];
@@ -467,8 +476,8 @@ static int build_links(vt_fabric *f, const struct plan *p, const struct vt_gen_s
 			if (hostnode[h] == VT_NONE || leaf == VT_NONE)
 				continue;
 			if (vt_fabric_connect(f, leaf, h % p->hpl + 1, hostnode[h], pl + 1,
-					      s->width, s->speed, e))
-				return -1;
+					      s->width, SPEED(h / p->hpl), e))
+				goto out;
 		}
 		for (uint32_t i = 0; i < p->nlinks; i++) {
 			const struct glink *k = &p->links[i];
@@ -476,11 +485,16 @@ static int build_links(vt_fabric *f, const struct plan *p, const struct vt_gen_s
 
 			if (a == VT_NONE || b == VT_NONE || d->link[pl * p->nlinks + i])
 				continue;
-			if (vt_fabric_connect(f, a, k->pa, b, k->pb, s->width, s->speed, e))
-				return -1;
+			if (vt_fabric_connect(f, a, k->pa, b, k->pb, s->width,
+					      SPEED(k->a < k->b ? k->a : k->b), e))
+				goto out;
 		}
 	}
-	return 0;
+#undef SPEED
+	rc = 0;
+out:
+	free(slow);
+	return rc;
 }
 
 /* Replaces *f by a copy with the real-fabric features, telling them each node's place. */

@@ -37,6 +37,10 @@
  *                                line and SPINES spine ASICs linked inside the chassis only;
  *                                LEAVES leaves with HOSTS hosts and HOSTS up-links dealt
  *                                round robin over the line ASICs, chassis by chassis
+ *   uneven H0,H1,..:U0,U1,..:SPINES
+ *                                irregular 2-level tree (vt_gen_uneven.c): leaf i with Hi hosts
+ *                                (0: host-less) and Ui up-links, up-link u to spine u mod SPINES
+ *                                (the first spines get more down-links); at most 64 leaves
  *   rails R <family ...>         every host has R ports, port r on plane r (R copies)
  * followed by options (also accepted as separate command-line words):
  *   hosts-per-leaf=H             populate only the first H host ports of each leaf
@@ -45,6 +49,8 @@
  *   drop-switches=N[@LEVEL]      remove N switches (default level: the top)
  *   seed=S                       seed of the removals (default 1)
  *   speed=QDR width=4            link rate written on every link (default 4xQDR)
+ *   leaf-uplinks=N:U             N leaves (by seed) keep only their first U up-links
+ *   slow-leaves=N[@SPEED]        N leaves (by seed) run all their links at SPEED (default DDR)
  * and the features of real fabrics (vt_gen_real.c), applied after the removals:
  *   aggregation-nodes[=0|1]      a SHArP Aggregation Node (CA, devid 0xcf09, the switch's
  *                                sysimgguid) on one extra port past each switch's ports
@@ -85,7 +91,10 @@ enum vt_gen_family {
 	VT_GEN_GPU,	 /* a varary plan with GPU-cluster names and features (vt_gen_real.c) */
 	VT_GEN_SUPERPOD, /* split cores (vt_gen_split.c): rail spine groups, core groups */
 	VT_GEN_CORES,	 /* split cores: director chassis as the core, apart */
+	VT_GEN_UNEVEN,	 /* irregular 2-level trees (vt_gen_uneven.c) */
 };
+
+#define VT_GEN_UNEVEN_MAX 64 /* leaves of an uneven tree */
 
 struct vt_gen_spec {
 	enum vt_gen_family family;
@@ -122,6 +131,12 @@ struct vt_gen_spec {
 	unsigned spine_cas, spine_dual;
 	unsigned multi_pf;
 	char text[256]; /* the spec as given, normalised; becomes the fabric's source */
+	/* irregular trees (vt_gen_uneven.c): uneven's hosts and up-links per leaf (spines in
+	 * spines), leaf-uplinks=N:U, slow-leaves=N@SPEED */
+	unsigned uneven_n;
+	uint16_t uneven_h[VT_GEN_UNEVEN_MAX], uneven_u[VT_GEN_UNEVEN_MAX];
+	unsigned short_leaves, short_uplinks, slow_leaves;
+	enum vt_speed slow_speed;
 };
 
 struct vt_gen_stats {

@@ -210,11 +210,12 @@ static int parse_family(struct vt_gen_spec *s, const char *fam, const char *arg,
 		return parse_oversub(s, arg, e);
 	if (!strcmp(fam, "clique"))
 		return parse_clique(s, arg, e);
-	if (vt_gen_real_family(s, fam, arg, e) != 1 || vt_gen_split_family(s, fam, arg, e) != 1)
+	if (vt_gen_real_family(s, fam, arg, e) != 1 || vt_gen_split_family(s, fam, arg, e) != 1 ||
+	    vt_gen_uneven_family(s, fam, arg, e) != 1)
 		return e->msg[0] ? -1 : 0;
 	return vt_err_set(e,
 			  "bad spec '%s': unknown family '%s' (fat, thin, slender, varary, "
-			  "pruned, oversub, clique, gpu, superpod, cores, rails)",
+			  "pruned, oversub, clique, gpu, superpod, cores, uneven, rails)",
 			  s->text, fam);
 }
 
@@ -278,7 +279,10 @@ int vt_gen_option(struct vt_gen_spec *s, const char *opt, vt_err *e)
 		return 0;
 	}
 	if (!KEY("hosts-per-leaf") && !KEY("drop-hosts") && !KEY("width")) {
-		int rc = vt_gen_real_option(s, opt, kl, v, e);
+		int rc = vt_gen_uneven_option(s, opt, kl, v, e);
+
+		if (rc == 1)
+			rc = vt_gen_real_option(s, opt, kl, v, e);
 
 		return rc == 1 ? vt_err_set(e, "unknown option '%.*s'", (int)kl, opt) : rc;
 	}

@@ -36,4 +36,19 @@ int vt_gen_split_family(struct vt_gen_spec *s, const char *fam, const char *arg,
 /* The plan of a split-core family. */
 int vt_gen_split_plan(struct plan *p, const struct vt_gen_spec *s, vt_err *e);
 
+/* Irregular trees (vt_gen_uneven.c): "uneven"; 1 when fam is not it. */
+int vt_gen_uneven_family(struct vt_gen_spec *s, const char *fam, const char *arg, vt_err *e);
+int vt_gen_uneven_plan(struct plan *p, const struct vt_gen_spec *s, vt_err *e);
+/* One option (val after '='); 1 when the key is not one of these. */
+int vt_gen_uneven_option(struct vt_gen_spec *s, const char *key, size_t klen, const char *val,
+			 vt_err *e);
+/* Is host h (leaf h / hpl, port h % hpl + 1) beyond its leaf's count? */
+int vt_gen_uneven_absent(const struct plan *p, const struct vt_gen_spec *s, uint64_t h);
+/* leaf-uplinks: marks the up-links the chosen leaves lose in link (per plane * nlinks). */
+int vt_gen_uneven_drops(const struct plan *p, const struct vt_gen_spec *s, uint8_t *link,
+			vt_err *e);
+/* slow-leaves: *slow per leaf (NULL without the option), caller frees. */
+int vt_gen_uneven_slow(const struct plan *p, const struct vt_gen_spec *s, uint8_t **slow,
+		       vt_err *e);
+
 #endif

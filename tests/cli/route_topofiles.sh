@@ -78,6 +78,13 @@ declare -A want=(
 	# (tests/cli/route_split.sh); the audit checks each VL apart (--vl-split)
 	[split-superpod-small]="split 1 1.000000"
 	[split-cores-cs7500-small]="split 1 1.000000"
+	# irregular trees (issue 23), not at the bound today: audit only
+	# (irregular-qdr-ddr 4/2.25 against 2/1.86 in vartree's order with place-keepers,
+	# irregular-4ary3-partial-cut 2/1.64 against 1/1)
+	[irregular-qdr-ddr]=audit
+	[irregular-4ary3-partial-cut]=audit
+	[irregular-4ary3-short-leaf]="2 1.936508"
+	[irregular-gpu-hosts-down]="1 1.000000"
 	# not trees (@: the file; the line lists the link)
 	[matsuoka-clique-8]='vartree-route: @:14: switches "L0-S0000" (0x0002c95000000000) port 5 and "L0-S0001" (0x0002c95000000001) port 5 are linked but both at level 0; an up/down tree links only adjacent levels'
 	[matsuoka-clique-24]='vartree-route: @:22: switches "L0-S0000" (0x0002c95000000000) port 13 and "L0-S0001" (0x0002c95000000001) port 13 are linked but both at level 0; an up/down tree links only adjacent levels'

@@ -371,7 +371,7 @@ START_TEST(bad_specs)
 	ck_assert_str_eq(
 		gen_err("torus 4,4"),
 		"bad spec 'torus 4,4': unknown family 'torus' (fat, thin, slender, varary, "
-		"pruned, oversub, clique, gpu, superpod, cores, rails)");
+		"pruned, oversub, clique, gpu, superpod, cores, uneven, rails)");
 	ck_assert_str_eq(gen_err("fat 4,3 drop-hosts=65"),
 			 "bad spec 'fat 4,3 drop-hosts=65': cannot drop 65 hosts, there are 64");
 	ck_assert_str_eq(gen_err("fat 4,3 colour=red"), "unknown option 'colour'");
