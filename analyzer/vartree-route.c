@@ -394,6 +394,12 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 
 	if (vt_lfts_read_prev(&prev, r->f, o->previous, e))
 		return VT_EXIT_USAGE;
+	/* not a repair of the fabric's tables: "the fabric gained" would mislead */
+	if (vt_repair_foreign(r->f, &prev, st.why, sizeof(st.why))) {
+		vt_lfts_free(&prev);
+		vt_err_set(e, "--previous %s: tables of another fabric (%s)", o->previous, st.why);
+		return VT_EXIT_USAGE;
+	}
 	rc = vt_route_repair(r->f, &prev, &r->lfts, &r->order, o->policy, &st, e);
 	vt_lfts_free(&prev);
 	if (rc)
@@ -490,8 +496,9 @@ int main(int argc, char **argv)
 	if (!o.quiet && !o.x.lft_binary && bytes >= TEXT_HINT_BYTES)
 		fprintf(stderr,
 			PROG ": the tables took %.1f MB as text; --lft-format binary writes them "
-			"in about %.1f MB (one byte per entry), which vartree-analyze, -sim, -trace "
-			"and --previous read (OpenSM's file engine reads the text only)\n",
+			     "in about %.1f MB (one byte per entry), which vartree-analyze, -sim, "
+			     "-trace "
+			     "and --previous read (OpenSM's file engine reads the text only)\n",
 			bytes / 1e6, (double)r.lfts.nsw * r.lfts.nlid / 1e6);
 	if (o.verbose)
 		fprintf(stderr, PROG ": wrote the outputs in %.3f s\n", now() - t2);

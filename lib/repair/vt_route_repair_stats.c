@@ -93,6 +93,27 @@ int vt_repair_gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, 
 	return 0;
 }
 
+int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t len)
+{
+	uint32_t cas = 0, known = 0;
+
+	for (uint32_t q = 0; q < f->nports; q++) {
+		uint32_t lid = f->ports[q].lid;
+		int any = 0;
+
+		if (f->nodes[f->ports[q].node].type == VT_SWITCH || !lid || lid >= prev->nlid)
+			continue;
+		for (uint32_t s = 0; s < prev->nsw && !any; s++)
+			any = vt_lft_get(prev, s, lid) != VT_LFT_NONE;
+		cas++;
+		known += any;
+	}
+	if (!cas || 2 * known >= cas)
+		return 0;
+	snprintf(why, len, "they route %u of the fabric's %u CA LIDs", known, cas);
+	return 1;
+}
+
 /*
  * Switch levels of every plane's tree, extracted without the routing's GUID
  * files (the repair sees only the tables): where root_guid_file gives other

@@ -158,6 +158,11 @@ struct vt_repair_stats {
  */
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+/*
+ * Are prev (for vt_route_repair) another fabric's tables: do they route (on any switch) fewer than
+ * half of the fabric's CA LIDs? Says how many in why.
+ */
+int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t len);
 
 /*
  * Tables of fabric from mapped onto fabric to by switch node GUID and LID

@@ -10,6 +10,13 @@ mkbad
 expect 2 "vartree-route: $tmp/missing.topo: cannot open: No such file or directory" "$r" "$tmp/missing.topo" -o l
 expect 2 "vartree-route: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/empty.topo" -o l
 expect 2 "vartree-route: $tmp/foreign.topo:1: no node records (Switch, Ca, Hca or Rt)" "$r" "$tmp/foreign.topo" -o l
+# --previous with another fabric's tables (its CA LIDs elsewhere): said so, not "the fabric gained"
+"$VT_BIN/vartree-gen" fat 4,3 -o "$tmp/la.topo" && "$r" -q "$tmp/la.topo" -o "$tmp/la.lfts" ||
+	{ echo "FAIL: fat 4,3 tables"; nfail=$((nfail + 1)); }
+python3 -c 'import re, sys; print(re.sub(r"\blid (\d+)\b", lambda m: "lid %d" % (int(m[1]) + 100 if int(m[1]) >= 49 else int(m[1])), sys.stdin.read()), end="")' \
+	<"$tmp/la.topo" >"$tmp/lb.topo"
+expect 2 "vartree-route: --previous $tmp/la.lfts: tables of another fabric (they route 0 of the fabric's 64 CA LIDs)" \
+	"$r" -q "$tmp/lb.topo" -o l --previous "$tmp/la.lfts"
 # forwarding tables given as the topology (OpenSM's dump, ibdiagnet2.fdbs): what they are, what to pass
 L=$VT_TOP/tests/data/lft/2sw2path4hca
 expect 2 "vartree-route: $L.lfts.dump:1: no node records: forwarding tables (\"Unicast lids\": opensm-lfts.dump, dump_fts), not a topology: give it to --lfts, and ibnetdiscover's output as the topology" \
