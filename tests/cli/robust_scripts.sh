@@ -24,7 +24,7 @@ for s in "$h" "$c"; do
 	"$s" --help | grep -q "^Usage: $n \[OPTIONS\] TOPOLOGY" || { echo "FAIL: $n --help"; nfail=$((nfail + 1)); }
 done
 expect 2 "vartree-harness: $tmp/empty.topo:1: no node records (Switch, Ca, Hca or Rt)" "$h" "$tmp/empty.topo"
-expect 2 "vartree-harness: -l '9': expected a whole number in 0..7" "$h" -l 9 "$tmp/good.topo"
+expect 2 "vartree-harness: --lmc '9': expected a whole number in 0..7" "$h" --lmc 9 "$tmp/good.topo"
 expect 2 "vartree-harness: -T 'x': expected a whole number in 1..86400" "$h" -T x "$tmp/good.topo"
 expect 2 "vartree-harness: -N '0': expected a whole number in 1..1000000" "$h" -N 0 "$tmp/good.topo"
 expect 2 "vartree-compare: -e 'a b': expected engine names separated by commas. Try 'vartree-compare --help'." \

@@ -137,7 +137,7 @@ grep -qx 'audit: unreachable: 1 (first: "L0-S0001" (0x0002c95000000001), LID 3: 
 	{ echo "FAIL: switch LMC 1, LID 3 cut at L0-S0001: audit: $(head -3 "$tmp/out")"; nfail=$((nfail + 1)); }
 
 # OpenSM's opensm-subnet.lst names no LMC: lmc-opensm-subnet.lst is what
-# OpenSM wrote for lmc.topo with LMC 2 (vartree-harness -l 2), the tables are
+# OpenSM wrote for lmc.topo with LMC 2 (vartree-harness --lmc 2), the tables are
 # vartree-route --lmc 2's (the same LIDs as OpenSM's). The text dump names the
 # port GUID of every LID, so the LMC is taken from it, with a note; the binary
 # form names none and needs --lmc (both stopped at "LID 0x0015 beyond the

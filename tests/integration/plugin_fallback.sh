@@ -27,13 +27,13 @@ grep -q 'vartree: routing engine .vartree. registered' "$tmp/c/opensm.log" || fa
 [ "$(grep -c '^Unicast lids' "$tmp/c/opensm-lfts.dump")" = 5 ] || fail "expected 5 switch tables"
 
 # a root_guid_file that does not exist: ERR VT03, fall back
-run_harness "$tmp/g" "$tmp/clique.topo" -e vartree,dfsssp -C "root_guid_file $tmp/none"
+run_harness "$tmp/g" "$tmp/clique.topo" -e vartree,dfsssp -c "root_guid_file $tmp/none"
 grep -q "ERR VT03: cannot use root_guid_file '$tmp/none'" "$tmp/g/opensm.log" || fail "no ERR VT03"
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/g/summary.txt" || fail "no fallback after VT03"
 # a root_guid_file entry that names no switch: ERR VT01 names the file and the entry's line, fall back
 "$gen" fat 4,2 -o "$tmp/f42.topo" || fail "vartree-gen fat 4,2"
 printf '# tops\n0x1234\n' >"$tmp/roots"
-run_harness "$tmp/r" "$tmp/f42.topo" -e vartree,dfsssp -C "root_guid_file $tmp/roots"
+run_harness "$tmp/r" "$tmp/f42.topo" -e vartree,dfsssp -c "root_guid_file $tmp/roots"
 grep -q "ERR VT01: fabric refused: $tmp/roots:2: root GUID 0x0000000000001234 is not a switch of the fabric: no node or port of OpenSM's subnet has it; falling back" \
 	"$tmp/r/opensm.log" || { grep 'ERR VT' "$tmp/r/opensm.log"; fail "no ERR VT01 naming the root_guid_file line"; }
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/r/summary.txt" || fail "no fallback after the bad root"

@@ -29,7 +29,7 @@ done
 # opensm-lfts.dump names (it stopped at "LID 0x0015 beyond the fabric's top
 # LID 0x0014"), or from --lmc with opensm.fdbs, which names none; the
 # harness's ibnetdiscover names it itself.
-run_harness "$tmp/lmc" "$d/lmc.topo" -l 2
+run_harness "$tmp/lmc" "$d/lmc.topo" --lmc 2
 grep -q 'engine vartree, fallbacks none' "$tmp/lmc/summary.txt" || fail "lmc: not routed by vartree"
 for v in "sweep-0/ibnetdiscover.topo opensm-lfts.dump" "opensm-subnet.lst opensm-lfts.dump" \
 	"opensm-subnet.lst opensm.fdbs --lmc 2"; do

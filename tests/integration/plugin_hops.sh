@@ -53,7 +53,7 @@ check() { # NAME "GEN SPEC" [harness options]
 
 check fat43 "fat 4,3" -F down:S-0002c95000000000:5 -F up:S-0002c95000000000:5 -F down:S-0002c95002000000 -F up:S-0002c95002000000
 check thin "thin 4:2,3"
-check pruned "pruned 8,3" -l 1
+check pruned "pruned 8,3" --lmc 1
 check degraded-links "fat 4,3 --drop-links 3@1 --seed 2"
 check degraded-switches "pruned 8,3 --drop-switches 2@1 --seed 3"
 echo "hops ok"

@@ -17,7 +17,7 @@ check() { # NAME SPEC...
 	local n=$1 d=$tmp/$1 o
 	shift
 	"$gen" "$@" -o "$tmp/$n.topo" || fail "vartree-gen $*"
-	run_harness "$d" "$tmp/$n.topo" -e vartree -r \
+	run_harness "$d" "$tmp/$n.topo" -e vartree --read-back \
 		-x "$VT_BIN/vartree-analyze --live --order opensm-vartree-ca-order.dump --pattern shift --json"
 	o=$d/sweep-0
 	grep -q '^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none' "$d/summary.txt" ||

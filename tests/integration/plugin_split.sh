@@ -33,7 +33,7 @@ saquery --src-to-dst "\${h%:}" >path.ca 2>&1
 smpquery sl2vl "\$slid" >sl2vl.txt 2>&1
 PROBE
 d=$tmp/qos
-run_harness "$d" "$tmp/sp.topo" -e vartree -C "qos TRUE" -F "down:H-0015" -x "sh $tmp/probe.sh"
+run_harness "$d" "$tmp/sp.topo" -e vartree -c "qos TRUE" -F "down:H-0015" -x "sh $tmp/probe.sh"
 grep -q '^osm_sweep 0: SUBNET UP, engine vartree, fallbacks none' "$d/summary.txt" ||
 	{ cat "$d/summary.txt"; fail "qos: not routed by vartree"; }
 grep -q 'vtp_vl_check: vartree: 140 routes from 12 switches that are not leaves use SL 1 and VL 1; every other route VL 0$' "$d/opensm.log" ||

@@ -8,7 +8,7 @@ set -u
 command -v valgrind >/dev/null || skip "valgrind is not installed"
 
 "$gen" fat 4,2 -o "$tmp/f42.topo" || fail "vartree-gen fat 4,2"
-run_harness "$tmp/o" "$tmp/f42.topo" -V -T 120 -e vartree -F down:S-0002c95000000000:3 -F up:S-0002c95000000000:3
+run_harness "$tmp/o" "$tmp/f42.topo" --valgrind -T 120 -e vartree -F down:S-0002c95000000000:3 -F up:S-0002c95000000000:3
 v=$tmp/o/valgrind.log
 [ -s "$v" ] || fail "no valgrind log"
 grep -q 'ERROR SUMMARY' "$v" || fail "valgrind did not finish (OpenSM did not exit)"
