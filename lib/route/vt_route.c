@@ -9,6 +9,7 @@
 
 #include "analysis/vt_audit.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,105 +39,114 @@ static void log_line(void *ctx, const char *func, const char *s)
 	c->o->log(c->o->log_ctx, VT_LOG_INFO, func, buf);
 }
 
+/*
+ * Under ASan, a poisoned gap after each table, so an overrun into the next
+ * table of the one block is still caught, as with a malloc() per table.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#define ARENA_GAP 32u
+#else
+#define ARENA_GAP			  0u
+#define ASAN_POISON_MEMORY_REGION(p, n)	  ((void)(p), (void)(n))
+#define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void)(p), (void)(n))
+#endif
+
 static void router_free(struct router *r)
 {
-	free(r->batch.cols);
-	free(r->use.dn);
-	free(r->use.up);
-	free(r->use.by_key);
-	free(r->plan.h);
-	free(r->plan.anc);
-	free(r->plan.hup);
-	free(r->plan.queue);
-	free(r->plan.dist);
-	free(r->plan.urank);
-	free(r->plan.urank_at);
-	free(r->plan.aoff);
-	free(r->plan.an);
-	free(r->fill.fsw);
-	free(r->fill.fcand);
-	free(r->fill.fbase);
-	free(r->fill.rstart);
-	free(r->fill.rn);
-	free(r->fill.cpos);
-	free(r->cls.up_class_of);
-	free(r->cls.down_class_of);
-	free(r->cls.up_classes);
-	free(r->cls.down_classes);
-	free(r->cls.parent_set_of);
-	free(r->cls.pstart);
-	free(r->cls.ppeer);
-	free(r->cls.parent_sets);
-	free(r->main.mark);
-	free(r->main.found);
-	free(r->main.cur);
-	free(r->main.next);
-	free(r->main.mul);
-	free(r->main.via);
-	free(r->links.dn_rport);
-	free(r->links.dn_ridx);
-	free(r->links.up_rpos);
-	free(r->links.swfirst);
-	free(r->deg.rank);
-	free(r->deg.sib);
-	free(r->deg.nasc);
-	free(r->deg.inz);
-	free(r->deg.hz);
-	free(r->deg.zfirst);
-	free(r->deg.zpos);
-	free(r->deg.tturn);
-	free(r->deg.tup);
-	free(r->deg.tw);
+	ASAN_UNPOISON_MEMORY_REGION(r->mem, r->mem_size);
+	free(r->mem);
+	r->mem = NULL;
 }
 
-/* Tables sized by the fabric, for every plane. */
+/* The next n elements of size bytes in a's block (NULL while a only counts). */
+static void *carve(struct route_arena *a, size_t size, size_t n)
+{
+	size_t at = (a->used + 15) & ~(size_t)15; /* any element type's alignment */
+
+	a->used = at + size * n + ARENA_GAP;
+	if (!a->base)
+		return NULL;
+	ASAN_POISON_MEMORY_REGION(a->base + at + size * n, ARENA_GAP);
+	return a->base + at;
+}
+
+#define CARVE(a, ptr, n) ((ptr) = carve((a), sizeof(*(ptr)), (n)))
+
+/*
+ * Where each of the router's tables lies in its working memory. Sized by
+ * the fabric, so every plane fits: a plane's up_port[] and dn_port[] entries
+ * are ports of its switches, at most nports together.
+ */
+static void router_layout(struct router *r, const vt_fabric *f, struct route_arena *a)
+{
+	size_t nsw = (size_t)f->nswitches + 1, np = (size_t)f->nports + 1;
+
+	/* VT_ROUTE_BATCH columns, and a place-keeper's, written and never read */
+	CARVE(a, r->batch.cols, (VT_ROUTE_BATCH + 1) * (size_t)f->nswitches + 1);
+	CARVE(a, r->use.dn, np);
+	CARVE(a, r->use.up, np);
+	CARVE(a, r->use.by_key, np * VT_ROUTE_KEYS);
+	CARVE(a, r->plan.h, nsw);
+	CARVE(a, r->plan.anc, nsw);
+	CARVE(a, r->plan.hup, nsw);
+	CARVE(a, r->plan.queue, nsw);
+	CARVE(a, r->plan.dist, nsw);
+	CARVE(a, r->plan.urank, nsw);
+	CARVE(a, r->plan.urank_at, nsw);
+	CARVE(a, r->plan.aoff, nsw);
+	CARVE(a, r->plan.an, nsw);
+	CARVE(a, r->fill.fsw, nsw);
+	CARVE(a, r->fill.fcand, nsw);
+	CARVE(a, r->fill.fbase, nsw);
+	CARVE(a, r->fill.rstart, nsw);
+	CARVE(a, r->fill.rn, nsw);
+	/* each class's hop list once; detours: per switch a class list and a filtered one */
+	CARVE(a, r->fill.cpos, 3 * np + VT_MAX_PORTS + 1);
+	CARVE(a, r->cls.up_class_of, nsw);
+	CARVE(a, r->cls.down_class_of, nsw);
+	CARVE(a, r->cls.up_classes, nsw);
+	CARVE(a, r->cls.down_classes, nsw);
+	CARVE(a, r->cls.parent_set_of, nsw);
+	CARVE(a, r->cls.pstart, nsw + 1);
+	CARVE(a, r->cls.ppeer, np);
+	CARVE(a, r->cls.parent_sets, nsw);
+	CARVE(a, r->main.mark, nsw);
+	CARVE(a, r->main.found, nsw);
+	CARVE(a, r->main.cur, nsw);
+	CARVE(a, r->main.next, nsw);
+	CARVE(a, r->main.mul, nsw);
+	CARVE(a, r->main.via, nsw);
+	CARVE(a, r->links.dn_rport, np);
+	CARVE(a, r->links.dn_ridx, np);
+	CARVE(a, r->links.up_rpos, np);
+	CARVE(a, r->links.swfirst, nsw);
+	CARVE(a, r->links.upos, np);
+	CARVE(a, r->deg.rank, nsw);
+	CARVE(a, r->deg.sib, nsw);
+	CARVE(a, r->deg.nasc, nsw);
+	CARVE(a, r->deg.inz, nsw);
+	CARVE(a, r->deg.hz, nsw);
+	CARVE(a, r->deg.zfirst, nsw);
+	CARVE(a, r->deg.zpos, np);
+	CARVE(a, r->deg.tturn, nsw);
+	CARVE(a, r->deg.tup, np);
+	CARVE(a, r->deg.tw, nsw);
+}
+
+/* The router's working memory, every table of every plane: one block, zeroed. */
 static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
 {
-	uint32_t nsw = f->nswitches + 1;
-	int ok = 1;
+	struct route_arena a = {0};
 
-	ok &= !!(r->use.dn = calloc(f->nports + 1, sizeof(uint32_t)));
-	ok &= !!(r->use.up = calloc(f->nports + 1, sizeof(uint32_t)));
-	ok &= !!(r->use.by_key = calloc(((size_t)f->nports + 1) * VT_ROUTE_KEYS, sizeof(uint32_t)));
-	ok &= !!(r->plan.h = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.anc = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->plan.hup = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.queue = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.dist = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.urank = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.urank_at = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->plan.aoff = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->plan.an = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->fill.fsw = malloc(nsw * sizeof(*r->fill.fsw)));
-	ok &= !!(r->fill.fcand = malloc(nsw * sizeof(*r->fill.fcand)));
-	ok &= !!(r->fill.fbase = malloc(nsw * sizeof(*r->fill.fbase)));
-	ok &= !!(r->fill.rstart = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->fill.rn = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->cls.up_class_of = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->cls.down_class_of = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->cls.up_classes = calloc(nsw, sizeof(struct cls)));
-	ok &= !!(r->cls.down_classes = calloc(nsw, sizeof(struct cls)));
-	ok &= !!(r->cls.parent_set_of = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->cls.pstart = malloc((nsw + 1) * sizeof(uint32_t)));
-	ok &= !!(r->cls.parent_sets = calloc(nsw, sizeof(struct cls)));
-	ok &= !!(r->main.mark = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->main.found = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->main.cur = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->main.next = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->main.mul = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->main.via = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->links.swfirst = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->deg.rank = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->deg.sib = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->deg.nasc = calloc(nsw, sizeof(uint32_t)));
-	ok &= !!(r->deg.inz = calloc(nsw, 1));
-	ok &= !!(r->deg.hz = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->deg.zfirst = malloc(nsw * sizeof(uint32_t)));
-	ok &= !!(r->deg.tturn = calloc(nsw, 1));
-	ok &= !!(r->deg.tup = calloc(f->nports + 1, 1));
-	ok &= !!(r->deg.tw = malloc(nsw * sizeof(uint32_t)));
-	if (!ok)
+	router_layout(r, f, &a); /* counts */
+	r->mem_size = a.used;
+	a.base = r->mem = calloc(1, a.used);
+	if (!r->mem)
 		return vt_err_nomem(e, "out of memory");
+	a.used = 0;
+	router_layout(r, f, &a);
+	vt_route_batch_init(r);
 	for (uint32_t s = 0; s < f->nswitches; s++)
 		r->links.swfirst[s] = vt_port_index(f, f->switches[s], 0);
 	return 0;
@@ -147,22 +157,12 @@ static int router_alloc(struct router *r, const vt_fabric *f, vt_err *e)
  * (number and ports[] index), per up_port[] entry the link's position in the
  * parent's dn_port[] run.
  */
-static int link_ends(struct router *r, const vt_tree *t, vt_err *e)
+static void link_ends(struct router *r, const vt_tree *t)
 {
 	const vt_fabric *f = r->f;
 	struct route_links *lk = &r->links;
-	uint32_t *upos = malloc(((size_t)f->nports + 1) * sizeof(*upos)); /* per port: up entry */
+	uint32_t *upos = lk->upos;
 
-	free(lk->dn_rport);
-	free(lk->dn_ridx);
-	free(lk->up_rpos);
-	lk->dn_rport = malloc(t->dn_start[t->nsw] + 1);
-	lk->dn_ridx = malloc(((size_t)t->dn_start[t->nsw] + 1) * sizeof(uint32_t));
-	lk->up_rpos = malloc(t->up_start[t->nsw] + 1);
-	if (!upos || !lk->dn_rport || !lk->dn_ridx || !lk->up_rpos) {
-		free(upos);
-		return vt_err_nomem(e, "out of memory");
-	}
 	for (uint32_t s = 0; s < t->nsw; s++)
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
 			upos[swport(r, s, t->up_port[j])] = j;
@@ -172,8 +172,6 @@ static int link_ends(struct router *r, const vt_tree *t, vt_err *e)
 			lk->dn_rport[k] = f->ports[lk->dn_ridx[k]].num;
 			lk->up_rpos[upos[lk->dn_ridx[k]]] = (uint8_t)(k - t->dn_start[s]);
 		}
-	free(upos);
-	return 0;
 }
 
 /*
@@ -182,24 +180,19 @@ static int link_ends(struct router *r, const vt_tree *t, vt_err *e)
  */
 static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 {
-	uint32_t nlinks = t->up_start[t->nsw] + t->dn_start[t->nsw];
-
+	/* router_layout sized the per-link tables by this */
+	assert(t->up_start[t->nsw] + t->dn_start[t->nsw] <= r->f->nports);
 	r->t = t;
 	r->plan.px = VT_NONE;
 	r->main.crank = VT_NONE;
-	if (vt_route_turn_ranks(r, t, e) || vt_route_turn_leaf(r, t, e))
+	if (vt_route_turn_ranks(r, t, e))
 		return -1;
+	vt_route_turn_leaf(r, t);
 	if (r->deg.top_tree) { /* the plan's dist is free: the top tree's union-find */
 		r->deg.no_tree = vt_route_top_tree(r, t, r->plan.dist) != 0;
 		r->deg.no_z |= r->deg.no_tree;
 	}
-	if (link_ends(r, t, e))
-		return -1;
-	free(r->fill.cpos);
-	/* each class's hop list once; detours: per switch a class list and a filtered one */
-	r->fill.cpos = malloc(3 * (size_t)nlinks + VT_MAX_PORTS + 1);
-	if (!r->fill.cpos)
-		return vt_err_nomem(e, "out of memory");
+	link_ends(r, t);
 	for (unsigned j = 0; j <= VT_MAX_PORTS; j++) /* the list of every position */
 		r->fill.cpos[j] = (uint8_t)j;
 	vt_route_siblings(r, t);
@@ -321,7 +314,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.plane_of = plane;
 	r.f = f;
 	r.lfts = lfts;
-	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e) || vt_route_batch_init(&r, e))
+	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e))
 		goto fail;
 	for (uint32_t p = 0; p < (np ? np : 1); p++) {
 		struct log_ctx lc = {o, p, np};

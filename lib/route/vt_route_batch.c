@@ -10,21 +10,13 @@
  */
 #include "route/vt_route_int.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-int vt_route_batch_init(struct router *r, vt_err *e)
+void vt_route_batch_init(struct router *r)
 {
-	size_t n = (size_t)r->lfts->nsw * VT_ROUTE_BATCH;
-
-	/* and a place-keeper's column, written and never read */
-	r->batch.cols = malloc(n + r->lfts->nsw + 1);
-	if (!r->batch.cols)
-		return vt_err_nomem(e, "out of memory");
-	memset(r->batch.cols, VT_LFT_NONE, n);
+	memset(r->batch.cols, VT_LFT_NONE, (size_t)r->lfts->nsw * VT_ROUTE_BATCH);
 	r->batch.n = 0;
 	r->batch.col = NULL;
-	return 0;
 }
 
 /* The next LID's column; lid 0, a place-keeper, writes into one that goes nowhere. */

@@ -58,14 +58,10 @@ static uint32_t classify(const vt_tree *t, const uint32_t *start, const uint32_t
  * Each switch's distinct parents: its up_peer[] run without repeats (a run
  * lists each parent's links together), into pstart/ppeer.
  */
-static int distinct_parents(struct route_classes *c, const vt_tree *t)
+static void distinct_parents(struct route_classes *c, const vt_tree *t)
 {
 	uint32_t n = 0;
 
-	free(c->ppeer);
-	c->ppeer = malloc(((size_t)t->up_start[t->nsw] + 1) * sizeof(uint32_t));
-	if (!c->ppeer)
-		return -1;
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		c->pstart[s] = n;
 		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
@@ -73,7 +69,6 @@ static int distinct_parents(struct route_classes *c, const vt_tree *t)
 				c->ppeer[n++] = t->up_peer[j];
 	}
 	c->pstart[t->nsw] = n;
-	return 0;
 }
 
 /* The up and down classes and the parent sets of plane t. */
@@ -81,9 +76,9 @@ int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e)
 {
 	struct route_classes *c = &r->cls;
 
+	distinct_parents(c, t);
 	if (classify(t, t->up_start, t->up_peer, c->up_class_of, c->up_classes) == VT_NONE ||
 	    classify(t, t->dn_start, t->dn_peer, c->down_class_of, c->down_classes) == VT_NONE ||
-	    distinct_parents(c, t) ||
 	    classify(t, c->pstart, c->ppeer, c->parent_set_of, c->parent_sets) == VT_NONE)
 		return vt_err_nomem(e, "out of memory");
 	return 0;

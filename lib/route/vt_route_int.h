@@ -154,6 +154,7 @@ struct route_links {
 	uint8_t *up_rpos;  /* per up_port[] entry: the link's position in the parent's dn_port[] run
 			    */
 	uint32_t *swfirst; /* per switch: ports[] index of its port 0 */
+	uint32_t *upos;	   /* per ports[] index: its up_port[] entry (scratch of vt_route.c) */
 };
 
 /* Degraded trees: the turn order of detours and the sibling lanes of ascents. */
@@ -243,7 +244,19 @@ struct route_batch {
 	uint8_t *col; /* the current LID's column; a place-keeper's, never flushed */
 };
 
+/* A block tables are carved from (vt_route.c's router_layout); NULL base: sizing only. */
+struct route_arena {
+	char *base;
+	size_t used;
+};
+
 struct router {
+	/*
+	 * The working memory: every table below points into this one block
+	 * (router_alloc, router_free), sized by the fabric for every plane.
+	 */
+	void *mem;
+	size_t mem_size;
 	const vt_fabric *f;
 	const vt_tree *t; /* the plane being routed */
 	vt_lfts *lfts;
@@ -305,7 +318,7 @@ void vt_route_write_fill(struct router *r, uint32_t rot);
 void vt_route_write_leaf_fill(struct router *r, uint32_t rot);
 /* vt_route_batch.c: the column of lid (0: a place-keeper, one never flushed) becomes r->batch.col
  */
-int vt_route_batch_init(struct router *r, vt_err *e);
+void vt_route_batch_init(struct router *r); /* cols carved (router_alloc) */
 void vt_route_batch_start(struct router *r, uint32_t lid);
 void vt_route_batch_flush(struct router *r);
 /* vt_route_class.c */
@@ -314,7 +327,7 @@ int vt_route_classes(struct router *r, const vt_tree *t, vt_err *e);
 void vt_route_plan_detours(struct router *r, uint32_t nd);
 int vt_route_turn_ranks(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_turn.c: -1 when the plan's detours cannot all turn at the turn leaf */
-int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e);
+void vt_route_turn_leaf(struct router *r, const vt_tree *t);
 int vt_route_turn_detours(struct router *r, uint32_t nd);
 /* vt_route_turn_switch.c: seen zeroed and q, room for every switch */
 uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);

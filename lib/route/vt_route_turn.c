@@ -93,14 +93,10 @@ static uint32_t turn_child(const struct route_degraded *d, const vt_tree *t, uin
 }
 
 /* deg.zfirst and zpos from inz and hz (see struct route_degraded). */
-static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
+static void turn_ways(struct route_degraded *d, const vt_tree *t)
 {
 	uint32_t n = 0;
 
-	free(d->zpos);
-	d->zpos = malloc((size_t)t->up_start[t->nsw] + t->dn_start[t->nsw] + 1);
-	if (!d->zpos)
-		return vt_err_nomem(e, "out of memory");
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t a = t->up_start[s], m = t->up_start[s + 1] - a;
 
@@ -121,10 +117,9 @@ static int turn_ways(struct route_degraded *d, const vt_tree *t, vt_err *e)
 		}
 	}
 	d->zfirst[t->nsw] = n;
-	return 0;
 }
 
-int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
+void vt_route_turn_leaf(struct router *r, const vt_tree *t)
 {
 	struct route_degraded *d = &r->deg;
 	uint32_t nq = 0, *q = r->plan.queue;
@@ -134,8 +129,10 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 	d->no_z |= d->turn_switch && d->z == VT_NONE;
 	for (uint32_t s = 0; s < t->nsw; s++)
 		d->hz[s] = VT_NONE;
-	if (d->z == VT_NONE)
-		return turn_ways(d, t, e);
+	if (d->z == VT_NONE) {
+		turn_ways(d, t);
+		return;
+	}
 	/* ancestors of Z: hz counts the hops down to it; one met again is a diamond */
 	d->inz[d->z] = 1;
 	d->hz[d->z] = 0;
@@ -167,7 +164,7 @@ int vt_route_turn_leaf(struct router *r, const vt_tree *t, vt_err *e)
 					d->hz[s] = hp + 1;
 			}
 		}
-	return turn_ways(d, t, e);
+	turn_ways(d, t);
 }
 
 /*
