@@ -37,7 +37,8 @@
 enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT };
 
 static const char usage[] =
-	"usage: " PROG " TOPOLOGY [-l|--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
+	"usage: " PROG
+	" TOPOLOGY [-l|--lfts FILE | --route vartree | --live] [-p|--pattern SPEC]...\n"
 	"       [-C|--Ca CA] [-P|--Port PORT]  (--live: the local CA and its port)\n"
 	"       [--order FILE | --order-random SEED] [--json] [--compare A B] [--lmc N]\n"
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
@@ -744,9 +745,8 @@ static int draw_svg(const struct opts *o, const vt_fabric *f, const vt_tree *tre
 	snprintf(title, sizeof(title), "%s under %s: max load per link over the %u stages",
 		 c->pattern, plot_name(r), c->nstages);
 	rc = vt_svg_tree(f, tree, v,
-			 &(struct vt_svg_opts){.title = title,
-					       .unit = "max link load (flows)",
-					       .hot = o->hot},
+			 &(struct vt_svg_opts){
+				 .title = title, .unit = "max link load (flows)", .hot = o->hot},
 			 o->svg, NULL, e);
 	free(v);
 	return rc;

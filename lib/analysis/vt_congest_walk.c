@@ -19,10 +19,10 @@ struct job {
 	uint32_t nstages;
 	_Atomic uint32_t next_unit;
 	_Atomic uint64_t done;
-	uint64_t total; /* stages, or with big stages flows (at most maxf a stage) */
-	int big;	/* stages walked in chunks: progress in flows, from any thread */
+	uint64_t total;	    /* stages, or with big stages flows (at most maxf a stage) */
+	int big;	    /* stages walked in chunks: progress in flows, from any thread */
 	pthread_mutex_t mu; /* one progress call at a time when big */
-	double *stage_ebb; /* per stage: sum of 1/max load over its flows */
+	double *stage_ebb;  /* per stage: sum of 1/max load over its flows */
 	struct acc *accs;
 };
 

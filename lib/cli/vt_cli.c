@@ -121,8 +121,9 @@ int vt_cli_next(struct vt_cli *c)
 			vt_cli_usage(c, "option '%s' is ambiguous", opt);
 		for (unsigned i = 0; opt[1] != '-' && i < c->nretired; i++)
 			if (c->retired[i].opt == optopt)
-				vt_cli_usage(c, "option '%s' is now %s (vartree(7), OPTION VOCABULARY)",
-					     opt, c->retired[i].use);
+				vt_cli_usage(
+					c, "option '%s' is now %s (vartree(7), OPTION VOCABULARY)",
+					opt, c->retired[i].use);
 		vt_cli_usage(c, "unknown option '%s'", opt);
 	}
 	return ch;

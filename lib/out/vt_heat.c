@@ -62,8 +62,9 @@ uint32_t *vt_heat_levels(const vt_fabric *f, const vt_tree *t)
 		if (f->nodes[n].type != VT_SWITCH)
 			lv[n] = 0;
 		else
-			lv[n] = sw == VT_NONE || t->level[sw] == VT_TREE_OUTSIDE ? UINT32_MAX
-								     : t->level[sw] + 1u;
+			lv[n] = sw == VT_NONE || t->level[sw] == VT_TREE_OUTSIDE
+					? UINT32_MAX
+					: t->level[sw] + 1u;
 	}
 	return lv;
 }

@@ -94,8 +94,8 @@ static cairo_surface_t *make_surface(enum plot_format fmt, FILE *fp, int w, int 
 
 typedef void (*draw_fn)(cairo_t *cr, const void *arg, double w, double h);
 
-static int render(const char *path, int w, int h, draw_fn draw, const void *arg,
-		  const char *title, vt_err *e)
+static int render(const char *path, int w, int h, draw_fn draw, const void *arg, const char *title,
+		  vt_err *e)
 {
 	enum plot_format fmt;
 	cairo_surface_t *s;

@@ -47,8 +47,9 @@ struct draw {
 	const double *v;    /* per port: its outgoing channel's value */
 	const uint32_t *lv; /* per node: vt_heat level, UINT32_MAX outside the tree */
 	uint32_t nsw, nbox, maxrow;
-	uint32_t *box_of;  /* per node: its box index, UINT32_MAX for none */
-	uint32_t *slot_of; /* per box id (switch s: s, CAs of s: nsw + s): index in boxes, or none */
+	uint32_t *box_of; /* per node: its box index, UINT32_MAX for none */
+	uint32_t
+		*slot_of; /* per box id (switch s: s, CAs of s: nsw + s): index in boxes, or none */
 	struct box *boxes;
 	struct group *groups;
 	uint32_t ngroups, ncables;
@@ -60,9 +61,11 @@ struct draw {
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when invalid. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	size_t l = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3
-				  : (s[0] & 0xF8) == 0xF0			 ? 4
-										 : 0;
+	size_t l = s[0] < 0x80		   ? 1
+		   : (s[0] & 0xE0) == 0xC0 ? 2
+		   : (s[0] & 0xF0) == 0xE0 ? 3
+		   : (s[0] & 0xF8) == 0xF0 ? 4
+					   : 0;
 	uint32_t c;
 
 	if (!l || l > n)
@@ -316,7 +319,8 @@ static void put_line(FILE *fp, const struct draw *d, const struct group *g)
 	double ya = a->y + (a->row < b->row ? 0 : a->row > b->row ? BOX_H : BOX_H / 2);
 	double yb = b->y + (b->row < a->row ? 0 : b->row > a->row ? BOX_H : BOX_H / 2);
 
-	fprintf(fp, "<line class=\"link\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"",
+	fprintf(fp,
+		"<line class=\"link\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"",
 		a->x, ya, b->x, yb);
 	put_color(fp, g->v / d->vmax);
 	fprintf(fp, "\" stroke-width=\"%.1f\" data-load=\"%.6g\" data-cables=\"%u\"><title>",
@@ -421,8 +425,7 @@ static void put_legend(FILE *fp, const struct draw *d, const struct vt_svg_opts 
 	fputs("</g>\n", fp);
 }
 
-static void put_head(FILE *fp, const struct draw *d, const struct vt_svg_opts *o,
-		     uint32_t drawn)
+static void put_head(FILE *fp, const struct draw *d, const struct vt_svg_opts *o, uint32_t drawn)
 {
 	char lvl[16];
 
@@ -483,8 +486,9 @@ static int prepare(struct draw *d, const vt_tree *t)
 	for (uint32_t n = 0; n < f->nnodes; n++) {
 		uint32_t s = f->nodes[n].type == VT_SWITCH ? f->nodes[n].sw : ca_switch(f, n);
 
-		d->box_of[n] = s == VT_NONE ? UINT32_MAX
-					    : d->slot_of[f->nodes[n].type == VT_SWITCH ? s : d->nsw + s];
+		d->box_of[n] = s == VT_NONE
+				       ? UINT32_MAX
+				       : d->slot_of[f->nodes[n].type == VT_SWITCH ? s : d->nsw + s];
 	}
 	return make_groups(d);
 }
@@ -512,8 +516,7 @@ static int write_svg(const struct draw *d, const struct vt_svg_opts *o, const ch
 }
 
 int vt_svg_tree(const vt_fabric *f, const vt_tree *t, const double *out_value,
-		const struct vt_svg_opts *o, const char *path, struct vt_svg_stats *st,
-		vt_err *e)
+		const struct vt_svg_opts *o, const char *path, struct vt_svg_stats *st, vt_err *e)
 {
 	struct draw d = {.f = f, .v = out_value, .nsw = f->nswitches};
 	uint32_t first = 0;

@@ -48,7 +48,6 @@ struct vt_svg_stats {
  * or NULL (levels by hops from the CAs, switches in fabric order). st may be NULL.
  */
 int vt_svg_tree(const vt_fabric *f, const vt_tree *t, const double *out_value,
-		const struct vt_svg_opts *o, const char *path, struct vt_svg_stats *st,
-		vt_err *e);
+		const struct vt_svg_opts *o, const char *path, struct vt_svg_stats *st, vt_err *e);
 
 #endif

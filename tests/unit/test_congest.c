@@ -333,8 +333,8 @@ START_TEST(all2all_progress)
 {
 	vt_fabric *f = vt_test_gen("fat 12,3");
 	struct calls c = {0};
-	struct vt_congest_opts co = {.threads = 2, .method = VT_CONGEST_WALK, .progress = record,
-				     .progress_ctx = &c};
+	struct vt_congest_opts co = {
+		.threads = 2, .method = VT_CONGEST_WALK, .progress = record, .progress_ctx = &c};
 	vt_pattern p;
 	vt_congest res;
 	vt_order o;

@@ -385,32 +385,35 @@ START_TEST(svg_counts_and_hot)
 	ck_assert_ptr_nonnull(val);
 	ck_assert_msg(vt_tree_build(&t, f, &(struct vt_tree_opts){0}, &e) == 0, "%s", e.msg);
 	for (uint32_t p = 0; p < f->nports && hot == VT_NONE; p++) /* a leaf's first up-link */
-		if (f->ports[p].peer != VT_NONE && !strcmp(f->nodes[f->ports[p].node].desc, "L0-S0003") &&
+		if (f->ports[p].peer != VT_NONE &&
+		    !strcmp(f->nodes[f->ports[p].node].desc, "L0-S0003") &&
 		    f->nodes[vt_peer_node(f, p)].type == VT_SWITCH)
 			hot = p;
 	ck_assert_uint_ne(hot, VT_NONE);
 	val[hot] = 7;
 	val[f->ports[hot].peer] = 2;
-	ck_assert_msg(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("t.svg"), &st, &e) == 0,
+	ck_assert_msg(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("t.svg"), &st, &e) ==
+			      0,
 		      "%s", e.msg);
 	ck_assert_uint_eq(st.boxes, 66);
 	ck_assert_uint_eq(st.lines, 146);
 	ck_assert_uint_eq(st.groups, 146);
 	ck_assert_uint_eq(st.cables, 194);
-	ck_assert_int_eq(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){.hot = 1}, in_dir("h.svg"),
-				     &st, &e),
-			 0);
+	ck_assert_int_eq(
+		vt_svg_tree(f, &t, val, &(struct vt_svg_opts){.hot = 1}, in_dir("h.svg"), &st, &e),
+		0);
 	ck_assert_uint_eq(st.lines, 1);
 	char *buf;
 	size_t len;
 	ck_assert_int_eq(vt_read_file(in_dir("h.svg"), &buf, &len, &e), 0);
-	ck_assert_ptr_nonnull(strstr(buf, "<title>L0-S0003 port 5 (GUID 0x0002c95000000003, LID 4) -&gt; "
-					  "L1-S0000 port 4 (GUID 0x0002c95001000000, LID 17): load 7 "
-					  "(back 2)</title></line>"));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "<title>L0-S0003 port 5 (GUID 0x0002c95000000003, LID 4) -&gt; "
+			    "L1-S0000 port 4 (GUID 0x0002c95001000000, LID 17): load 7 "
+			    "(back 2)</title></line>"));
 	free(buf);
 	val[hot] = NAN;
-	ck_assert_int_eq(vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("n.svg"), &st, &e),
-			 -1);
+	ck_assert_int_eq(
+		vt_svg_tree(f, &t, val, &(struct vt_svg_opts){0}, in_dir("n.svg"), &st, &e), -1);
 	ck_assert_str_eq(e.msg, "L0-S0003 port 5 (GUID 0x0002c95000000003): value nan is not a "
 				"finite number >= 0");
 	ck_assert_int_ne(access(in_dir("n.svg"), F_OK), 0);
