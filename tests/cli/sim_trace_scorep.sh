@@ -3,7 +3,8 @@
 # MPI + OpenMP + CUDA trace (tests/data/otf2-casita-2_cuda_simple, CASITA's
 # test data) replays with the messages and bytes libotf2's otf2-print reads
 # from it; self-sends get a line of their own (and JSON figures); a trace
-# without MPI communication is refused with exit status 2.
+# without MPI communication is refused with exit status 2, one whose MPI calls
+# move no data says so.
 set -u
 s=$VT_BIN/vartree-sim
 w=$VT_TOP/build/asan/tests/otf2-write
@@ -53,4 +54,9 @@ out=$("$s" -q --gen "fat 4,2" --trace "$tmp/none/none.otf2" 2>&1)
 rc=$?
 [ $rc = 2 ] && [ "$out" = "vartree-sim: $tmp/none/none.otf2: no MPI message or collective to replay in its 8 locations" ] ||
 	bad "no MPI: exit $rc, '$out'"
+# 4. MPI calls that move no data (a barrier of one member): replayed, and said so
+"$w" "$tmp" lone 4 || bad "otf2-write lone exited $?"
+out=$("$s" -q --gen "fat 4,2" --trace "$tmp/lone/lone.otf2" 2>&1 | tail -2)
+[ "$out" = "vartree: 0/0 messages, 0 bytes delivered of 0, 0 events (0 hops)
+vartree: no message: the trace's MPI calls move no data" ] || bad "lone: '$out'"
 exit $fail

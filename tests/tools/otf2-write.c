@@ -15,6 +15,8 @@
  *             r + 1; prints the fabric's and the self-sends' bytes and messages
  *             ("bytes B messages M self bytes B messages M")
  *   none      no MPI call but MPI_Init (a trace of no MPI communication)
+ *   lone      rank 0 calls a barrier on a communicator of itself alone (MPI
+ *             calls that move no data)
  */
 #include <otf2/otf2.h>
 #include <stdio.h>
@@ -80,8 +82,8 @@ int main(int argc, char **argv)
 	otf2w *w;
 
 	if (argc != 4 || (n = (uint32_t)strtoul(argv[3], NULL, 10)) < 4 || n > 4096) {
-		fprintf(stderr,
-			"usage: otf2-write DIR alltoall|shift|mix|compute|self|none N (N >= 4)\n");
+		fprintf(stderr, "usage: otf2-write DIR alltoall|shift|mix|compute|self|none|lone N "
+				"(N >= 4)\n");
 		return 2;
 	}
 	snprintf(path, sizeof(path), "%s/%s", argv[1], argv[2]);
@@ -104,6 +106,9 @@ int main(int argc, char **argv)
 		otf2w_pingpong(w, 7000, 3000, 4096);
 	} else if (!strcmp(argv[2], "self")) {
 		self(w, n);
+	} else if (!strcmp(argv[2], "lone")) {
+		otf2w_coll(w, otf2w_comm(w, (const uint32_t[]){0}, 1), OTF2_COLLECTIVE_OP_BARRIER,
+			   0, 0);
 	} else if (!strcmp(argv[2], "none")) {
 		/* MPI_Init only */
 	} else {
