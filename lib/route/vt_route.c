@@ -341,6 +341,8 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 			goto fail;
 		}
 		vt_route_mainloop(&r, &t);
+		vt_route_strand(&r, &t);
+		r.deg.unsure |= t.ca_detours > 0;
 		if (!p) {
 			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
 			if (!order->port) {

@@ -18,6 +18,7 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
+ *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
  *
  * Each algorithm's function is named after it and its file:
@@ -334,6 +335,8 @@ uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);
 /* vt_route_top_tree.c: uf room for every switch; -1 when the tops form no tree */
 int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf);
 int vt_route_top_tree_detours(struct router *r, uint32_t nd);
+/* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
+void vt_route_strand(struct router *r, const vt_tree *t);
 /* vt_route_straggler.c */
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);

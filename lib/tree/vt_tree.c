@@ -35,6 +35,7 @@ void vt_tree_dep(vt_tree *t, const char *fmt, ...)
 void vt_tree_free(vt_tree *t)
 {
 	free(t->level);
+	free(t->strand);
 	free(t->by_level);
 	free(t->pos);
 	free(t->up_start);
@@ -615,24 +616,7 @@ static int reachability(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 					row[w] |= p[w];
 			}
 		}
-	for (uint32_t a = 0; a < nsw; a++) {
-		if (!is_leaf[a])
-			continue;
-		for (uint32_t b = 0; b < nsw; b++)
-			if (is_leaf[b] && !vt_tree_bit(t, t->ureach, a, b)) {
-				char n[4][NAME_LEN];
-
-				return vt_err_node(
-					e, t->f, vt_tree_leaf_ca(t, a), 0,
-					"no up/down path from CA %s on switch %s to CA %s on "
-					"switch %s",
-					vt_node_name(t->f, vt_tree_leaf_ca(t, a), n[0], NAME_LEN),
-					swname(t, a, n[1]),
-					vt_node_name(t->f, vt_tree_leaf_ca(t, b), n[2], NAME_LEN),
-					swname(t, b, n[3]));
-			}
-	}
-	return 0;
+	return vt_tree_leaves_meet(t, is_leaf, e);
 }
 
 /* Subtree table: ids renumbered level by level in rank order. */

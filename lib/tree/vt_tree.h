@@ -94,9 +94,18 @@ struct vt_tree_level {
 
 typedef struct vt_tree {
 	const vt_fabric *f;
-	uint32_t nsw;	    /* f->nswitches; arrays below are per switch ordinal */
-	uint32_t nlevels;   /* switch levels, leaves = 0 */
-	uint8_t *level;	    /* per switch; VT_TREE_OUTSIDE outside the tree */
+	uint32_t nsw;	  /* f->nswitches; arrays below are per switch ordinal */
+	uint32_t nlevels; /* switch levels, leaves = 0 */
+	uint8_t *level;	  /* per switch; VT_TREE_OUTSIDE outside the tree */
+	/*
+	 * Per switch, 1 for a switch stranded between levels that the routing goes
+	 * around (vt_tree_strand.c): VT_TREE_OUTSIDE, an end point hung below its
+	 * children; NULL when there is none. nstrand: how many.
+	 */
+	uint8_t *strand;
+	uint32_t nstrand;
+	/* ordered pairs of leaves with no up/down path between them (their CAs' routes detour) */
+	uint32_t ca_detours;
 	uint32_t *by_level; /* switch ordinals in tree order, level by level */
 	uint32_t lvl_start[VT_TREE_MAX_LEVELS + 1]; /* by_level[lvl_start[l] .. lvl_start[l+1]) */
 	uint32_t *pos; /* per switch: position within its level in tree order */

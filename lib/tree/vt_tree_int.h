@@ -32,6 +32,26 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
  * its every up-link): -1 with e naming it (and such a leaf), else 0.
  */
 int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
+/*
+ * (vt_tree_strand.c) t->level and t->nlevels counted down from the roots in
+ * q[0 .. nq) (VT_TREE_OUTSIDE: unreached), leaving out (t->strand, one
+ * departure each) the stranded switches the routing can go around
+ * (vt_tree_refuse_stranded() names the others) until the leaves the roots
+ * reach lie on one level or none is left; q beyond nq and dist are scratch.
+ * -1 with e when a leaf is not connected to the roots.
+ */
+int vt_tree_levels_around(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			  uint32_t nq, vt_err *e);
+/*
+ * (vt_tree_strand.c) Every leaf must reach every leaf. Where one reaches
+ * another by no up/down path but the two are still linked through the tree
+ * (a failed top, or a stranded switch left out, split the tops), their CAs'
+ * routes take detours with a down-up turn, as switches' routes do: a
+ * departure, and t->ca_detours makes the router audit its tables with every
+ * source. Leaves the tree does not link at all are refused (-1 with e naming
+ * two of their CAs).
+ */
+int vt_tree_leaves_meet(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
 
 /*
  * t->is_cn and t->ncn: the CA ports that may be compute nodes, as OpenSM's

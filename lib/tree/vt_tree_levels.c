@@ -338,6 +338,48 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 	return rc < 0 ? vt_err_nomem(e, "out of memory") : 0;
 }
 
+/*
+ * A switch with fewer CAs than the fullest leaf whose switch neighbours are
+ * those of a switch without compute nodes, and at most half as many as a
+ * fullest leaf's: a top of a one-pod tree (management HCAs on it) left with
+ * its one pod's links, as rank_hostless() tells such a top from a leaf
+ * waiting for hosts. No switch lies between it and a leaf, so
+ * demote_spines() keeps it; its CAs stop being compute nodes here.
+ */
+static void demote_lone_tops(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf)
+{
+	uint32_t most = 0, wide = 0;
+	char name[300];
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) > most)
+			most = vt_tree_cn_count(t, s);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) == most &&
+		    nl->start[s + 1] - nl->start[s] > wide)
+			wide = nl->start[s + 1] - nl->start[s];
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t n = nl->start[s + 1] - nl->start[s];
+
+		if (!is_leaf[s] || vt_tree_cn_count(t, s) >= most || !n || 2 * n > wide)
+			continue;
+		for (uint32_t x = 0; x < t->nsw; x++)
+			if (x != s && !is_leaf[x] && vt_tree_leaf_ca(t, x) == VT_NONE &&
+			    same_neighbours(nl, s, x)) {
+				vt_tree_dep(
+					t,
+					"switch %s holds CAs but is cabled like a top left with "
+					"one pod's links (the switch neighbours of one without "
+					"CAs, at most half a leaf's): its CAs are not compute "
+					"nodes",
+					vt_node_name(t->f, t->f->switches[s], name, sizeof(name)));
+				vt_tree_unmark_cns(t, s);
+				is_leaf[s] = 0;
+				break;
+			}
+	}
+}
+
 /* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
 static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
 			uint32_t s)
@@ -590,16 +632,40 @@ static int refuse_root(const vt_fabric *f, const struct vt_tree_opts *o, uint32_
 	return vt_err_set(e, "root GUID 0x%016llx is not a switch of the fabric: %s", g, what);
 }
 
-/* Roots from root_guid_file into q; returns their count, VT_NONE on a bad GUID. */
+/*
+ * A root GUID that no node or port of the fabric has is a listed top that
+ * failed (OpenSM no longer sees it): a departure, left out of the roots.
+ */
+static void gone_root(vt_tree *t, const struct vt_tree_opts *o, uint32_t i)
+{
+	char at[300] = "";
+
+	if (o->root_file && o->root_lines)
+		snprintf(at, sizeof(at), " (%s:%u)", o->root_file, o->root_lines[i]);
+	vt_tree_dep(t,
+		    "root GUID 0x%016llx%s is no node of the fabric: a listed top that failed, "
+		    "the tree is counted from the other roots",
+		    (unsigned long long)o->root_guids[i], at);
+}
+
+/*
+ * Roots from root_guid_file into q; returns their count, VT_NONE on a bad
+ * GUID (one naming a CA, router or CA port) or when every listed root is gone.
+ */
 static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *dist, uint32_t *q,
 			    vt_err *e)
 {
 	const vt_fabric *f = t->f;
-	uint32_t nq = 0;
+	uint32_t nq = 0, gone = VT_NONE, ngone = 0;
 
 	for (uint32_t i = 0; i < o->nroots; i++) {
 		uint32_t n = vt_fabric_node_by_guid(f, o->root_guids[i]);
 
+		if (n == VT_NONE && vt_fabric_port_by_guid(f, o->root_guids[i]) == VT_NONE) {
+			gone = gone == VT_NONE ? i : gone;
+			ngone++;
+			continue;
+		}
 		if (n == VT_NONE || f->nodes[n].type != VT_SWITCH) {
 			refuse_root(f, o, i, e);
 			return VT_NONE;
@@ -611,6 +677,14 @@ static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *
 			q[nq++] = f->nodes[n].sw;
 		}
 	}
+	if (ngone == o->nroots) { /* none left: more likely the wrong file than failures */
+		refuse_root(f, o, gone, e);
+		return VT_NONE;
+	}
+	for (uint32_t i = 0; ngone && i < o->nroots; i++)
+		if (vt_fabric_node_by_guid(f, o->root_guids[i]) == VT_NONE &&
+		    vt_fabric_port_by_guid(f, o->root_guids[i]) == VT_NONE)
+			gone_root(t, o, i);
 	return nq;
 }
 
@@ -618,35 +692,15 @@ static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *
 static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
 			     uint32_t nq, vt_err *e)
 {
-	uint32_t maxd = 0;
 	char a[300];
 
-	memset(dist, 0xff, t->nsw * sizeof(*dist));
-	for (uint32_t i = 0; i < nq; i++)
-		dist[q[i]] = 0;
-	vt_tree_bfs(t->f, q, nq, dist);
+	if (vt_tree_levels_around(t, is_leaf, dist, q, nq, e))
+		return -1;
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (dist[s] != VT_NONE && dist[s] > maxd)
-			maxd = dist[s];
-	if (maxd >= VT_TREE_MAX_LEVELS)
-		return vt_err_set(e, "%s: %u switch levels, more than %u", t->f->source, maxd + 1,
-				  VT_TREE_MAX_LEVELS);
-	for (uint32_t s = 0; s < t->nsw; s++) {
-		if (dist[s] == VT_NONE) {
-			t->level[s] = VT_TREE_OUTSIDE;
-			if (is_leaf[s])
-				return vt_err_node(e, t->f, t->f->switches[s], 0,
-						   "switch %s with compute nodes is not connected "
-						   "to the roots",
-						   swname(t, s, a, sizeof(a)));
-			if (!t->plane_of || t->plane_of[s] == t->plane)
-				vt_tree_dep(t, "switch %s is not connected to the tree",
-					    swname(t, s, a, sizeof(a)));
-			continue;
-		}
-		t->level[s] = (uint8_t)(maxd - dist[s]);
-	}
-	t->nlevels = maxd + 1;
+		if (t->level[s] == VT_TREE_OUTSIDE && !(t->strand && t->strand[s]) &&
+		    (!t->plane_of || t->plane_of[s] == t->plane))
+			vt_tree_dep(t, "switch %s is not connected to the tree",
+				    swname(t, s, a, sizeof(a)));
 	return check_leaf_levels(t, is_leaf, dist, q, e);
 }
 
@@ -710,6 +764,8 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
 	if (!(o && o->cn_guids) && demote_spines(t, &nl, is_leaf, q, dist, e))
 		goto out;
+	if (!(o && o->cn_guids))
+		demote_lone_tops(t, &nl, is_leaf);
 	memset(dist, 0xff, nsw * sizeof(*dist));
 	if (o && o->root_guids && o->nroots) {
 		nq = given_roots(t, o, dist, q, e);

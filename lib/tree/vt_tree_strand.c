@@ -2,15 +2,20 @@
 /*
  * A switch stranded between levels: a failed top took every up-link of a
  * switch whose switches below keep theirs (a level-1 switch of a pruned tree
- * whose one top, over parallel links, is gone; or its up-links cut). Counted down from the roots it
- * lands below its own leaves, which then read as hanging off level 1: the
- * refusal names the stranded switch instead. Routing it is no option: giving
- * it its level from the leaves closes a credit loop towards its own LID.
+ * whose one top, over parallel links, is gone; or its up-links cut). Counted
+ * down from the roots it lands below its own leaves, which then read as
+ * hanging off level 1. Giving it its level from the leaves is no option: its
+ * own LID is then reached by a down-up turn while leaves route through it,
+ * which closes a credit loop. So the levels leave it out and the routing goes
+ * around it (vt_route_strand.c): it carries no route but its own and its CAs',
+ * an end point below its children. Only where one of its leaves has no other
+ * way up is the tree refused, naming the stranded switch.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_uf.h"
 #include "tree/vt_tree_int.h"
 
 /* Hops from the leaves over switch links into dist (VT_NONE: unreached); q is scratch. */
@@ -103,29 +108,83 @@ static uint32_t first_stranded(const vt_tree *t, const uint8_t *is_leaf, const u
 	return found;
 }
 
-int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
-{
-	uint32_t *dist = malloc((t->nsw + 1) * sizeof(*dist)),
-		 *q = malloc((t->nsw + 1) * sizeof(*q));
-	uint8_t *down = calloc(t->nsw + 1, 1);
-	uint32_t lowest = VT_TREE_OUTSIDE, s, leaf;
-	char a[300], nm[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX + 40] = "";
+/* dist, down and the lowest level of a leaf the roots reach; -1 when out of memory. */
+struct strand_scan {
+	uint32_t *dist, *q, lowest;
+	uint8_t *down;
+};
 
-	if (!dist || !q || !down) {
-		free(dist);
-		free(q);
-		free(down);
+static int scan(const vt_tree *t, const uint8_t *is_leaf, struct strand_scan *sc)
+{
+	sc->dist = malloc((t->nsw + 1) * sizeof(*sc->dist));
+	sc->q = malloc((t->nsw + 1) * sizeof(*sc->q));
+	sc->down = calloc(t->nsw + 1, 1);
+	sc->lowest = VT_TREE_OUTSIDE;
+	if (!sc->dist || !sc->q || !sc->down)
+		return -1;
+	leaf_hops(t, is_leaf, sc->dist, sc->q);
+	down_from_roots(t, sc->dist, sc->down, sc->q);
+	for (uint32_t x = 0; x < t->nsw; x++)
+		if (is_leaf[x] && sc->down[x] && t->level[x] < sc->lowest)
+			sc->lowest = t->level[x];
+	return 0;
+}
+
+static void scan_free(struct strand_scan *sc)
+{
+	free(sc->dist);
+	free(sc->q);
+	free(sc->down);
+}
+
+/*
+ * The stranded switches vt_tree_refuse_stranded() names, when none leaves a leaf
+ * without another way up and each lies nearer the leaves than the roots (one
+ * as far is a top a root list left out, not a fault): each is marked in
+ * t->strand (allocated here), to be left out of the levels and routed around.
+ * Returns how many were newly marked (0 otherwise: the refusal names one),
+ * -1 when out of memory.
+ */
+static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
+{
+	struct strand_scan sc;
+	uint32_t leaf, n = 0, near = VT_NONE;
+	int keep = 0;
+
+	if (scan(t, is_leaf, &sc) || (!t->strand && !(t->strand = calloc(t->nsw + 1, 1)))) {
+		scan_free(&sc);
 		return vt_err_nomem(e, "out of memory");
 	}
-	leaf_hops(t, is_leaf, dist, q);
-	down_from_roots(t, dist, down, q);
-	for (uint32_t x = 0; x < t->nsw; x++)
-		if (is_leaf[x] && down[x] && t->level[x] < lowest)
-			lowest = t->level[x];
-	s = first_stranded(t, is_leaf, dist, down, lowest, &leaf);
-	free(dist);
-	free(q);
-	free(down);
+	/* keep (refuse) a leaf with no other way up, or a top the root list left out (as far
+	 * from the leaves as a root): no fault stranded those */
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (t->level[s] == t->nlevels - 1 && sc.dist[s] < near)
+			near = sc.dist[s];
+	for (uint32_t s = 0; s < t->nsw && !keep; s++)
+		if (stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf))
+			keep = leaf != VT_NONE || sc.dist[s] >= near;
+	for (uint32_t s = 0; s < t->nsw && !keep; s++)
+		if (!t->strand[s] && stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf)) {
+			t->strand[s] = 1;
+			t->nstrand++;
+			n++;
+		}
+	scan_free(&sc);
+	return (int)n;
+}
+
+int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
+{
+	struct strand_scan sc;
+	uint32_t s, leaf;
+	char a[300], nm[VT_NODE_NAME_MAX], b[VT_NODE_NAME_MAX + 40] = "";
+
+	if (scan(t, is_leaf, &sc)) {
+		scan_free(&sc);
+		return vt_err_nomem(e, "out of memory");
+	}
+	s = first_stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, &leaf);
+	scan_free(&sc);
 	if (s == VT_NONE)
 		return 0;
 	if (leaf != VT_NONE)
@@ -137,4 +196,154 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 		"failed top (or its failed up-links) cut it off%s; vartree routes no tree "
 		"with a switch stranded between levels",
 		vt_node_name(t->f, t->f->switches[s], a, sizeof(a)), b);
+}
+
+/* Are all leaves the roots reach on one level, as the levels want? */
+static int leaves_level0(const vt_tree *t, const uint8_t *is_leaf)
+{
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && t->level[s] != VT_TREE_OUTSIDE && t->level[s])
+			return 0;
+	return 1;
+}
+
+/*
+ * Hops from the roots in q[0 .. nq) into t->level (VT_TREE_OUTSIDE: unreached, or a
+ * stranded switch the routing goes around, which the count passes through
+ * to none); q beyond nq is scratch.
+ */
+static int count_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			uint32_t nq, vt_err *e)
+{
+	uint32_t maxd = 0;
+	char a[300];
+
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; t->strand && s < t->nsw; s++)
+		dist[s] = t->strand[s] ? 0 : VT_NONE; /* not VT_NONE: the BFS takes no step there */
+	for (uint32_t i = 0; i < nq; i++)	      /* roots are never stranded */
+		dist[q[i]] = 0;
+	vt_tree_bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; t->strand && s < t->nsw; s++)
+		dist[s] = t->strand[s] ? VT_NONE : dist[s];
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (dist[s] != VT_NONE && dist[s] > maxd)
+			maxd = dist[s];
+	if (maxd >= VT_TREE_MAX_LEVELS)
+		return vt_err_set(e, "%s: %u switch levels, more than %u", t->f->source, maxd + 1,
+				  VT_TREE_MAX_LEVELS);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		t->level[s] = dist[s] == VT_NONE ? VT_TREE_OUTSIDE : (uint8_t)(maxd - dist[s]);
+		if (dist[s] != VT_NONE || (t->strand && t->strand[s]))
+			continue;
+		if (is_leaf[s])
+			return vt_err_node(e, t->f, t->f->switches[s], 0,
+					   "switch %s with compute nodes is not connected "
+					   "to the roots",
+					   vt_node_name(t->f, t->f->switches[s], a, sizeof(a)));
+	}
+	t->nlevels = maxd + 1;
+	return 0;
+}
+
+/* The stranded switches cut, one departure line each. */
+static void strand_deps(vt_tree *t)
+{
+	char a[300];
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (t->strand[s])
+			vt_tree_dep(t,
+				    "switch %s has no up-link left but switches below it have "
+				    "others (a failed top or failed up-links cut it off): routed "
+				    "around, it carries only its own and its CAs' routes",
+				    vt_node_name(t->f, t->f->switches[s], a, sizeof(a)));
+}
+
+/*
+ * Stranded switches are cut only where that puts the leaves on one level:
+ * where something else skews them (a top the roots left out), the levels are
+ * counted with every switch again, for the refusal to name the stranded one.
+ */
+int vt_tree_levels_around(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
+			  uint32_t nq, vt_err *e)
+{
+	int n = 1, rc;
+
+	while (!(rc = count_levels(t, is_leaf, dist, q, nq, e)) && n > 0 &&
+	       !leaves_level0(t, is_leaf))
+		if ((n = strand_cut(t, is_leaf, e)) < 0)
+			return -1;
+	if (rc || !t->nstrand)
+		return rc;
+	if (leaves_level0(t, is_leaf)) {
+		strand_deps(t);
+		return 0;
+	}
+	free(t->strand);
+	t->strand = NULL;
+	t->nstrand = 0;
+	return count_levels(t, is_leaf, dist, q, nq, e);
+}
+
+/* Per switch, the first switch of its component of the tree's links; NULL when out of memory. */
+static uint32_t *tree_components(const vt_tree *t)
+{
+	uint32_t *uf = malloc((t->nsw + 1) * sizeof(*uf));
+
+	if (!uf)
+		return NULL;
+	vt_uf_init(uf, t->nsw);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			vt_uf_union_min(uf, s, t->up_peer[j]);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		uf[s] = vt_uf_find(uf, s);
+	return uf;
+}
+
+int vt_tree_leaves_meet(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
+{
+	uint32_t nsw = t->nsw, pa = VT_NONE, pb = VT_NONE, npairs = 0, *comp;
+	char n[4][VT_NODE_NAME_MAX];
+
+	for (uint32_t a = 0; a < nsw; a++)
+		for (uint32_t b = 0; is_leaf[a] && b < nsw; b++)
+			if (is_leaf[b] && !vt_tree_bit(t, t->ureach, a, b)) {
+				if (pa == VT_NONE) {
+					pa = a;
+					pb = b;
+				}
+				npairs++;
+			}
+	if (pa == VT_NONE)
+		return 0;
+	comp = tree_components(t);
+	if (!comp)
+		return vt_err_nomem(e, "out of memory");
+	for (uint32_t a = 0; a < nsw; a++)
+		for (uint32_t b = 0; is_leaf[a] && b < nsw; b++)
+			if (is_leaf[b] && comp[a] != comp[b]) {
+				free(comp);
+				return vt_err_node(
+					e, t->f, vt_tree_leaf_ca(t, a), 0,
+					"no up/down path from CA %s on switch %s to CA %s on "
+					"switch %s",
+					vt_node_name(t->f, vt_tree_leaf_ca(t, a), n[0],
+						     VT_NODE_NAME_MAX),
+					vt_node_name(t->f, t->f->switches[a], n[1],
+						     VT_NODE_NAME_MAX),
+					vt_node_name(t->f, vt_tree_leaf_ca(t, b), n[2],
+						     VT_NODE_NAME_MAX),
+					vt_node_name(t->f, t->f->switches[b], n[3],
+						     VT_NODE_NAME_MAX));
+			}
+	free(comp);
+	t->ca_detours = npairs;
+	vt_tree_dep(t,
+		    "no up/down path from leaf %s to leaf %s (%u ordered pairs of leaves): "
+		    "their CAs' routes turn down-up, every route audited",
+		    vt_node_name(t->f, t->f->switches[pa], n[0], VT_NODE_NAME_MAX),
+		    vt_node_name(t->f, t->f->switches[pb], n[1], VT_NODE_NAME_MAX), npairs);
+	return 0;
 }

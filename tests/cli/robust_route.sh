@@ -43,9 +43,18 @@ expect 1 "vartree-route: $tmp/roots:4: root GUID 0x0002c91000000010 is not a swi
 printf '2c91000000011\n' >"$tmp/roots"
 expect 1 "vartree-route: $tmp/roots:1: root GUID 0x0002c91000000011 is not a switch of the fabric: it is port 1 of CA \"H-0001\" (0x0002c91000000010)" \
 	"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o l
-printf '0x0002c95001000000\n0x1234\n' >"$tmp/roots"
+# a GUID no node or port has is a listed top that failed: refused only when every listed root is
+printf '# tops\n0x1234\n' >"$tmp/roots"
 expect 1 "vartree-route: $tmp/roots:2: root GUID 0x0000000000001234 is not a switch of the fabric: no node or port of $tmp/good.topo has it" \
 	"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o l
+# ... and with other roots left, a departure (was refused as above): the tables are those
+# routed without the file
+printf '0x0002c95001000000\n0x1234\n0x2c95001000001\n0x2c95001000002\n0x2c95001000003\n' >"$tmp/roots"
+"$r" "$tmp/good.topo" -o "$tmp/plain.lfts" 2>/dev/null
+expect 0 "" "$r" -q "$tmp/good.topo" --root-guid-file "$tmp/roots" -o "$tmp/gone.lfts"
+cmp -s "$tmp/plain.lfts" "$tmp/gone.lfts" || { echo "FAIL: a root gone: tables differ from those without the file"; nfail=$((nfail + 1)); }
+"$r" "$tmp/good.topo" --root-guid-file "$tmp/roots" -o /dev/null 2>&1 | grep -qx "vartree-route: root GUID 0x0000000000001234 ($tmp/roots:2) is no node of the fabric: a listed top that failed, the tree is counted from the other roots" ||
+	{ echo "FAIL: a root gone: no departure line"; nfail=$((nfail + 1)); }
 # a compute-node or I/O list that leaves no compute node: named by its file
 expect 1 "vartree-route: $tmp/good.topo: no compute nodes (no CA attached to a switch is listed in $tmp/roots)" \
 	"$r" "$tmp/good.topo" --cn-guid-file "$tmp/roots" -o l

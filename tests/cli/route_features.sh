@@ -40,9 +40,14 @@ routes() {
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	"$bin/vartree-gen" $spec $opts -o "$tmp/g.topo" 2>"$tmp/err" || { bad "gen: $(cat "$tmp/err")"; return; }
+	audited "$3"
+}
+
+# audited RANKS: $tmp/g.topo routed, clean audit, RANKS compute ranks
+audited() {
 	"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" --order-out "$tmp/o" 2>"$tmp/err" ||
 		{ bad "refused: $(cat "$tmp/err")"; return; }
-	[ "$(grep -c . "$tmp/o")" = "$3" ] || bad "$(grep -c . "$tmp/o") ranks, want $3"
+	[ "$(grep -c . "$tmp/o")" = "$1" ] || bad "$(grep -c . "$tmp/o") ranks, want $1"
 	"$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --order "$tmp/o" --all-sources --json \
 		>"$tmp/a.json" 2>"$tmp/err"
 	[ $? -le 1 ] || { bad "analyze: $(head -2 "$tmp/err")"; return; }
@@ -90,18 +95,57 @@ for seed in 1 2 3; do
 done
 routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 2:dual --seed 1" 72
 routes "pruned 12,2" "--aggregation-nodes --drop-switches 1@1 --spine-cas 1 --seed 2" 72
-lines "gpu 2" "--drop-switches 1@1 --seed 2" 'cut off' \
-	'vartree-route: switch "L2-S0001" (0x0002c95002000001) holds CAs but reaches the roots only through a leaf: a top cut off below, its CAs are not compute nodes'
+# (its one pod's links left, it is told from a leaf before the roots are
+# found: was 'holds CAs but reaches the roots only through a leaf: a top cut
+# off below, its CAs are not compute nodes', same levels and tables)
+lines "gpu 2" "--drop-switches 1@1 --seed 2" 'holds CAs' \
+	'vartree-route: switch "L2-S0001" (0x0002c95002000001) holds CAs but is cabled like a top left with one pod'"'"'s links (the switch neighbours of one without CAs, at most half a leaf'"'"'s): its CAs are not compute nodes'
 lines "pruned 8,2" "--drop-switches 1@1 --seed 1" '^vartree-route: [0-9]* switch levels\|^vartree-route: level' \
 	"vartree-route: 3 switch levels, 32 compute nodes, 32 ranks (4 per leaf)
 vartree-route: level 0: 8 leaf switches, up to 4 compute nodes each, 4 up-links in 4 groups
 vartree-route: level 1: 7 switches, 4 down-links in 4 groups, 4 up-links in 1 groups
 vartree-route: level 2: 4 switches, 8 down-links in 2 groups, 0 up-links in 0 groups"
-# a level-1 switch whose one top failed (four parallel links) is refused by
-# its own name, not by a CA its leaves seemed to hang off level 1 with (was
-# 'CA "H-0000" ... at level 1'); line 149 is its record (checked by hand)
-refused "pruned 8,2" "--drop-switches 1 --seed 1"
-[ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:149: switch \"L1-S0002\" (0x0002c95001000002) has no up-link left but switches below it have others: a failed top (or its failed up-links) cut it off; vartree routes no tree with a switch stranded between levels" ] ||
+# a level-1 switch whose one top failed (four parallel links) is stranded: it
+# is routed around (was refused: 'switch "L1-S0002" ... has no up-link left
+# ... vartree routes no tree with a switch stranded between levels'), named
+# as a departure, its own LID reached through a leaf below it (the audit)
+routes "pruned 8,2" "--drop-switches 1 --seed 1" 32
+lines "pruned 8,2" "--drop-switches 1 --seed 1" 'routed around' \
+	"vartree-route: switch \"L1-S0002\" (0x0002c95001000002) has no up-link left but switches below it have others (a failed top or failed up-links cut it off): routed around, it carries only its own and its CAs' routes
+vartree-route: switch \"L1-S0006\" (0x0002c95001000006) has no up-link left but switches below it have others (a failed top or failed up-links cut it off): routed around, it carries only its own and its CAs' routes"
+# issue 24's fault campaign: thin 4:2,3 with top L2-S0002 down and the links
+# at L1-S0000 port 5, L0-S0012 port 6 and L0-S0002 port 5 (both ends cut, as
+# vartree-harness -F down:NODE[:PORT] does). L1-S0000 lost both up-links and is
+# routed around (was refused as stranded); the leaves below it and L0-S0012
+# share no top any more, so their CAs' routes take a down-up turn, audited
+spec="thin 4:2,3" opts="-F down:L2-S0002 -F down:L1-S0000:5 -F down:L0-S0012:6 -F down:L0-S0002:5"
+n=$((n + 1))
+"$bin/vartree-gen" thin 4:2,3 -o "$tmp/t.topo"
+awk -v cut="L2-S0002 L1-S0000:5 L0-S0012:6 L0-S0002:5" '
+	BEGIN { n = split(cut, c, " "); for (i = 1; i <= n; i++) want[c[i]] = 1 }
+	/^(Switch|Ca)/ { split($0, q, "\""); id = q[2]; name = q[4] }
+	FNR == NR && /^\[/ {
+		split($0, q, "\""); p = substr($1, 2, index($1, "]") - 2)
+		if (want[name] || want[name ":" p]) {
+			drop[id ":" p] = 1
+			rp = q[3]; sub(/^\[/, "", rp); sub(/\].*/, "", rp); drop[q[2] ":" rp] = 1
+		}
+		next
+	}
+	FNR == NR { next }
+	/^\[/ { p = substr($1, 2, index($1, "]") - 2); if (drop[id ":" p]) next }
+	{ print }' "$tmp/t.topo" "$tmp/t.topo" >"$tmp/g.topo"
+[ "$(grep -c '^\[' "$tmp/t.topo")" = $(($(grep -c '^\[' "$tmp/g.topo") + 14)) ] ||
+	bad "the cut left $(grep -c '^\[' "$tmp/g.topo") of $(grep -c '^\[' "$tmp/t.topo") port lines, want 14 fewer"
+audited 64
+v=$("$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>&1 >/dev/null | grep 'routed around\|no up/down path')
+[ "$v" = "vartree-route: switch \"L1-S0000\" (0x0002c95001000000) has no up-link left but switches below it have others (a failed top or failed up-links cut it off): routed around, it carries only its own and its CAs' routes
+vartree-route: no up/down path from leaf \"L0-S0000\" (0x0002c95000000000) to leaf \"L0-S0012\" (0x0002c95000000012) (8 ordered pairs of leaves): their CAs' routes turn down-up, every route audited" ] ||
+	bad "$v"
+# a stranded switch whose cut leaves the leaves skewed (the top L2-S0001 is no
+# root: a top the roots left out) stays refused by its name, not by a CA
+refused "slender 4:2,3" "--drop-links 4@1 --seed 5"
+[ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:128: switch \"L1-S0002\" (0x0002c95001000002) has no up-link left but switches below it have others: a failed top (or its failed up-links) cut it off; vartree routes no tree with a switch stranded between levels" ] ||
 	bad "$(cat "$tmp/err")"
 # a leaf whose other up-links failed too hangs off the stranded switch only:
 # that switch is named, with the leaf (was 'CA "H-0016" ... at level 2' and

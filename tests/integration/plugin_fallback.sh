@@ -30,7 +30,8 @@ grep -q 'vartree: routing engine .vartree. registered' "$tmp/c/opensm.log" || fa
 run_harness "$tmp/g" "$tmp/clique.topo" -e vartree,dfsssp -c "root_guid_file $tmp/none"
 grep -q "ERR VT03: cannot use root_guid_file '$tmp/none'" "$tmp/g/opensm.log" || fail "no ERR VT03"
 grep -q '^osm_sweep 0: SUBNET UP, engine dfsssp' "$tmp/g/summary.txt" || fail "no fallback after VT03"
-# a root_guid_file entry that names no switch: ERR VT01 names the file and the entry's line, fall back
+# a root_guid_file whose one entry names no node (no listed root left): ERR VT01 names the file and
+# the entry's line, fall back (a listed root gone while others are left routes: plugin_roots_fault)
 "$gen" fat 4,2 -o "$tmp/f42.topo" || fail "vartree-gen fat 4,2"
 printf '# tops\n0x1234\n' >"$tmp/roots"
 run_harness "$tmp/r" "$tmp/f42.topo" -e vartree,dfsssp -c "root_guid_file $tmp/roots"
