@@ -102,7 +102,8 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->fill.rstart, nsw);
 	CARVE(a, r->fill.rn, nsw);
 	/* each class's hop list once; detours: per switch a class list and a filtered one */
-	CARVE(a, r->fill.cpos, 3 * np + VT_MAX_PORTS + 1);
+	r->fill.cap = 3 * np + VT_MAX_PORTS + 1;
+	CARVE(a, r->fill.cpos, r->fill.cap);
 	CARVE(a, r->cls.up_class_of, nsw);
 	CARVE(a, r->cls.down_class_of, nsw);
 	CARVE(a, r->cls.up_classes, nsw);

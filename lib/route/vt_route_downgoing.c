@@ -94,6 +94,7 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 	const vt_tree *t = r->t;
 	uint32_t n = 0, s = x;
 
+	assert(x < t->nsw && t->level[x] != VT_TREE_OUTSIDE);
 	memset(r->use.key, 0, sizeof(r->use.key));
 	path[n++] = x;
 	for (;;) {
@@ -109,6 +110,7 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 		r->use.key[t->level[s] + 1] = parent_key(t, s, best);
 		s = t->up_peer[best];
 		set_entry(r, s, r->f->ports[rq].num);
+		assert(n < VT_TREE_MAX_LEVELS); /* one switch per level: path[] holds them all */
 		path[n++] = s;
 	}
 	return n;

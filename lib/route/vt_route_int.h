@@ -28,6 +28,7 @@
 #ifndef VT_ROUTE_INTERNAL_H
 #define VT_ROUTE_INTERNAL_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,6 +118,7 @@ struct route_fill {
 	 */
 	uint8_t *cpos;
 	uint32_t npos;
+	size_t cap; /* cpos's room (router_layout): three per link and the first list */
 };
 
 /* Switch classes of the current plane (struct cls). */
@@ -284,6 +286,7 @@ static inline int is_anc(const struct router *r, uint32_t s)
 
 static inline void set_entry(struct router *r, uint32_t s, unsigned p)
 {
+	assert(s < r->f->nswitches && p <= VT_MAX_PORTS);
 	r->batch.col[s] =
 		(uint8_t)p; /* a place-keeper's goes nowhere: it moves the counters only */
 }
@@ -293,6 +296,8 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, c
 {
 	struct route_fill *fl = &r->fill;
 
+	/* one fill route per switch and plan: fsw[] and rstart[] hold nswitches + 1 */
+	assert(fl->n <= r->f->nswitches && n <= VT_MAX_PORTS);
 	if (n != fl->lastn) {
 		fl->lastn = n;
 		fl->rstart[fl->nrun] = fl->n;

@@ -186,9 +186,11 @@ void vt_route_make_plan(struct router *r, uint32_t x)
 	r->fill.n = 0;
 	r->fill.nrun = 0;
 	r->fill.lastn = 0;
+	assert(x < r->t->nsw && r->t->level[x] != VT_TREE_OUTSIDE);
 	r->fill.npos = VT_MAX_PORTS + 1; /* after the list of every position */
 	plan_ancestors(r, x);
 	vt_route_plan_detours(r, plan_hops(r, x));
+	assert(r->fill.npos <= r->fill.cap); /* plane_setup's bound: three lists per link */
 }
 
 /*

@@ -41,6 +41,7 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 			best = j;
 		}
 	}
+	assert(best != VT_NONE); /* several main-route links found c */
 	q = first[c] + t->up_port[best];
 	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
 	r->use.up[q]++;
@@ -66,6 +67,8 @@ uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, 
 	uint32_t *mul = r->main.mul, *use_up = r->use.up;
 	uint8_t *col = r->batch.col;
 	uint32_t ncur = 0, nnext = 0, *cur = r->main.cur, *next = r->main.next, nf = 0;
+
+	assert(npath >= 1 && npath <= VT_TREE_MAX_LEVELS); /* the destination's switch first */
 
 	for (uint32_t hh = 0, nmul = 0; hh < npath || ncur || nmul; hh++) {
 		for (uint32_t i = 0; i < nmul; i++)
