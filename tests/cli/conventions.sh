@@ -48,7 +48,8 @@ table = seven.split(".SH OPTION VOCABULARY", 1)[1].split(".TS", 1)[1].split(".TE
 vocab = {}
 for row in table.splitlines()[2:]:
     cols = row.split("\t")
-    vocab[cols[0][1]] = cols[1].split()[0]
+    if re.fullmatch(r"-[a-zA-Z]", cols[0]):  # not a T{ text block's lines
+        vocab[cols[0][1]] = cols[1].split()[0]
 # infiniband-diags' letters, where vartree uses them, mean what they mean there
 diags = {"h": "--help", "V": "--version", "C": "--Ca", "P": "--Port", "G": "--guid", "L": "--lid", "v": "--verbose"}
 for k, v in diags.items():
