@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "analysis/vt_congest.h"
+#include "analysis/vt_routes.h"
 #include "base/vt_err.h"
 #include "model/vt_pattern.h"
 #include "tree/vt_tree.h"
