@@ -61,7 +61,7 @@ struct ijob {
 	size_t *off;   /* per channel, nchan + 1 */
 	/*
 	 * The bulk of the range-adds, a lone source run's first hop: kept as the
-	 * port per (destination, run), 0xFF for none, in blocks of 64
+	 * port per (destination, run), VT_LFT_NONE for none, in blocks of 64
 	 * destinations: up[UP(d, lone[k])], so that both phases read and write
 	 * whole cache lines.
 	 */
@@ -373,7 +373,7 @@ static void interval_node(struct ijob *j, struct ithr *t, struct acc *a, uint32_
 		uint32_t hi = lo + len - 1;
 		for (uint32_t d = 0; d < n; d++) {
 			uint8_t q = j->up[UP(j, d, ks)];
-			if (q != 0xFF) {
+			if (q != VT_LFT_NONE) {
 				add_range(t, n, q, mod_sub(d, hi, n), len);
 				used |= 1ull << (q & 63);
 			}
@@ -466,7 +466,7 @@ static int lone_tables(struct ijob *j, const vt_routes *r)
 	j->up = malloc(upsz + 1);
 	if (!j->up)
 		return -1;
-	memset(j->up, 0xff, upsz);
+	memset(j->up, VT_LFT_NONE, upsz);
 	return 0;
 }
 
@@ -662,7 +662,7 @@ static int keep_phase1(struct ijob *j, struct vt_congest_keep *k, const uint8_t 
 		if (!all && !(lid < r->t->nlid && dirty[lid]))
 			continue;
 		for (uint32_t ks = 0; ks < j->nlone; ks++)
-			j->up[UP(j, d, ks)] = 0xFF;
+			j->up[UP(j, d, ks)] = VT_LFT_NONE;
 		t->nit = 0;
 		if (active(r, d))
 			interval_dest(j, t, d, 0);
