@@ -17,7 +17,7 @@ an=("$VT_BIN/vartree-analyze" "$tmp/f.topo" --lfts "$tmp/f.lfts" -p all2all --to
 grep -q '%' "$tmp/err" && fail "progress in a file: $(tr '\r' '\n' <"$tmp/err" | grep '%' | head -2)"
 grep -q 'done in' "$tmp/err" && fail "'done in' in a file"
 # stderr a terminal (a pty): the percentage while counting, then how long it took
-python3 - "$tmp/tty" "${an[@]}" <<'P' || fail "pty run"
+python3 - "$tmp/tty" "${an[@]}" <<'P' || fail "pty run: rc $? ($(tr '\r' '\n' <"$tmp/tty" 2>/dev/null | tail -3))"
 import os, pty, subprocess, sys
 master, slave = pty.openpty()
 p = subprocess.Popen(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=slave)
@@ -31,7 +31,9 @@ while True:
     if not b:
         break
     out += b
-sys.exit(p.wait() or open(sys.argv[1], "wb").write(out) == 0)
+rc = p.wait()
+open(sys.argv[1], "wb").write(out)  # kept for the failure line too
+sys.exit(rc or (0 if out else 1))
 P
 prog=$(tr '\r' '\n' <"$tmp/tty" | grep -a 'vartree-analyze: all2all: ')
 if [ -z "$prog" ]; then
