@@ -5,8 +5,8 @@
  * the thread pool. Every figure is a sum or a maximum over the threads'
  * accumulators, so the split of the work over threads does not show.
  */
-#ifndef VT_CONGEST_INTERNAL_H
-#define VT_CONGEST_INTERNAL_H
+#ifndef VT_CONGEST_INT_H
+#define VT_CONGEST_INT_H
 
 #include <stdint.h>
 

@@ -25,8 +25,8 @@
  * vt_route_mainloop (2), vt_route_upgoing_by_descending (3),
  * vt_route_downgoing_by_ascending (4).
  */
-#ifndef VT_ROUTE_INTERNAL_H
-#define VT_ROUTE_INTERNAL_H
+#ifndef VT_ROUTE_INT_H
+#define VT_ROUTE_INT_H
 
 #include <assert.h>
 #include <stddef.h>
