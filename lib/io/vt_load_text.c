@@ -760,40 +760,6 @@ static int link_all(struct parser *ps)
 	return link_lines(ps);
 }
 
-/*
- * A forwarding-table file given where a topology belongs (an easy mistake:
- * both come out of the same OpenSM or ibdiagnet run): what it is, its first
- * such line in *line; NULL if it is none.
- */
-static const char *table_file(const char *buf, size_t len, unsigned *line)
-{
-	static const struct {
-		const char *start, *what;
-	} kinds[] = {
-		{"Unicast lids",
-		 "forwarding tables (\"Unicast lids\": opensm-lfts.dump, dump_fts)"},
-		{"dump_ucast_routes:", "forwarding tables (\"dump_ucast_routes:\": opensm.fdbs)"},
-		{"osm_ucast_mgr_dump_ucast_routes:",
-		 "forwarding tables (ibdiagnet2.fdbs, \"osm_ucast_mgr_dump_ucast_routes:\")"},
-	};
-	const char *p = buf, *end = buf + len;
-
-	for (unsigned n = 1; p < end; n++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-			if ((size_t)(end - p) >= strlen(kinds[k].start) &&
-			    !memcmp(p, kinds[k].start, strlen(kinds[k].start))) {
-				*line = n;
-				return kinds[k].what;
-			}
-		p = nl ? nl + 1 : end;
-	}
-	return NULL;
-}
-
 int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **out, vt_err *e)
 {
 	struct parser ps = {0};
@@ -819,7 +785,7 @@ int vt_load_text_mem(const char *buf, size_t len, const char *name, vt_fabric **
 	if (parse_lines(&ps))
 		goto out;
 	if (!ps.f->nnodes) {
-		const char *what = table_file(buf, len, &ps.line);
+		const char *what = vt_load_table_kind(buf, len, &ps.line);
 
 		ps.line = ps.line ? ps.line : 1;
 		if (what)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by the text loader (vt_load_text.c) and its line lexer
- * (vt_load_lex.c) and no one else. The lexer keeps no state: each function
- * reads [s, e) of one line and returns where it stopped, or NULL when the
- * text is not what it reads.
+ * Shared by the text loader (vt_load_text.c), its line lexer (vt_load_lex.c)
+ * and the loaders' entry points (vt_load.c), and no one else. The lexer keeps
+ * no state: each function reads [s, e) of one line and returns where it
+ * stopped, or NULL when the text is not what it reads.
  */
 #ifndef VT_LOAD_TEXT_INT_H
 #define VT_LOAD_TEXT_INT_H
@@ -74,5 +74,12 @@ const char *vt_lex_port_ref(const char *s, const char *e, unsigned long *num, ui
 			    int *bad);
 const char *vt_lex_skip_bom(const char *s, const char *e);
 int vt_lex_is_noise(const char *s, const char *e);
+
+/*
+ * A forwarding-table file given where a topology belongs (an easy mistake:
+ * both come out of the same OpenSM or ibdiagnet run): what it is, its first
+ * such line in *line; NULL if it is none (vt_load.c).
+ */
+const char *vt_load_table_kind(const char *buf, size_t len, unsigned *line);
 
 #endif
