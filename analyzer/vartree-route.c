@@ -15,6 +15,7 @@
 #include "io/vt_load.h"
 #include "io/vt_namemap.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 #include "out/vt_sched.h"
 #include "tree/vt_tree.h"
 

@@ -17,6 +17,7 @@
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 #include "vtp_opts.h"
 
 /*

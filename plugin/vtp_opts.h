@@ -11,6 +11,7 @@
 
 #include "base/vt_err.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 
 #define VTP_ORDER_FILE "opensm-vartree-ca-order.dump"
 

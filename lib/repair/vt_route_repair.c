@@ -24,6 +24,7 @@
  * fails: shift worst 4 instead of 2).
  */
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 
 #include <stdio.h>
 #include <stdlib.h>

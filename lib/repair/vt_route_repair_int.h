@@ -13,6 +13,7 @@
 #include "model/vt_lft.h"
 #include "model/vt_order.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 #include "tree/vt_tree.h"
 
 #define RANK_NO_PORT 0xFFFFu /* rank_port: no used entry */

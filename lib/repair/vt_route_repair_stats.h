@@ -13,6 +13,7 @@
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 
 /* Is port p of switch s the switch itself (0) or linked? */
 static inline int vt_repair_port_up(const vt_fabric *f, uint32_t s, unsigned p)

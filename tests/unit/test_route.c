@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "io/vt_load.h"
 #include "route/vt_route.h"
+#include "repair/vt_repair.h"
 #include "vt_test.h"
 #include "vt_trace.h"
 #include "tree/vt_tree.h"

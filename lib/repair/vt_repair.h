@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repair after a fault (lib/repair/): the plugin's vartree.repair and
+ * vartree-route --previous. The engine itself is route/vt_route.h.
+ */
+#ifndef VT_REPAIR_H
+#define VT_REPAIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/vt_err.h"
+#include "model/vt_fabric.h"
+#include "model/vt_lft.h"
+#include "model/vt_order.h"
+
+/*
+ * Fewest table changes after a fault (vt_route_repair.c). OpenSM sends every
+ * changed 64-entry block to its switch, so after a link or switch fails the
+ * plugin (vartree.repair) and vartree-route --previous keep the previous
+ * sweep's entries wherever they still serve: lfts, a fresh vt_route() of the
+ * degraded fabric f, takes prev's port for a switch and LID when that port's
+ * link is up and the route it starts reaches the LID without a loop and (policy
+ * VT_REPAIR_MINIMAL) in no more hops than the route it replaces; elsewhere the
+ * fresh entry stays. VT_REPAIR_FEWEST also keeps longer routes: close to the
+ * fewest changes, but routes through a switch that lost its way down then
+ * turn there (non-minimal hops, which the audit allows, and more load there).
+ * VT_REPAIR_GUARDED keeps them too where the quality guard below passes the
+ * result, and is VT_REPAIR_MINIMAL where it does not. The
+ * result is audited with every switch and CA as a source; a credit loop or a
+ * broken route (none expected) gives the fresh tables back, and so do (the
+ * quality guard; not for VT_REPAIR_FEWEST) more changed entries than the fresh
+ * tables or more shift congestion over the ranks of order than theirs, worst
+ * stage or average.
+ * When the fabric
+ * gained something since prev (a LID prev does not route, a switch or a port
+ * prev never used: a link or switch came back), the fresh tables stay, so a
+ * healed fabric gets its original tables exactly.
+ */
+enum vt_repair_mode {
+	VT_REPAIR_DONE,	   /* lfts repaired */
+	VT_REPAIR_HEALED,  /* fabric gained since prev: lfts left fresh */
+	VT_REPAIR_REFUSED, /* the repaired tables failed the audit or the guard: lfts left fresh */
+	/* the whole repair failed (why); lfts repaired for switch LIDs only, CA LIDs fresh */
+	VT_REPAIR_PARTIAL
+};
+
+enum vt_repair_policy {
+	VT_REPAIR_MINIMAL, /* no route longer than the fresh one: shift quality kept */
+	VT_REPAIR_FEWEST,  /* any loop-free, deadlock-free route kept */
+	/* routes that grew longer kept where the quality guard passes them, else minimal */
+	VT_REPAIR_GUARDED
+};
+
+struct vt_repair_stats {
+	enum vt_repair_mode mode;
+	/* entries (and 64-LID blocks) differing from prev, for LIDs still in the fabric */
+	uint64_t changed, blocks;
+	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
+	uint64_t minimum; /* entries that had to change: prev's port lost its link */
+	/* the forced minimum (vt_route_forced.h): those and the entries no legal route
+	 * starts with any more, and the blocks holding them; 0 when HEALED */
+	uint64_t forced, forced_blocks, minimum_blocks;
+	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
+	 */
+	uint64_t longer;
+	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
+};
+
+/*
+ * prev: the previous tables mapped onto f (VT_LFT_NONE where they have no
+ * entry; vt_lfts_remap, or vt_lfts_read_prev from a file); order: the
+ * compute-node order vt_route gave with lfts (NULL: no shift guard). Returns
+ * -1 only when out of memory (lfts then unchanged).
+ */
+int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
+		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+/*
+ * Are prev (for vt_route_repair) another fabric's tables: do they route (on any switch) fewer than
+ * half of the fabric's CA LIDs? Says how many in why.
+ */
+int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t len);
+
+/*
+ * Tables of fabric from mapped onto fabric to by switch node GUID and LID
+ * (switches to lacks and LIDs beyond its top are dropped; its new switches
+ * get no entries). Allocates out.
+ */
+int vt_lfts_remap(const vt_lfts *t, const vt_fabric *from, const vt_fabric *to, vt_lfts *out,
+		  vt_err *e);
+
+#endif
