@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # vartree-analyze's progress (issue 25: an all-to-all showed none for 78 s): on a terminal,
-# counting all2all on fat 12,3 (one stage of 1728 x 1727 flows, walked in 3 chunks; the naive
-# walk on one thread, the slowest: 1.2 to 1.8 s under ASan) shows its percentage while it
-# counts, as ibdiagnet does; with stderr a file, a pipe or -q: no
-# progress at all, only the notes of finished steps.
+# counting all2all on fat 16,3 (one stage of 4096 x 4095 flows, walked in 16 chunks; the
+# naive walk on one thread, the slowest: about 2.5 s under ASan here) shows its percentage
+# while it counts, as ibdiagnet does; with stderr a file, a pipe or -q: no progress at all,
+# only the notes of finished steps. Progress starts after a second, so the count must take
+# longer than that even on an idle machine: fat 12,3 took 1.1 to 1.8 s under load and less
+# than a second idle, where it printed nothing and the terminal run failed.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-"$VT_BIN/vartree-gen" "fat 12,3" -o "$tmp/f.topo" || fail "gen"
+"$VT_BIN/vartree-gen" "fat 16,3" -o "$tmp/f.topo" || fail "gen"
 "$VT_BIN/vartree-route" "$tmp/f.topo" -q --lft-format binary -o "$tmp/f.lfts" || fail "route"
 an=("$VT_BIN/vartree-analyze" "$tmp/f.topo" --lfts "$tmp/f.lfts" -p all2all --top 1 --method naive --threads 1)
 
