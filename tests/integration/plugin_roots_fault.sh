@@ -17,7 +17,7 @@ set -u
 } >"$tmp/roots"
 [ "$(grep -c '^0x' "$tmp/roots")" = 16 ] || fail "expected 16 top GUIDs in the root file"
 [ "$(sed -n 15p "$tmp/roots")" = 0x2c95002000013 ] || fail "line 15 of the root file is not L2-S0013"
-run_harness "$tmp/o" "$tmp/f43.topo" -e vartree,updn -C "root_guid_file $tmp/roots" \
+run_harness "$tmp/o" "$tmp/f43.topo" -e vartree,updn -c "root_guid_file $tmp/roots" \
 	-x "$VT_BIN/vartree-analyze --live --json --all-sources" -F down:L2-S0013 -F up:L2-S0013
 s=$tmp/o/summary.txt
 [ "$(grep -c '^osm_sweep .*SUBNET UP, engine vartree, fallbacks none' "$s")" -ge 3 ] || { cat "$s"; fail "a sweep did not use vartree"; }
