@@ -161,6 +161,6 @@ if [ -d "$real" ]; then
 	grep -qx 'SwitchName=ibsw-l0-0000 Level=0 LinkSpeed=1 Nodes=stage\[1-24\]' \
 		"$T/loginoff-stage-sx6036-8sw/scontrol" || fail "stage: $(head -2 "$T/loginoff-stage-sx6036-8sw/scontrol")"
 else
-	echo "../shared/fixtures/real not found: real dumps skipped"
+	echo "skipped: $real absent: the real dumps not given to slurmctld"
 fi
 echo ok
