@@ -14,6 +14,7 @@
  * sibling's lane (deg.sib), so destinations stay in their regular lanes.
  */
 #include "route/vt_route_int.h"
+#include "route/vt_route_policy.h"
 
 #include <string.h>
 
@@ -101,8 +102,11 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 		uint32_t rq = VT_NONE, best = sibling_lane(r, s, rot, &rq);
 
 		r->deg.nasc[s]++;
-		if (best == VT_NONE)
-			best = least_loaded(r, s, rot, &rq);
+		if (best == VT_NONE) {
+			best = vt_route_leaf_lane(r, s, rot, least_loaded(r, s, rot, &rq));
+			if (best != VT_NONE)
+				rq = r->f->ports[swport(r, s, t->up_port[best])].peer;
+		}
 		if (best == VT_NONE)
 			break;
 		r->use.dn[rq]++;

@@ -138,12 +138,19 @@ struct route_classes {
 	struct cls *parent_sets; /* the parent sets (their members' distinct parents) */
 };
 
+/* A straggler's main.found mark: serial with this bit (serials stay below it). */
+#define VT_ROUTE_STRAGGLER 0x80000000u
+
 /* The main route of the current destination: Algorithms 4 and 3. */
 struct route_main {
 	uint32_t serial; /* destinations routed so far (place-keepers included) */
 	uint32_t crank;	 /* rank of the compute destination being routed, else VT_NONE */
 	uint32_t *mark;	 /* per switch above the leaves: serial when it carries the main route */
-	uint32_t *found; /* per switch: serial when the main descent found it */
+	/*
+	 * per switch: serial when the main descent found it, serial |
+	 * VT_ROUTE_STRAGGLER when it is a straggler (vt_route_straggler.c)
+	 */
+	uint32_t *found;
 	uint32_t *cur, *next;
 	uint32_t *mul; /* descent: switches several main-route links found */
 	uint32_t *via; /* per switch: the dn_port[] entry of the main-route link that found it

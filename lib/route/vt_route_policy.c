@@ -28,6 +28,44 @@ static uint32_t lane_share(const struct router *r, uint32_t x, uint8_t pnum)
 	return 63;
 }
 
+/* Has parent p lost up-links (fewer than its level's most common count)? */
+static int lost_uplinks(const vt_tree *t, uint32_t p)
+{
+	return t->up_start[p + 1] - t->up_start[p] < t->lv[t->level[p]].up_links;
+}
+
+/*
+ * The ascent's least-loaded up-link best of leaf s (scanned from rot) goes to
+ * a parent that lost up-links: its way on takes the lane of some other
+ * destination of the same shift windows. Where the leaf has spare lanes (more
+ * up-links than destinations, lane_share 0) the destination takes one of
+ * those, as loaded, instead; else the first as loaded to a complete parent,
+ * so the leaf's other destinations keep their lanes. Otherwise best.
+ */
+uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t best)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, spare = VT_NONE, full = VT_NONE;
+	uint32_t bu;
+
+	if (t->level[s] || best == VT_NONE || t->hosts_per_leaf >= nu ||
+	    !lost_uplinks(t, t->up_peer[best]))
+		return best;
+	bu = r->use.dn[r->f->ports[swport(r, s, t->up_port[best])].peer];
+	for (uint32_t i = 0; i < nu; i++) {
+		uint32_t j = a + (i + rot) % nu;
+
+		if (r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer] != bu ||
+		    lost_uplinks(t, t->up_peer[j]))
+			continue;
+		if (spare == VT_NONE && lane_share(r, s, t->up_port[j]) == 0)
+			spare = j;
+		if (full == VT_NONE)
+			full = j;
+	}
+	return spare != VT_NONE ? spare : full != VT_NONE ? full : best;
+}
+
 /* Port number of rank d's leaf's up-link its ascent takes (in turn), 0 if none. */
 static uint8_t rank_lane(const struct router *r, uint32_t d)
 {
@@ -86,6 +124,18 @@ static uint32_t down_load(const struct router *r, uint32_t p)
 }
 
 /*
+ * Is parent p of straggler c on the main route's tree (an ancestor, or a
+ * switch the descent found)? Above the leaves always: only a leaf's in-step
+ * lane is dropped when its parent is itself a straggler, whose way on takes
+ * another destination's lane, where a spare lane (one no destination of the
+ * leaf is expected on) would go up free.
+ */
+static int reached(const struct router *r, uint32_t c, uint32_t p)
+{
+	return r->t->level[c] || is_anc(r, p) || r->main.found[p] == r->main.serial;
+}
+
+/*
  * Leaves: the preference, then the lane the fewest destinations of any shift
  * window holding this one are expected on, then the one the destination's
  * leaf doubles least (tier 0 throughout).
@@ -104,10 +154,10 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 	const vt_tree *t = r->t;
 	uint32_t l = t->level[c], p = t->up_peer[j];
 	uint8_t port = t->up_port[j];
-	uint32_t pref = r->main.mark[p] == r->main.serial ? PREF_MAIN_ROUTE
-			: p == sib_parent		  ? PREF_SIBLING
-			: port == pn[l]			  ? PREF_IN_STEP
-							  : PREF_NONE;
+	uint32_t pref = r->main.mark[p] == r->main.serial   ? PREF_MAIN_ROUTE
+			: p == sib_parent		    ? PREF_SIBLING
+			: port == pn[l] && reached(r, c, p) ? PREF_IN_STEP
+							    : PREF_NONE;
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
 	if (!l) {

@@ -53,6 +53,13 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 int vt_route_straggler_better(const struct straggler_keys *a, const struct straggler_keys *b);
 
 /*
+ * The up-link (up_port[] entry) leaf s's ascent takes for the current
+ * destination instead of best, its least-loaded one scanned from rot
+ * (Algorithm 4), when best's parent lost up-links.
+ */
+uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t best);
+
+/*
  * Of two switches that can be the turn switch (vt_route_turn_switch.c), is
  * a the one to take?
  */

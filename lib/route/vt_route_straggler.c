@@ -91,7 +91,7 @@ void vt_route_stragglers(struct router *r, const uint8_t *pn)
 
 		if (is_anc(r, c) || found[c] == serial || r->plan.h[c] == VT_NONE)
 			continue;
-		found[c] = serial;
+		found[c] = serial | VT_ROUTE_STRAGGLER;
 		list[n++] = c;
 	}
 	for (uint32_t k = 0; k < n; k++) {
@@ -100,8 +100,8 @@ void vt_route_stragglers(struct router *r, const uint8_t *pn)
 		r->use.up[swport(r, c, t->up_port[best])]++;
 		set_entry(r, c, t->up_port[best]);
 		p = t->up_peer[best];
-		if (!is_anc(r, p) && found[p] != serial) {
-			found[p] = serial;
+		if (!is_anc(r, p) && (found[p] & ~VT_ROUTE_STRAGGLER) != serial) {
+			found[p] = serial | VT_ROUTE_STRAGGLER;
 			list[n++] = p;
 		}
 	}
