@@ -51,19 +51,43 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 	return best;
 }
 
-/* Switch s's least-loaded up-link, scanned from rot on; *rq its parent's port. */
+/* Destinations parent p sends down its links to s so far. */
+static uint32_t parent_load(const struct router *r, uint32_t s, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t sum = 0;
+
+	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+		if (t->up_peer[j] == p)
+			sum += r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer];
+	return sum;
+}
+
+/*
+ * Switch s's least-loaded up-link, scanned from rot on; *rq its parent's
+ * port. Where leaves have different numbers of parallel links to a parent
+ * (deg.leaf_spread), a leaf takes, of links as loaded, the one to the parent
+ * that sends the fewest down to it over all its links: parallel links are
+ * listed together, and consecutive destinations on one parent would share
+ * the one link of a leaf cabled with fewer.
+ */
 static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
 	const vt_tree *t = r->t;
 	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
-	uint32_t bu = UINT32_MAX;
+	uint32_t bu = UINT32_MAX, bp = UINT32_MAX;
+	int spread = r->deg.leaf_spread && !t->level[s];
 
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
-		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer, pl;
 
-		if (r->use.dn[q] < bu) {
+		if (r->use.dn[q] > bu)
+			continue;
+		pl = spread ? parent_load(r, s, t->up_peer[j]) : 0;
+		if (r->use.dn[q] < bu || pl < bp) {
 			bu = r->use.dn[q];
+			bp = pl;
 			best = j;
 			*rq = q;
 		}

@@ -188,6 +188,12 @@ struct route_degraded {
 	 */
 	uint32_t *sib, *nasc;
 	/*
+	 * Some leaf has fewer parallel links to a parent than another leaf
+	 * has to one of its own: ascents spread a leaf's destinations over
+	 * its parents before its parallel links (vt_route_downgoing.c).
+	 */
+	int leaf_spread;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */

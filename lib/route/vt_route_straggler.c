@@ -121,9 +121,28 @@ static int parents_within(const vt_tree *t, uint32_t s, uint32_t c)
 	return 1;
 }
 
+/* deg.leaf_spread: see struct route_degraded. */
+static int leaf_spread(const vt_tree *t)
+{
+	uint32_t lo = UINT32_MAX, hi = 0;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], a = t->up_start[s], b = t->up_start[s + 1];
+
+		for (uint32_t j = a, w = 1; j < b; j++, w++)
+			if (j + 1 == b || t->up_peer[j + 1] != t->up_peer[j]) {
+				lo = w < lo ? w : lo;
+				hi = w > hi ? w : hi;
+				w = 0;
+			}
+	}
+	return lo < hi;
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
+	r->deg.leaf_spread = leaf_spread(t);
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
 
