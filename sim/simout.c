@@ -280,22 +280,16 @@ void simout_table(const struct opts *o, const vt_fabric *f, const vt_simwork *w,
 	}
 }
 
-int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
-		vt_err *e)
+/* stage-times.FMT: each routing's per-stage completion time as one line */
+static int plot_stage_times(const struct opts *o, const struct routing *rt, unsigned nr,
+			    const char *const *fmts, unsigned nfmt, vt_err *e)
 {
 	char path[4096];
 	uint32_t ns = rt[0].r.nstages;
 	struct vt_plot_series ser[MAX_ROUTINGS];
-	double *y;
-	int rc;
-	/* without --plot-format both PNG and SVG, as before there was a choice */
-	const char *const both[] = {"png", "svg"}, *const *fmts =
-							   o->plot_format ? &o->plot_format : both;
-	unsigned nfmt = o->plot_format ? 1 : 2;
+	double *y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
+	int rc = 0;
 
-	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
-		return vt_err_set(e, "%s: cannot create directory", o->plot);
-	y = calloc((size_t)nr * (ns ? ns : 1), sizeof(double));
 	if (!y)
 		return vt_err_set(e, "out of memory");
 	for (unsigned k = 0; k < nr; k++) {
@@ -322,18 +316,23 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 		.nseries = nr,
 		.step = 1,
 	};
-	rc = 0;
 	for (unsigned k = 0; k < nfmt && !rc; k++) {
 		snprintf(path, sizeof(path), "%s/stage-times.%s", o->plot, fmts[k]);
 		rc = vt_plot_lines(&pl, path, e);
 	}
 	free(y);
-	if (rc)
-		return -1;
-	/* heat map of the first routing: one row per pair of levels a link joins */
+	return rc ? -1 : 0;
+}
+
+/* link-util.FMT: heat map of the first routing, one row per pair of levels a link joins */
+static int plot_link_util(const struct opts *o, const vt_fabric *f, const struct routing *rt,
+			  unsigned nr, const char *const *fmts, unsigned nfmt, vt_err *e)
+{
+	char path[4096];
 	const vt_sim_result *r = &rt[0].r;
 	double *busy = calloc(f->nports ? f->nports : 1, sizeof(double));
 	vt_heat hm;
+	int rc;
 
 	if (!busy)
 		return vt_err_set(e, "out of memory");
@@ -368,4 +367,19 @@ int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, un
 	}
 	vt_heat_free(&hm);
 	return rc;
+}
+
+int simout_plot(const struct opts *o, const vt_fabric *f, struct routing *rt, unsigned nr,
+		vt_err *e)
+{
+	/* without --plot-format both PNG and SVG, as before there was a choice */
+	const char *const both[] = {"png", "svg"}, *const *fmts =
+							   o->plot_format ? &o->plot_format : both;
+	unsigned nfmt = o->plot_format ? 1 : 2;
+
+	if (mkdir(o->plot, 0777) && access(o->plot, W_OK))
+		return vt_err_set(e, "%s: cannot create directory", o->plot);
+	if (plot_stage_times(o, rt, nr, fmts, nfmt, e))
+		return -1;
+	return plot_link_util(o, f, rt, nr, fmts, nfmt, e);
 }
