@@ -311,3 +311,23 @@ const char *vt_lex_skip_bom(const char *s, const char *e)
 		s += 3;
 	return s;
 }
+
+/* A record keyword: the word, then a blank or the port count. */
+int vt_lex_keyword(const char *s, const char *e, const char *w)
+{
+	size_t n = strlen(w);
+
+	return starts(s, e, w) && (size_t)(e - s) > n && (is_ws(s[n]) || is_digit(s[n]));
+}
+
+/*
+ * What a link listed from both ends enables (u: the UNNAMED flag): what both
+ * lines enable, as ibsim has it, unless one line could not name it ("??",
+ * "???") and the other did: then the named one, which is the link's.
+ */
+unsigned vt_lex_both_ends(unsigned x, unsigned y, unsigned u)
+{
+	if ((x ^ y) & u)
+		return x & u ? y : x;
+	return x & y;
+}

@@ -511,14 +511,6 @@ static int assignment(struct parser *ps, const char *s, const char *e, const cha
 	return 0;
 }
 
-/* A record keyword: the word, then a blank or the port count. */
-static int keyword(const char *s, const char *e, const char *w)
-{
-	size_t n = strlen(w);
-
-	return starts(s, e, w) && (size_t)(e - s) > n && (is_ws(s[n]) || is_digit(s[n]));
-}
-
 /*
  * ibnetdiscover's other reports, which hold no topology: the node lists of
  * -l, -H, -S and -R ("Switch\t : 0xGUID ports 36 ...") and the port report of
@@ -562,13 +554,13 @@ static int top_line(struct parser *ps, const char *s, const char *e)
 
 	if (other_report(ps, s, e))
 		return -1;
-	if (keyword(s, e, "Switch"))
+	if (vt_lex_keyword(s, e, "Switch"))
 		return header(ps, VT_SWITCH, s + 6, e);
-	if (keyword(s, e, "Hca"))
+	if (vt_lex_keyword(s, e, "Hca"))
 		return header(ps, VT_CA, s + 3, e);
-	if (keyword(s, e, "Ca"))
+	if (vt_lex_keyword(s, e, "Ca"))
 		return header(ps, VT_CA, s + 2, e);
-	if (keyword(s, e, "Rt"))
+	if (vt_lex_keyword(s, e, "Rt"))
 		return header(ps, VT_ROUTER, s + 2, e);
 	if (starts(s, e, "switchguid"))
 		return guid_base(ps, 2, s + 10, e);
@@ -651,18 +643,6 @@ static int parse_lines(struct parser *ps)
 
 /* ---- linking */
 
-/*
- * What a link listed from both ends enables (u: the UNNAMED flag): what both
- * lines enable, as ibsim has it, unless one line could not name it ("??",
- * "???") and the other did: then the named one, which is the link's.
- */
-static unsigned both_ends(unsigned x, unsigned y, unsigned u)
-{
-	if ((x ^ y) & u)
-		return x & u ? y : x;
-	return x & y;
-}
-
 static int link_entry(struct parser *ps, const struct entry *en)
 {
 	vt_fabric *f = ps->f;
@@ -702,8 +682,8 @@ static int link_entry(struct parser *ps, const struct entry *en)
 	w = ps->pw[a];
 	s = ps->ps[a];
 	if (ps->pent[b] != VT_NONE) {
-		w = both_ends(w, ps->pw[b], W_UNNAMED);
-		s = both_ends(s, ps->ps[b], S_UNNAMED);
+		w = vt_lex_both_ends(w, ps->pw[b], W_UNNAMED);
+		s = vt_lex_both_ends(s, ps->ps[b], S_UNNAMED);
 	}
 	w &= ~W_UNNAMED;
 	s &= ~S_UNNAMED;

@@ -74,6 +74,10 @@ const char *vt_lex_port_ref(const char *s, const char *e, unsigned long *num, ui
 			    int *bad);
 const char *vt_lex_skip_bom(const char *s, const char *e);
 int vt_lex_is_noise(const char *s, const char *e);
+/* a record keyword: the word, then a blank or the port count */
+int vt_lex_keyword(const char *s, const char *e, const char *w);
+/* what a link listed from both ends enables; u: the "could not name it" flag */
+unsigned vt_lex_both_ends(unsigned x, unsigned y, unsigned u);
 
 /*
  * A forwarding-table file given where a topology belongs (an easy mistake:
