@@ -51,43 +51,74 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 	return best;
 }
 
-/* Destinations parent p sends down its links to s so far. */
-static uint32_t parent_load(const struct router *r, uint32_t s, uint32_t p)
+/*
+ * Destinations parent p sends down its links to s so far; *nl: how many
+ * links s has to p.
+ */
+static uint32_t parent_load(const struct router *r, uint32_t s, uint32_t p, uint32_t *nl)
 {
 	const vt_tree *t = r->t;
 	uint32_t sum = 0;
 
+	*nl = 0;
 	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-		if (t->up_peer[j] == p)
+		if (t->up_peer[j] == p) {
 			sum += r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer];
+			++*nl;
+		}
 	return sum;
 }
 
 /*
- * Switch s's least-loaded up-link, scanned from rot on; *rq its parent's
- * port. Where leaves have different numbers of parallel links to a parent
- * (deg.leaf_spread), a leaf takes, of links as loaded, the one to the parent
- * that sends the fewest down to it over all its links: parallel links are
- * listed together, and consecutive destinations on one parent would share
- * the one link of a leaf cabled with fewer.
+ * Leaf s's up-link where leaves have different numbers of parallel links to
+ * a parent (deg.leaf_spread): a smooth weighted round robin over its parents,
+ * each weighted by its links to s. The parent furthest behind its share of
+ * s's destinations so far (this one included) goes first, then its
+ * least-loaded link, scanned from rot on. A run of consecutive destinations
+ * so spreads over the parents, each parent's spaced evenly: up-links are
+ * listed parent by parent, and a leaf cabled with one link to each parent
+ * would otherwise share it among a run on one parent.
  */
+static uint32_t spread_pick(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE, bu = UINT32_MAX;
+	int64_t n = 1, bd = 0;
+
+	for (uint32_t j = a; j < a + nu; j++)
+		n += r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer];
+	for (uint32_t i = 0; i < nu; i++) {
+		uint32_t j = a + (i + rot) % nu, nl;
+		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+		uint32_t pl = parent_load(r, s, t->up_peer[j], &nl);
+		/* the parent's share (nl / nu of n) less its load, times nu */
+		int64_t d = (int64_t)nl * n - (int64_t)nu * pl;
+
+		if (best == VT_NONE || d > bd || (d == bd && r->use.dn[q] < bu)) {
+			bd = d;
+			bu = r->use.dn[q];
+			best = j;
+			*rq = q;
+		}
+	}
+	return best;
+}
+
+/* Switch s's least-loaded up-link, scanned from rot on; *rq its parent's port. */
 static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
 	const vt_tree *t = r->t;
 	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
-	uint32_t bu = UINT32_MAX, bp = UINT32_MAX;
-	int spread = r->deg.leaf_spread && !t->level[s];
+	uint32_t bu = UINT32_MAX;
 
+	if (r->deg.leaf_spread && !t->level[s])
+		return spread_pick(r, s, rot, rq);
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
-		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer, pl;
+		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
 
-		if (r->use.dn[q] > bu)
-			continue;
-		pl = spread ? parent_load(r, s, t->up_peer[j]) : 0;
-		if (r->use.dn[q] < bu || pl < bp) {
+		if (r->use.dn[q] < bu) {
 			bu = r->use.dn[q];
-			bp = pl;
 			best = j;
 			*rq = q;
 		}

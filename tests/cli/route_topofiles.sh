@@ -80,7 +80,7 @@ declare -A want=(
 	[split-cores-cs7500-small]="split 1 1.000000"
 	# irregular trees (issue 23). partial-cut: a leaf whose parent lost an up-link
 	# takes a spare lane (2/1.64 before): at the bound. qdr-ddr, not at the bound
-	# today: audit only (3/1.87 against 2/1.86 in vartree's order with place-keepers;
+	# today: audit only (3/1.862 against 2/1.856 in vartree's order with place-keepers;
 	# 4/2.25 before leaves spread over parents first: tests/cli/route_irregular.sh)
 	[irregular-qdr-ddr]=audit
 	[irregular-4ary3-partial-cut]="1 1.000000"
