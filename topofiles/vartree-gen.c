@@ -175,6 +175,8 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		{"loopbacks", required_argument, 0, 'g'},
 		{"hostless-leaves", required_argument, 0, 'g'},
 		{"spine-cas", required_argument, 0, 'g'},
+		{"leaf-uplinks", required_argument, 0, 'g'},
+		{"slow-leaves", required_argument, 0, 'g'},
 		{"aggregation-nodes", no_argument, 0, 'g'},
 		{"multi-pf", no_argument, 0, 'g'},
 		{0, 0, 0, 0},

@@ -9,6 +9,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 for o in leaf-uplinks slow-leaves; do
 	"$gen" --help | grep -q -- "^  --$o " || fail "--help lacks --$o"
 done
+# the options --help names are taken, and mean the spec words (they were refused as
+# unknown options while --help listed them)
+for o in leaf-uplinks=2:5 slow-leaves=2@DDR; do
+	a=$("$gen" fat 8,2 "$o" --seed 3) || fail "fat 8,2 $o"
+	b=$("$gen" fat 8,2 "--${o%%=*}" "${o#*=}" --seed 3) || fail "fat 8,2 --${o%%=*} ${o#*=}"
+	[ "$a" = "$b" ] || fail "--${o%%=*} ${o#*=} differs from $o"
+done
 # issue 23's 2-level QDR/DDR cluster: 89 hosts on 6 leaves of 5-24 and a host-less
 # switch, 36-port switches (spine 0 gets 3 up-links of each 12-link leaf and 1 of the
 # 4-link leaf: 19 down-links)
