@@ -27,8 +27,8 @@ fat4,3-cut1@1-s3 fat 4,3 --drop-links 1@1 --seed 3
 fat4,3-h3-cut1@1 fat 4,3 --hosts-per-leaf 3 --drop-links 1@1
 uneven-a uneven 8,8,6,4,8,2:4,4,4,2,4,4:4
 uneven-b uneven 12,12,5,24,16,20:12,12,4,12,12,12:12
-leaf-uplinks fat 8,2 --leaf-uplinks 2:5
-slow-leaves fat 4,3 --slow-leaves 2@DDR
+leaf-uplinks fat 8,2 leaf-uplinks=2:5
+slow-leaves fat 4,3 slow-leaves=2@DDR
 split-superpod-small split-superpod-small.topo
 split-cores-small split-cores-cs7500-small.topo
 superpod-3,4,8,4,3,2 superpod 3,4,8,4,3,2
