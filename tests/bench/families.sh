@@ -67,7 +67,8 @@ for e in d["engines"]:
     res[name] = (p["worst"], p["avg"])
     bound = p.get("bound_worst", bound)
 v = res.pop("vartree", None)
-best = min(res.items(), key=lambda kv: kv[1]) if res else ("-", (0, 0))
+# an engine that leaves LIDs unrouted or closes a credit loop is no competitor
+best = min(res.items(), key=lambda kv: kv[1]) if res else None
 miss = []
 if v is None:
     print(f"{label:22s} vartree did not route"); sys.exit(0)
@@ -75,10 +76,11 @@ if bound is not None and v[0] > bound:
     miss.append("worst")
 if bavg and v[1] > bavg * 1.05 + 1e-9:
     miss.append(f"avg+{(v[1] / bavg - 1) * 100:.0f}%")
-if v[0] > best[1][0] or (v[1] > best[1][1] + 1e-9 and res):
+if best and (v[0] > best[1][0] or v[1] > best[1][1] + 1e-9):
     miss.append("engine")
 wa = lambda w, a: f"{w}/{a:.2f}"
-print(f"{label:22s} {wa(*v):9s} {wa(bound, bavg):9s} {wa(*best[1]):9s} {best[0]:14s} "
+bw, bn = (wa(*best[1]), best[0]) if best else ("-", "none clean")
+print(f"{label:22s} {wa(*v):9s} {wa(bound, bavg):9s} {bw:9s} {bn:14s} "
       f"{nonmin:>6}  {' '.join(miss) or 'ok'}")
 PY
 }
