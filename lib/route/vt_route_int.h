@@ -194,6 +194,12 @@ struct route_degraded {
 	 */
 	int leaf_spread;
 	/*
+	 * Where leaf_spread: per up_port[] entry a + i of a leaf (a its
+	 * up_start), the parent its ascents number i, i + nu, ... go to (nu
+	 * its up-links), for the shift-window policy (vt_route_policy.c)
+	 */
+	uint32_t *spread_seq;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */

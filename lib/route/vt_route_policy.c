@@ -76,24 +76,37 @@ static uint8_t rank_lane(const struct router *r, uint32_t d)
 	return nu ? t->up_port[a + off % nu] : 0;
 }
 
+/* The parent rank d's leaf's ascent goes to where leaves spread (deg.spread_seq). */
+static uint32_t rank_parent(const struct router *r, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
+	uint32_t off = d - t->subs[t->sub[L]].first_rank;
+
+	return nu ? r->deg.spread_seq[a + off % nu] : VT_NONE;
+}
+
 /*
  * A shift stage sends a leaf's hosts to a window of as many consecutive
  * ranks: the most of the other destinations in any window holding the
  * current one (main.crank) that are expected on lane pnum (their leaves'
- * lanes, the same port numbers in a regularly cabled tree), capped at 62.
- * 0 for destinations that are not compute nodes, or leaves wider than 64.
+ * lanes, the same port numbers in a regularly cabled tree; where leaves
+ * spread over their parents, the lanes to parent p), capped at 62. 0 for
+ * destinations that are not compute nodes, or leaves wider than 64.
  */
-static uint32_t window_load(const struct router *r, uint8_t pnum)
+static uint32_t window_load(const struct router *r, uint8_t pnum, uint32_t p)
 {
 	const vt_tree *t = r->t;
 	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64], best = 0;
+	int spread = r->deg.leaf_spread;
 
 	if (d == VT_NONE || w > 64 || 2 * w > n)
 		return 0;
 	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
 		uint32_t dd = (d + n + k - (w - 1)) % n;
 
-		hit[k] = dd != d && t->order.port[dd] != VT_NONE && rank_lane(r, dd) == pnum;
+		hit[k] = dd != d && t->order.port[dd] != VT_NONE &&
+			 (spread ? rank_parent(r, dd) == p : rank_lane(r, dd) == pnum);
 	}
 	for (uint32_t a = 0; a < w; a++) {
 		uint32_t sum = 0;
@@ -161,7 +174,7 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
 	if (!l) {
-		k->window_load = window_load(r, port);
+		k->window_load = window_load(r, port, p);
 		k->lane_share = lane_share(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING ? 2 : 1;

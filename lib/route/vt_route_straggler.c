@@ -139,10 +139,48 @@ static int leaf_spread(const vt_tree *t)
 	return lo < hi;
 }
 
+/*
+ * deg.spread_seq of leaf L: vt_route_downgoing.c's smooth weighted round
+ * robin (spread_pick) replayed for nu ascents, its tie-breaks included. The
+ * round repeats every nu ascents: each parent has had its share then, and
+ * each link one more destination.
+ */
+static void spread_round(struct router *r, const vt_tree *t, uint32_t L)
+{
+	uint32_t a = t->up_start[L], nu = t->up_start[L + 1] - a, best = 0;
+	uint32_t load[VT_MAX_PORTS + 1], g[VT_MAX_PORTS + 1], gn[VT_MAX_PORTS + 1];
+	uint32_t gl[VT_MAX_PORTS + 1];
+
+	assert(nu <= VT_MAX_PORTS);
+	/* g[i]: the first link of link i's parent (parallel links are listed together) */
+	for (uint32_t i = 0; i < nu; i++) {
+		load[i] = gn[i] = gl[i] = 0;
+		g[i] = i && t->up_peer[a + i] == t->up_peer[a + i - 1] ? g[i - 1] : i;
+		gn[g[i]]++;
+	}
+	for (uint32_t n = 1; n <= nu; n++) {
+		int64_t bd = 0;
+
+		for (uint32_t j = 0; j < nu; j++) {
+			int64_t dj = (int64_t)gn[g[j]] * n - (int64_t)nu * gl[g[j]];
+
+			if (!j || dj > bd || (dj == bd && load[j] < load[best])) {
+				bd = dj;
+				best = j;
+			}
+		}
+		load[best]++;
+		gl[g[best]]++;
+		r->deg.spread_seq[a + n - 1] = t->up_peer[a + best];
+	}
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
 	r->deg.leaf_spread = leaf_spread(t);
+	for (uint32_t i = t->lvl_start[0]; r->deg.leaf_spread && i < t->lvl_start[1]; i++)
+		spread_round(r, t, t->by_level[i]);
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
 

@@ -78,11 +78,11 @@ declare -A want=(
 	# (tests/cli/route_split.sh); the audit checks each VL apart (--vl-split)
 	[split-superpod-small]="split 1 1.000000"
 	[split-cores-cs7500-small]="split 1 1.000000"
-	# irregular trees (issue 23). partial-cut: a leaf whose parent lost an up-link
-	# takes a spare lane (2/1.64 before): at the bound. qdr-ddr, not at the bound
-	# today: audit only (3/1.862 against 2/1.856 in vartree's order with place-keepers;
-	# 4/2.25 before leaves spread over parents first: tests/cli/route_irregular.sh)
-	[irregular-qdr-ddr]=audit
+	# irregular trees (issue 23), at the bound: partial-cut (a leaf whose parent lost
+	# an up-link takes a spare lane; 2/1.64 before), qdr-ddr (leaves spread over their
+	# parents, and a straggler's shift windows count the parents their destinations
+	# go to; 4/2.25 before, in vartree's order with place-keepers)
+	[irregular-qdr-ddr]="2 1.856287"
 	[irregular-4ary3-partial-cut]="1 1.000000"
 	[irregular-4ary3-short-leaf]="2 1.936508"
 	[irregular-gpu-hosts-down]="1 1.000000"
