@@ -386,9 +386,9 @@ static void run_free(struct run *r)
  */
 static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 {
-	static const char *const mode[] = {"repaired", "fresh (the fabric gained since)",
-					   "fresh (repair refused)",
-					   "switch routes repaired, CA routes fresh"};
+	static const char *const mode[] = {
+		"repaired", "fresh (the fabric gained since)", "fresh (repair refused)",
+		"switch routes repaired, CA routes fresh", "kept (the fabric gained since)"};
 	struct vt_repair_stats st;
 	vt_lfts prev = {0};
 	double t1, cpu;

@@ -205,13 +205,15 @@ static int hops_finish(struct vtp *p, struct hops_job *j)
 /*
  * vartree.repair: the last sweep's entries kept where they still serve, so a
  * fault changes few LFT blocks; a fabric that gained links or switches gets
- * the fresh tables (after a heal, the original ones).
+ * the fresh tables (after a heal, the original ones), or keeps the last ones
+ * where they still serve it no worse (a link back while another fault stays).
  */
 static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
 					   "fresh tables (repair refused)",
-					   "switch routes repaired, CA routes fresh"};
+					   "switch routes repaired, CA routes fresh",
+					   "previous tables kept (the fabric gained since)"};
 	struct vt_repair_stats st;
 	vt_lfts prev;
 	vt_err e;
@@ -240,7 +242,7 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 			"vartree: %" PRIu64 " entries route to a CA in more hops than fresh tables "
 			"(vartree.repair=minimal keeps none)\n",
 			st.longer);
-	return st.mode == VT_REPAIR_DONE;
+	return st.mode == VT_REPAIR_DONE || st.mode == VT_REPAIR_KEPT;
 }
 
 /* The subnet modelled, routed and repaired into p->fab and p->lfts; -1 if refused. */

@@ -35,14 +35,18 @@
  * When the fabric
  * gained something since prev (a LID prev does not route, a switch or a port
  * prev never used: a link or switch came back), the fresh tables stay, so a
- * healed fabric gets its original tables exactly.
+ * healed fabric gets its original tables exactly, unless prev still routes
+ * every LID and serves the fabric no worse than they do (a link that flapped
+ * back while another fault stays): then prev stays whole (VT_REPAIR_KEPT).
  */
 enum vt_repair_mode {
 	VT_REPAIR_DONE,	   /* lfts repaired */
 	VT_REPAIR_HEALED,  /* fabric gained since prev: lfts left fresh */
 	VT_REPAIR_REFUSED, /* the repaired tables failed the audit or the guard: lfts left fresh */
 	/* the whole repair failed (why); lfts repaired for switch LIDs only, CA LIDs fresh */
-	VT_REPAIR_PARTIAL
+	VT_REPAIR_PARTIAL,
+	/* fabric gained since prev, prev still serves it no worse (vt_route_heal.h) */
+	VT_REPAIR_KEPT
 };
 
 enum vt_repair_policy {
@@ -64,7 +68,7 @@ struct vt_repair_stats {
 	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
 	 */
 	uint64_t longer;
-	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, VT_REPAIR_REFUSED: the reason */
+	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, _REFUSED, _KEPT: the reason */
 };
 
 /*

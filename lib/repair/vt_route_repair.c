@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "repair/vt_route_guard.h"
+#include "repair/vt_route_heal.h"
 #include "repair/vt_route_repair_int.h"
 #include "repair/vt_route_repair_stats.h"
 
@@ -676,7 +677,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	st->blocks = st->fresh_blocks;
 	if (vt_repair_gained(f, prev, lfts, st->why, sizeof(st->why))) {
 		st->mode = VT_REPAIR_HEALED;
-		return 0;
+		return vt_repair_heal_keep(f, prev, lfts, order, policy, st, e) < 0 ? -1 : 0;
 	}
 	if ((bad = keep_unchanged(f, prev, lfts, policy, st, e)))
 		return bad < 0 ? -1 : 0;

@@ -132,7 +132,9 @@ done
 #   order (goal 3: repaired no worse); audit: the every-source audit of the
 #   repaired tables ("clean": no loop, credit loop, unreachable or misdelivery);
 #   outcome: vartree-route's word (repaired; fresh (the fabric gained since): a
-#   link came back, so the fresh tables; switch routes repaired, CA routes fresh).
+#   link came back, so the fresh tables; kept (the fabric gained since): a link
+#   came back, the previous tables, or they with the fresh routes through it,
+#   serve no worse; switch routes repaired, CA routes fresh).
 # vartree-route keeps nothing between runs; the plugin keeps only the last
 # sweep's fabric and tables, replaced at each sweep.
 seq_steps() { # PODS -> "LABEL FAULT" lines; up:X brings back the step before down:X

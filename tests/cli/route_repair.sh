@@ -81,6 +81,9 @@ audit_clean "$tmp/leaf.topo" "$tmp/rf.dump" >/dev/null
 "$bin/vartree-route" "$tmp/f.topo" --previous "$tmp/r.dump" -o "$tmp/h.dump" 2>"$tmp/err"
 grep -F 'fresh (the fabric gained since)' "$tmp/err"
 grep -F 'port 16 of switch "L0-S0003" (0x0002c95000000003) is new' "$tmp/err"
+# the repaired tables, whole or with the fresh routes through the link back (1
+# entry from the original tables, 151 from the repaired: a whole heal), do not stay
+grep -F 'previous tables not kept: with the fresh routes through what came back they are 1 entries from the fresh tables and 151 from the previous ones (a whole heal)' "$tmp/err"
 cmp "$tmp/a.dump" "$tmp/h.dump"
 # an unchanged fabric keeps its (repaired) tables
 "$bin/vartree-route" -q "$tmp/leaf.topo" --previous "$tmp/r.dump" -o "$tmp/same.dump"

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/* After a heal: the previous tables kept where they serve the fabric no worse (vt_route_heal.h). */
+#include "repair/vt_route_heal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "repair/vt_route_guard.h"
+#include "repair/vt_route_repair_stats.h"
+
+/*
+ * prev as the fabric's tables into t->port (the entries of LIDs that left
+ * take the fresh, empty ones): 0; 1 when some switch has no entry for a LID
+ * still in the fabric (a LID or switch came back: prev cannot stay).
+ */
+static int prev_whole(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh, vt_lfts *t)
+{
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(fresh, s);
+		uint8_t *o = t->port + (size_t)s * t->nlid;
+
+		for (uint32_t lid = 0; lid < t->nlid; lid++) {
+			int in = lid <= f->max_lid && f->lid_port[lid] != VT_NONE;
+
+			o[lid] = in ? a[lid] : b[lid];
+			if (in && lid && a[lid] == VT_LFT_NONE)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Appends "; ", a and b to st->why (why the previous or the fresh tables stay). */
+static void say_why(struct vt_repair_stats *st, const char *a, const char *b)
+{
+	size_t n = strlen(st->why);
+
+	if (n + 2 < sizeof(st->why))
+		snprintf(st->why + n, sizeof(st->why) - n, "; %s%s", a, b);
+}
+
+/* The switch behind port p of switch s, VT_NONE for none or a CA. */
+static uint32_t next_sw(const vt_fabric *f, uint32_t s, unsigned p)
+{
+	const struct vt_node *n = &f->nodes[f->switches[s]];
+	uint32_t q;
+
+	if (p == 0 || p > n->nports || (q = f->ports[n->first_port + p].peer) == VT_NONE)
+		return VT_NONE;
+	return f->nodes[f->ports[q].node].sw;
+}
+
+/*
+ * Does the fresh route from s to lid cross a gained port (at[s] memo: 0
+ * unknown, 1 yes, 2 no)? Iterative: the route is followed to its first known
+ * switch, then every switch on it takes the answer.
+ */
+static int crosses(const vt_fabric *f, const vt_lfts *fresh, const uint8_t *gained, uint32_t s,
+		   uint32_t lid, uint8_t *at)
+{
+	uint32_t x = s, hops = 0;
+	uint8_t v = 2;
+
+	while (x != VT_NONE && !at[x] && hops++ <= f->nswitches) {
+		unsigned p = vt_lft_get(fresh, x, lid);
+
+		if (p != VT_LFT_NONE && gained[(size_t)x * 256 + p]) {
+			v = 1;
+			break;
+		}
+		x = p == VT_LFT_NONE ? VT_NONE : next_sw(f, x, p);
+	}
+	if (x != VT_NONE && at[x])
+		v = at[x];
+	for (x = s, hops = 0; x != VT_NONE && !at[x] && hops++ <= f->nswitches;) {
+		unsigned p = vt_lft_get(fresh, x, lid);
+
+		at[x] = v;
+		if (p == VT_LFT_NONE || (v == 1 && gained[(size_t)x * 256 + p]))
+			break;
+		x = next_sw(f, x, p);
+	}
+	return at[s] == 1;
+}
+
+/*
+ * The healed part into t: for each LID, the switches whose fresh route
+ * crosses a port no previous entry of its switch used (the link or switch
+ * back) take the fresh entries along that route to the LID; the others keep
+ * the previous ones, which now may lead into such a route and follow it (no
+ * loop: a fresh route stays among the switches that take fresh entries).
+ * gained, at: scratch. 0 when nothing was taken.
+ */
+static int take_healed(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh, vt_lfts *t,
+		       uint8_t *gained, uint8_t *at)
+{
+	int any = 0;
+
+	memset(gained, 0, (size_t)t->nsw * 256);
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(fresh, s);
+		uint8_t used[256] = {0};
+
+		for (uint32_t lid = 0; lid < t->nlid; lid++)
+			used[a[lid]] = 1;
+		for (uint32_t lid = 1; lid < t->nlid; lid++)
+			if (b[lid] != VT_LFT_NONE && !used[b[lid]])
+				any = gained[(size_t)s * 256 + b[lid]] = 1;
+	}
+	for (uint32_t lid = 1; any && lid < t->nlid; lid++) {
+		memset(at, 0, t->nsw);
+		for (uint32_t s = 0; s < t->nsw; s++) {
+			uint32_t x = s, hops = 0;
+
+			if (!crosses(f, fresh, gained, s, lid, at))
+				continue;
+			/* s and the rest of its fresh route take the fresh entries */
+			while (x != VT_NONE && hops++ <= f->nswitches &&
+			       vt_lft_get(t, x, lid) != vt_lft_get(fresh, x, lid)) {
+				vt_lft_set(t, x, lid, vt_lft_get(fresh, x, lid));
+				x = next_sw(f, x, vt_lft_get(fresh, x, lid));
+			}
+		}
+	}
+	return any;
+}
+
+/* 1: t serves no worse than the fresh tables; 0 (why says why not); -1. */
+static int serves(struct repair_guard *g, const vt_lfts *t, enum vt_repair_policy policy, char *why,
+		  size_t len, uint64_t *longer, vt_err *e)
+{
+	int64_t nl = vt_lfts_longer(g->f, t, g->fresh);
+	int bad;
+
+	if (nl < 0)
+		return vt_err_nomem(e, "out of memory");
+	*longer = (uint64_t)nl;
+	if (nl && policy == VT_REPAIR_MINIMAL) {
+		snprintf(why, len, "they route %lld entries in more hops", (long long)nl);
+		return 0;
+	}
+	/* the guard first: it is what refuses a full heal, and costs less than the audit */
+	bad = vt_repair_guard_worse(g, t, why, len, e);
+	if (!bad)
+		bad = vt_repair_audit_worse(g->f, t, g->fresh, why, len, e);
+	return bad < 0 ? -1 : !bad;
+}
+
+/*
+ * Are tables t (prev with the healed part fresh) no nearer prev than the fresh
+ * tables (entries)? Then the heal brings back the fabric the fresh tables were
+ * made for, and they cost at most twice t's changes: a whole heal gives them
+ * (fat 8,3, a level-1 switch's up-link back: 98 entries from prev, 56 from the
+ * fresh, original tables; a link back while three faults stay on pruned 36,3:
+ * 343 from prev, 1738 or more from fresh).
+ */
+static int nearer_fresh(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
+			const vt_lfts *t, char *why, size_t len)
+{
+	uint64_t from_prev, from_fresh, blocks;
+
+	vt_repair_count_changes(f, prev, t, &from_prev, &blocks);
+	vt_repair_count_changes(f, fresh, t, &from_fresh, &blocks);
+	if (from_fresh > from_prev)
+		return 0;
+	snprintf(why, len,
+		 "with the fresh routes through what came back they are %llu entries from "
+		 "the fresh tables and %llu from the previous ones (a whole heal)",
+		 (unsigned long long)from_fresh, (unsigned long long)from_prev);
+	return 1;
+}
+
+/* prev whole, else prev with the healed part fresh (take_healed), into t if either serves. */
+static int try_keep(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
+		    const vt_order *order, enum vt_repair_policy policy, vt_lfts *t,
+		    uint64_t *longer, int *part, char *why, size_t len, vt_err *e)
+{
+	struct repair_guard g = {.f = f, .fresh = fresh, .order = order};
+	uint8_t *gained = malloc((size_t)t->nsw * 256 + 1), *at = malloc((size_t)t->nsw + 1);
+	int rc = -1;
+
+	*part = 0;
+	if (gained && at && (rc = serves(&g, t, policy, why, len, longer, e)) == 0 &&
+	    (*part = take_healed(f, prev, fresh, t, gained, at)))
+		rc = nearer_fresh(f, prev, fresh, t, why, len)
+			     ? 0
+			     : serves(&g, t, policy, why, len, longer, e);
+	vt_repair_guard_free(&g);
+	free(gained);
+	free(at);
+	if (!gained || !at)
+		return vt_err_nomem(e, "out of memory");
+	return rc;
+}
+
+int vt_repair_heal_keep(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+			const vt_order *order, enum vt_repair_policy policy,
+			struct vt_repair_stats *st, vt_err *e)
+{
+	vt_lfts t = *lfts;
+	char why[VT_ERR_MAX] = "";
+	uint64_t longer = 0;
+	int rc, part;
+
+	if (!order || order->n < 2)
+		return 0;
+	t.port = malloc((size_t)t.nsw * t.nlid + 1);
+	if (!t.port)
+		return vt_err_nomem(e, "out of memory");
+	if (prev_whole(f, prev, lfts, &t)) {
+		free(t.port);
+		return 0; /* the heal's part is needed: prev does not reach all */
+	}
+	rc = try_keep(f, prev, lfts, order, policy, &t, &longer, &part, why, sizeof(why), e);
+	if (rc <= 0) {
+		free(t.port);
+		if (rc == 0)
+			say_why(st, "previous tables not kept: ", why);
+		return rc;
+	}
+	st->mode = VT_REPAIR_KEPT;
+	st->longer = longer;
+	vt_repair_count_changes(f, prev, &t, &st->changed, &st->blocks);
+	say_why(st,
+		part ? "the previous tables with the fresh routes through what came back"
+		     : "the previous tables",
+		" serve it no worse than fresh ones");
+	free(lfts->port);
+	lfts->port = t.port;
+	return 1;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Ten faults in sequence without a heal (issue 24 goal 4), offline: pruned 36,3
+# (972 hosts), each step's fabric (tests/data/topo_fault.py on the step before)
+# routed with vartree-route --previous the step before's tables, as OpenSM's
+# plugin chains its sweeps: a leaf up-link, the last top, a level-1 up-link, a
+# link flapping down/up/down, a level-1 switch, the first top, the last leaf,
+# another level-1 up-link; then the whole fabric back. Per step: the repair's
+# exact line (entries changed against the step before, the fresh route's, the
+# forced minimum), the entries counted again from the dumps, an every-source
+# audit free of loops, credit loops, unreachable LIDs and misdeliveries, shift
+# congestion no worse than a fresh route of the fabric as it is, and nothing
+# growing step to step (the tables' size is the fabric's). The link that flaps
+# back while the other faults stay keeps the previous tables but for the fresh
+# routes through it (fresh: 2081 entries), and the second flap repairs as the
+# first; the whole fabric back gives the first tables byte for byte.
+set -u
+bin=$VT_BIN
+top=$VT_TOP
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+nfail=0
+bad() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+# entries that differ between two binary table files (vt_lftbin.h), for the
+# switches and routed LIDs of the second (a LID that left has no route there)
+changed() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+def read(fn):
+    b = open(fn, "rb").read()
+    s, n = struct.unpack_from("<II", b, 8)
+    return {struct.unpack_from("<Q", b, 16 + i * (8 + n))[0]: b[24 + i * (8 + n):24 + i * (8 + n) + n]
+            for i in range(s)}
+a, b = read(sys.argv[1]), read(sys.argv[2])
+print(sum(1 for g, row in b.items() if g in a
+          for lid, p in enumerate(row) if p != 255 and lid < len(a[g]) and a[g][lid] != p))
+PY
+}
+shift_of() { # TOPO LFTS ORDER [--all-sources] -> "worst avg"; audit lines to $tmp/an
+	"$bin/vartree-analyze" "$1" --lfts "$2" --order "$3" -p shift ${4:+"$4"} >"$tmp/an" 2>&1
+	[ $? -le 1 ] || { cat "$tmp/an"; return 1; }
+	awk '$1 == "shift" { print $4, $5 }' "$tmp/an"
+}
+
+"$bin/vartree-gen" pruned 36,3 -o "$tmp/s0.topo" || exit 1
+"$bin/vartree-route" -q "$tmp/s0.topo" --lft-format binary -o "$tmp/r0" || exit 1
+
+k=0
+declare -A before=()
+while IFS='|' read -r label fault line; do
+	k=$((k + 1))
+	case $fault in
+	up:*) cp "${before[${fault#up:}]}" "$tmp/s$k.topo" ;;
+	*) before[${fault#down:}]=$tmp/s$((k - 1)).topo
+		python3 "$top/tests/data/topo_fault.py" "$tmp/s$((k - 1)).topo" "$fault" >"$tmp/s$k.topo" ||
+			exit 1 ;;
+	esac
+	"$bin/vartree-route" "$tmp/s$k.topo" --previous "$tmp/r$((k - 1))" --lft-format binary -o "$tmp/r$k" \
+		--order-out "$tmp/r.o" 2>"$tmp/err" || { bad "$k $label: vartree-route failed"; continue; }
+	"$bin/vartree-route" -q "$tmp/s$k.topo" --lft-format binary -o "$tmp/f" --order-out "$tmp/f.o" || exit 1
+	got=$(sed -n "s|^vartree-route: against $tmp/r$((k - 1)): ||p" "$tmp/err")
+	[ "$got" = "$line" ] || bad "$k $label: '$got', want '$line'"
+	n=${line#*: }
+	n=${n%% entries*}
+	[ "$(changed "$tmp/r$((k - 1))" "$tmp/r$k")" = "$n" ] ||
+		bad "$k $label: $(changed "$tmp/r$((k - 1))" "$tmp/r$k") entries differ in the dumps, want $n"
+	rep=$(shift_of "$tmp/s$k.topo" "$tmp/r$k" "$tmp/r.o" --all-sources) || { bad "$k: analyze"; continue; }
+	grep -q '^audit: ' "$tmp/an" || bad "$k $label: no audit line"
+	grep '^audit: ' "$tmp/an" | grep -E '(unreachable|loop|misdelivery): [0-9]' &&
+		bad "$k $label: the repaired tables fail the audit"
+	fr=$(shift_of "$tmp/s$k.topo" "$tmp/f" "$tmp/f.o") || { bad "$k: analyze fresh"; continue; }
+	awk -v r="$rep" -v f="$fr" 'BEGIN { split(r, a, " "); split(f, b, " "); exit !(a[1] <= b[1] && a[2] <= b[2]) }' ||
+		bad "$k $label: shift $rep, fresh $fr"
+	# the tables the next step starts from are the fabric's, no more
+	[ "$(stat -c %s "$tmp/r$k")" = "$(stat -c %s "$tmp/f")" ] || bad "$k $label: the tables grew"
+done <<'EOF'
+leaf-uplink|down:S-0002c95000000053:19|repaired: 206 entries in 27 blocks changed (fresh route: 1413 in 232; minimum 130 in 19: link lost; forced minimum 168 in 23)
+top|down:S-0002c95002000026|switch routes repaired, CA routes fresh: 2296 entries in 186 blocks changed (fresh route: 3063 in 324; minimum 1176 in 40: link lost; forced minimum 1176 in 40)
+L1-uplink|down:S-0002c95001000053:20|repaired: 83 entries in 20 blocks changed (fresh route: 1791 in 163; minimum 83 in 20: link lost; forced minimum 83 in 20)
+flap-down|down:S-0002c95000000000:20|repaired: 319 entries in 110 blocks changed (fresh route: 21454 in 881; minimum 162 in 21: link lost; forced minimum 162 in 21)
+flap-up|up:S-0002c95000000000:20|kept (the fabric gained since): 343 entries in 115 blocks changed (fresh route: 2081 in 268; minimum 0 in 0: link lost; forced minimum 0 in 0)
+flap-down|down:S-0002c95000000000:20|repaired: 302 entries in 109 blocks changed (fresh route: 21396 in 880; minimum 162 in 21: link lost; forced minimum 162 in 21)
+L1|down:S-0002c95001000027|switch routes repaired, CA routes fresh: 31222 entries in 1338 blocks changed (fresh route: 36659 in 1494; minimum 1710 in 320: link lost; forced minimum 1710 in 320)
+top0|down:S-0002c95002000000|switch routes repaired, CA routes fresh: 1131 entries in 76 blocks changed (fresh route: 6382 in 314; minimum 1043 in 41: link lost; forced minimum 1043 in 41)
+leaf|down:S-0002c95000000053|repaired: 0 entries in 0 blocks changed (fresh route: 7345 in 439; minimum 0 in 0: link lost; forced minimum 0 in 0)
+L1-uplink|down:S-0002c95001000012:21|repaired: 88 entries in 20 blocks changed (fresh route: 8259 in 456; minimum 88 in 20: link lost; forced minimum 88 in 20)
+EOF
+# the whole fabric back: the first tables, byte for byte
+"$bin/vartree-route" "$tmp/s0.topo" --previous "$tmp/r$k" --lft-format binary -o "$tmp/h" 2>"$tmp/err" || exit 1
+# (the last leaf's LIDs came back: the tables before cannot stay)
+grep -qF "against $tmp/r$k: fresh (the fabric gained since): 40638 entries in 1769 blocks changed" "$tmp/err" ||
+	bad "heal: $(grep against "$tmp/err")"
+cmp -s "$tmp/r0" "$tmp/h" || bad "heal: the first tables are not given back"
+[ $nfail = 0 ] || exit 1
+echo "route_fault_seq ok"
