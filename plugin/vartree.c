@@ -203,6 +203,31 @@ static int hops_finish(struct vtp *p, struct hops_job *j)
 }
 
 /*
+ * vt_route_repair of prev into p->lfts; with a verbose log also the forced
+ * minimum, which needs the fresh tables (kept in fresh, nsw 0 when not) and
+ * costs about a fresh route that OpenSM would wait for with its lock held:
+ * a yardstick for the log, not part of the repair. -1 with e.
+ */
+static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
+			 const vt_lfts *prev, vt_lfts *fresh, struct vt_repair_stats *st, vt_err *e)
+{
+	size_t n = (size_t)p->lfts.nsw * p->lfts.nlid;
+
+	if (osm_log_is_active(&p->osm->log, OSM_LOG_VERBOSE) && (fresh->port = malloc(n + 1))) {
+		memcpy(fresh->port, p->lfts.port, n);
+		fresh->nsw = p->lfts.nsw;
+		fresh->nlid = p->lfts.nlid;
+	}
+	if (vt_route_repair(p->fab, prev, &p->lfts, order, o->repair_policy, st, e))
+		return -1;
+	if (fresh->nsw && vt_repair_forced_figures(p->fab, prev, fresh, st, e)) {
+		free(fresh->port);
+		*fresh = (vt_lfts){0};
+	}
+	return 0;
+}
+
+/*
  * vartree.repair: the last sweep's entries kept where they still serve, so a
  * fault changes few LFT blocks; a fabric that gained links or switches gets
  * the fresh tables (after a heal, the original ones), or keeps the last ones
@@ -215,28 +240,33 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 					   "switch routes repaired, CA routes fresh",
 					   "previous tables kept (the fabric gained since)"};
 	struct vt_repair_stats st;
-	vt_lfts prev;
+	vt_lfts prev, fresh = {0};
+	char forced[48] = ""; /* ", F forced" where counted */
 	vt_err e;
 
 	if (!o->repair || !p->prev_fab)
 		return 0;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
-	    vt_route_repair(p->fab, &prev, &p->lfts, order, o->repair_policy, &st, &e)) {
+	    repair_tables(p, o, order, &prev, &fresh, &st, &e)) {
 		char msg[VT_ERR_MAX + 128];
 
 		vt_lfts_free(&prev);
+		free(fresh.port);
 		vtp_err_text(msg, sizeof(msg), "VT09", "cannot repair the last tables",
 			     "repairing the last tables", &e);
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; fresh tables used\n", msg);
 		return 0;
 	}
 	vt_lfts_free(&prev);
+	free(fresh.port);
+	if (fresh.nsw)
+		snprintf(forced, sizeof(forced), ", %" PRIu64 " forced", st.forced);
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 		"vartree: %s: %" PRIu64 " entries in %" PRIu64 " blocks differ from the last "
 		"sweep's (fresh tables: %" PRIu64 " in %" PRIu64 "; minimum %" PRIu64
-		" link lost, %" PRIu64 " forced)%s%s\n",
+		" link lost%s)%s%s\n",
 		mode[st.mode], st.changed, st.blocks, st.fresh_changed, st.fresh_blocks, st.minimum,
-		st.forced, st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
+		forced, st.mode == VT_REPAIR_DONE ? "" : ": ", st.why);
 	if (st.longer)
 		OSM_LOG(&p->osm->log, OSM_LOG_INFO,
 			"vartree: %" PRIu64 " entries route to a CA in more hops than fresh tables "

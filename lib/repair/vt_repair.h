@@ -63,7 +63,9 @@ struct vt_repair_stats {
 	uint64_t fresh_changed, fresh_blocks; /* the same for the fresh tables */
 	uint64_t minimum; /* entries that had to change: prev's port lost its link */
 	/* the forced minimum (vt_route_forced.h): those and the entries no legal route
-	 * starts with any more, and the blocks holding them; 0 when HEALED */
+	 * starts with any more, and the blocks holding them; 0 when HEALED. A yardstick
+	 * the repair does not use: vt_repair_forced_figures fills them, vt_route_repair
+	 * leaves them 0 */
 	uint64_t forced, forced_blocks, minimum_blocks;
 	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
 	 */
@@ -79,6 +81,17 @@ struct vt_repair_stats {
  */
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+/*
+ * The forced minimum of st (forced, forced_blocks, minimum_blocks) for a
+ * repair vt_route_repair made of prev into st, fresh being the tables it was
+ * given (the fresh routing, not the repaired ones); 0 when st says HEALED. It
+ * costs about a fresh route (a search per destination switch over the whole
+ * tree), which the repair itself does not need: a front end asks for it where
+ * it reports the figure, apart from the repair's own time, and the plugin only
+ * when its log is verbose. -1 with e when out of memory.
+ */
+int vt_repair_forced_figures(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
+			     struct vt_repair_stats *st, vt_err *e);
 /*
  * Are prev (for vt_route_repair) another fabric's tables: do they route (on any switch) fewer than
  * half of the fabric's CA LIDs? Says how many in why.

@@ -691,8 +691,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
-		bad = vt_repair_tree_levels(f, r.level, e) ||
-				      vt_repair_forced_minimum(f, prev, lfts, r.level, st, e)
+		bad = vt_repair_tree_levels(f, r.level, e)
 			      ? -1
 			      : repair_candidates(&r, order, st, &changed, &blocks, e);
 	free(r.level);

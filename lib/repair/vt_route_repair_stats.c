@@ -147,12 +147,23 @@ int vt_repair_tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e)
 	return 0;
 }
 
-int vt_repair_forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
-			     const uint8_t *level, struct vt_repair_stats *st, vt_err *e)
+int vt_repair_forced_figures(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
+			     struct vt_repair_stats *st, vt_err *e)
 {
+	uint8_t *level;
 	struct vt_forced fm;
+	int rc;
 
-	if (vt_route_forced(f, prev, fresh, level, &fm, e))
+	st->forced = st->forced_blocks = st->minimum_blocks = 0;
+	if (st->mode == VT_REPAIR_HEALED)
+		return 0;
+	if (!(level = malloc((size_t)f->nswitches + 1)))
+		return vt_err_nomem(e, "out of memory");
+	rc = vt_repair_tree_levels(f, level, e) || vt_route_forced(f, prev, fresh, level, &fm, e)
+		     ? -1
+		     : 0;
+	free(level);
+	if (rc)
 		return -1;
 	st->forced = fm.forced;
 	st->forced_blocks = fm.forced_blocks;

@@ -40,8 +40,5 @@ int vt_repair_gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, 
 		     size_t len);
 /* Switch levels of every plane's tree (VT_TREE_OUTSIDE outside): -1 with e. */
 int vt_repair_tree_levels(const vt_fabric *f, uint8_t *level, vt_err *e);
-/* The forced minimum (vt_route_forced.h) into st: -1 with e. */
-int vt_repair_forced_minimum(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
-			     const uint8_t *level, struct vt_repair_stats *st, vt_err *e);
 
 #endif

@@ -408,7 +408,7 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 	struct fat_opts cut = {.skip_top = -1, .cut_leaf = 3, .cut_up = 0};
 	vt_fabric *f = fat(2, 3, NULL), *g = fat(2, 3, &cut);
 	struct vt_repair_stats st;
-	vt_lfts a, prev, fresh;
+	vt_lfts a, prev, fresh, given;
 	vt_order o;
 	vt_err e;
 	uint64_t lost;
@@ -420,14 +420,21 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
 	ck_assert_uint_eq(entries_out(g, &prev, 0x1000 + 1 * 4096 + 2, 2), 3);
 	lost = entries_out(g, &prev, 0x1000 + 3, 3) + 3;
+	given = fresh;
+	given.port = malloc((size_t)fresh.nsw * fresh.nlid);
+	ck_assert_ptr_nonnull(given.port);
+	memcpy(given.port, fresh.port, (size_t)fresh.nsw * fresh.nlid);
 	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, VT_REPAIR_MINIMAL, &st, &e), 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.minimum, lost);
+	ck_assert_uint_eq(st.forced, 0); /* a yardstick the repair leaves to the caller */
+	ck_assert_int_eq(vt_repair_forced_figures(g, &prev, &given, &st, &e), 0);
 	ck_assert_uint_eq(st.forced, lost + 6);
 	/* one block per switch here (LIDs below 64): the leaf, S-1-2 and the two tops */
 	ck_assert_uint_eq(st.minimum_blocks, 2);
 	ck_assert_uint_eq(st.forced_blocks, 4);
 	ck_assert_uint_ge(st.changed, st.forced);
+	vt_lfts_free(&given);
 	vt_lfts_free(&a);
 	vt_lfts_free(&prev);
 	vt_lfts_free(&fresh);
