@@ -10,6 +10,36 @@
 #include "analysis/vt_congest.h"
 #include "model/vt_pattern.h"
 #include "analysis/vt_routes.h"
+#include "route/vt_route.h"
+
+/*
+ * A split core: the fresh tables close a credit loop on one VL and need
+ * vartree's second VL (vt_route_vl), so t is split as the plugin splits
+ * repaired tables and each VL audited apart: 1 (why) when one has a credit
+ * loop, 0, -1.
+ */
+static int two_vls_worse(const vt_fabric *f, const vt_lfts *t, char *why, size_t len, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	vt_vl_split vl = {0};
+	vt_audit a;
+	int rc;
+
+	if (vt_route_vl_split(f, NULL, t, &vl, e)) {
+		snprintf(why, len, "repaired tables cannot be split over two VLs: %s", e->msg);
+		return 1; /* the tree refused (or out of memory): the fresh tables stay */
+	}
+	ao.vl = &vl;
+	rc = vt_audit_run_opts(f, t, &ao, &a, e);
+	vt_vl_split_free(&vl);
+	if (rc)
+		return -1;
+	if (!a.item[VT_AUDIT_CREDIT_LOOP].count)
+		return 0;
+	snprintf(why, len, "repaired tables fail the every-source audit on two VLs: %s: %s",
+		 vt_audit_name(VT_AUDIT_CREDIT_LOOP), a.item[VT_AUDIT_CREDIT_LOOP].detail);
+	return 1;
+}
 
 int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
 			  size_t len, vt_err *e)
@@ -26,6 +56,12 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 		if (!have_b && vt_audit_run_opts(f, fresh, &ao, &b, e))
 			return -1;
 		have_b = 1;
+		if (b.item[k].count && k == VT_AUDIT_CREDIT_LOOP) {
+			int bad = two_vls_worse(f, t, why, len, e);
+
+			if (bad)
+				return bad;
+		}
 		if (b.item[k].count)
 			continue;
 		snprintf(why, len, "repaired tables fail the every-source audit: %s: %s",

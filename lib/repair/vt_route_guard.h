@@ -31,7 +31,12 @@ struct repair_guard {
 	struct vt_congest_keep *keep; /* the shift count's, between candidates (NULL: none) */
 };
 
-/* The first audit kind (every source) t fails and fresh passes: 1, with why; 0; -1. */
+/*
+ * The first audit kind (every source) t fails and fresh passes: 1, with why;
+ * 0; -1. Where fresh closes a credit loop on one VL (a split core, which
+ * vartree routes over two), t split as vt_route_vl_split splits it must have
+ * none on either VL.
+ */
 int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
 			  size_t len, vt_err *e);
 /* Does t congest shift more than the fresh tables (worst stage, or average beyond noise)? */

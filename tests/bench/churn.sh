@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fault churn: how many LFT entries and 64-entry blocks (what OpenSM sends) change
-# when one link or one switch fails, on fat 8,3, pruned 36,6 and a real-shaped
-# pruned 36,6 (aggregation nodes, dual-homed spine CAs, a host-less leaf).
+# when one link or one switch fails, on fat 8,3, pruned 36,6, a real-shaped
+# pruned 36,6 (aggregation nodes, dual-homed spine CAs, a host-less leaf) and a
+# split core (superpod 3,4,8,4,3,2: tops in groups that share no switch below
+# them, which vartree routes over two VLs: the repair audits each VL apart).
 # Faults, by the generators' GUIDs (level in the 9th-10th hex digits): the last
 # leaf's first up-link, the last level-1 switch's first up-link, the last leaf,
 # the last level-1 switch, the first level-1 switch (above vartree's turn leaf,
@@ -32,7 +34,7 @@
 #   goal     issue 12's target for the row: repair no more entries than updn's and
 #            minhop's (harness) and at most 1.5 times the forced minimum, shift
 #            after repair no worse than fresh; "-" without both engines
-# VT_CHURN_FABRICS (fat83 pruned366 real366) and VT_CHURN_ENGINES (vartree ftree
+# VT_CHURN_FABRICS (fat83 pruned366 real366 split348) and VT_CHURN_ENGINES (vartree ftree
 # updn minhop dfsssp; empty: offline only) choose.
 set -u
 top=${VT_TOP:?}
@@ -48,6 +50,7 @@ gen() { # NAME FILE
 	fat83) "$bin/vartree-gen" fat 8,3 -o "$2" ;;
 	pruned366) "$bin/vartree-gen" pruned 36,6 -o "$2" ;;
 	real366) "$bin/vartree-gen" pruned 36,6 --aggregation-nodes --spine-cas 2:dual --hostless-leaves 1 -o "$2" ;;
+	split348) "$bin/vartree-gen" superpod 3,4,8,4,3,2 -o "$2" ;;
 	esac
 }
 
@@ -72,7 +75,7 @@ printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %12s %9s %9s %9s %4s |' fabric
 for e in $engines; do printf ' %13s' "$e"; done
 printf ' %5s\n' goal
 met=0 rows=0
-for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366}; do
+for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 	t=$tmp/$fab.topo
 	gen $fab "$t" || exit 1
 	"$bin/vartree-route" -q "$t" -o "$tmp/$fab.a" || exit 1
