@@ -117,6 +117,21 @@ static int64_t longer_tile(const vt_fabric *f, const uint8_t *ta, const uint8_t 
 
 int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b)
 {
+	return vt_lfts_longer_in(f, a, b, NULL);
+}
+
+/* Any LID of l0 .. l0 + LONGER_TILE - 1 (below nlid) marked in differ? */
+static int tile_differs(const uint8_t *differ, uint32_t l0, uint32_t nlid)
+{
+	for (uint32_t lid = l0; lid < nlid && lid < l0 + LONGER_TILE; lid++)
+		if (differ[lid])
+			return 1;
+	return 0;
+}
+
+int64_t vt_lfts_longer_in(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b,
+			  const uint8_t *only)
+{
 	size_t nsw = f->nswitches;
 	uint32_t *ha = malloc((nsw + 1) * sizeof(*ha)), *hb = malloc((nsw + 1) * sizeof(*hb));
 	uint32_t *stack = malloc((nsw + 1) * sizeof(*stack));
@@ -131,7 +146,11 @@ int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b)
 		n = -1;
 	else
 		vt_lfts_differ(a, b, differ);
+	for (uint32_t lid = 0; n >= 0 && only && lid < nlid; lid++)
+		differ[lid] &= only[lid] != 0;
 	for (uint32_t l0 = 0; n >= 0 && l0 < nlid; l0 += LONGER_TILE) {
+		if (!tile_differs(differ, l0, nlid))
+			continue; /* no column walked: gathering it costs as much as the rest */
 		gather_tile(a, (uint32_t)nsw, l0, nlid, ta);
 		gather_tile(b, (uint32_t)nsw, l0, nlid, tb);
 		n += longer_tile(f, ta, tb, l0, nlid, differ, ha, hb, stack);

@@ -31,6 +31,9 @@ void vt_lfts_free(vt_lfts *t);
  * memory.
  */
 int64_t vt_lfts_longer(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b);
+/* The same among the LIDs marked in only (per LID, nonzero: looked at; NULL: every LID). */
+int64_t vt_lfts_longer_in(const vt_fabric *f, const vt_lfts *a, const vt_lfts *b,
+			  const uint8_t *only);
 /*
  * differ[lid] for the LIDs of both: does any switch's entry for lid differ
  * between a and b? Found row by row (a walk down each LID's column misses the

@@ -180,6 +180,8 @@ static int try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port
 
 	if (h == VT_NONE)
 		return 0;
+	if (r->grew && (now == VT_NONE || h > now))
+		r->grew[lid] = 1; /* maybe: the checks below may still refuse it */
 	if (!any_length && now != VT_NONE && h > now) { /* longer only */
 		if (!r->how.longer) {
 			r->differs |= DIFF_LONGER; /* maybe: turns_at was not asked */
@@ -666,6 +668,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	struct repair r = {.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy};
 	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
+	uint8_t *grew;
 	int bad;
 
 	memset(st, 0, sizeof(*st));
@@ -686,6 +689,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
 	r.used_prev = calloc(n / 8 + 1, 1);
 	r.used_now = malloc(n / 8 + 1);
+	r.grew = calloc((size_t)t.nlid + 1, 1); /* optional: NULL, every LID looked at */
 	st->mode = VT_REPAIR_DONE;
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
 	    vt_repair_tables(&r, order))
@@ -699,22 +703,26 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.used_prev);
 	free(r.used_now);
 	vt_repair_tables_free(&r);
+	grew = r.grew;
 	if (bad) {
 		free(t.port);
+		free(grew);
 		if (bad < 0)
 			return -1;
 		st->mode = VT_REPAIR_REFUSED;
 		return 0;
 	}
 	if (policy != VT_REPAIR_MINIMAL) {
-		int64_t nl = vt_lfts_longer(f, &t, lfts);
+		int64_t nl = vt_lfts_longer_in(f, &t, lfts, grew);
 
 		if (nl < 0) {
 			free(t.port);
+			free(grew);
 			return vt_err_nomem(e, "out of memory");
 		}
 		st->longer = (uint64_t)nl;
 	}
+	free(grew);
 	free(lfts->port);
 	lfts->port = t.port;
 	st->changed = changed;

@@ -70,6 +70,13 @@ struct repair {
 	uint8_t *kept_used;	/* used_now of r->kept, where kept_used_ok (NULL: not kept) */
 	int kept_used_ok;
 	uint8_t *ca; /* per LID: is_ca_lid's answer */
+	/*
+	 * per LID: some candidate gave a switch a route longer than the one it had,
+	 * or one where it had none that follow() took. Elsewhere no route grew from
+	 * the fresh tables' (each entry changed made its route and those through it
+	 * no longer), so vt_lfts_longer looks at these LIDs alone. NULL: at every LID.
+	 */
+	uint8_t *grew;
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
 	int have_used_prev;
