@@ -66,16 +66,6 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 	return spare != VT_NONE ? spare : full != VT_NONE ? full : best;
 }
 
-/* Port number of rank d's leaf's up-link its ascent takes (in turn), 0 if none. */
-static uint8_t rank_lane(const struct router *r, uint32_t d)
-{
-	const vt_tree *t = r->t;
-	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
-	uint32_t off = d - t->subs[t->sub[L]].first_rank;
-
-	return nu ? t->up_port[a + off % nu] : 0;
-}
-
 /* The parent rank d's leaf's ascent goes to where leaves spread (deg.spread_seq). */
 static uint32_t rank_parent(const struct router *r, uint32_t d)
 {
@@ -87,14 +77,55 @@ static uint32_t rank_parent(const struct router *r, uint32_t d)
 }
 
 /*
+ * Is rank d's lane (its leaf's up-link in turn) the candidate's, port pnum to
+ * parent p? The same parent, or, where d's leaf is not linked to p (another
+ * pod), the same port number; a leaf linked to p whose lane goes to another
+ * parent is cabled differently, and its port number says nothing.
+ */
+static int same_lane(const struct router *r, uint32_t d, uint8_t pnum, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
+	uint32_t off = d - t->subs[t->sub[L]].first_rank, pp;
+
+	if (!nu)
+		return 0;
+	pp = t->up_peer[a + off % nu];
+	if (pp == p)
+		return 1;
+	for (uint32_t j = a; j < a + nu; j++)
+		if (t->up_peer[j] == p)
+			return 0;
+	return t->up_port[a + off % nu] == pnum;
+}
+
+/*
+ * Switch c's entry for rank d, routed already (the current batch, latest
+ * first, else the tables); VT_LFT_NONE when d has no LID.
+ */
+static uint8_t routed_entry(const struct router *r, uint32_t c, uint32_t d)
+{
+	uint32_t q = r->t->order.port[d], lid = q == VT_NONE ? 0 : r->f->ports[q].lid;
+
+	if (!lid)
+		return VT_LFT_NONE;
+	for (uint32_t i = r->batch.n; i-- > 0;)
+		if (r->batch.lid[i] == lid)
+			return r->batch.cols[(size_t)i * r->lfts->nsw + c];
+	return vt_lft_get(r->lfts, c, lid);
+}
+
+/*
  * A shift stage sends a leaf's hosts to a window of as many consecutive
  * ranks: the most of the other destinations in any window holding the
- * current one (main.crank) that are expected on lane pnum (their leaves'
- * lanes, the same port numbers in a regularly cabled tree; where leaves
- * spread over their parents, the lanes to parent p), capped at 62. 0 for
- * destinations that are not compute nodes, or leaves wider than 64.
+ * current one (main.crank) that leaf c sends up port pnum (to parent p):
+ * for those routed already in this pass, c's own entry (a destination c
+ * missed too went where its policy sent it); for the others, their leaves'
+ * lanes (the same port numbers in a regularly cabled tree, same_lane; where
+ * leaves spread over their parents, the lanes to parent p). Capped at 62; 0
+ * for destinations that are not compute nodes, or leaves wider than 64.
  */
-static uint32_t window_load(const struct router *r, uint8_t pnum, uint32_t p)
+static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, uint32_t p)
 {
 	const vt_tree *t = r->t;
 	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64], best = 0;
@@ -104,9 +135,12 @@ static uint32_t window_load(const struct router *r, uint8_t pnum, uint32_t p)
 		return 0;
 	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
 		uint32_t dd = (d + n + k - (w - 1)) % n;
+		uint8_t e = dd < d ? routed_entry(r, c, dd) : VT_LFT_NONE;
 
 		hit[k] = dd != d && t->order.port[dd] != VT_NONE &&
-			 (spread ? rank_parent(r, dd) == p : rank_lane(r, dd) == pnum);
+			 (e != VT_LFT_NONE ? e == pnum
+			  : spread	   ? rank_parent(r, dd) == p
+					   : same_lane(r, dd, pnum, p));
 	}
 	for (uint32_t a = 0; a < w; a++) {
 		uint32_t sum = 0;
@@ -174,7 +208,7 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
 	if (!l) {
-		k->window_load = window_load(r, port, p);
+		k->window_load = window_load(r, c, port, p);
 		k->lane_share = lane_share(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING ? 2 : 1;
