@@ -90,14 +90,15 @@ static int crosses(const vt_fabric *f, const vt_lfts *fresh, const uint8_t *gain
  * back) take the fresh entries along that route to the LID; the others keep
  * the previous ones, which now may lead into such a route and follow it (no
  * loop: a fresh route stays among the switches that take fresh entries).
- * gained, at: scratch. 0 when nothing was taken.
+ * gained, at, lids: scratch. 0 when nothing was taken.
  */
 static int take_healed(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh, vt_lfts *t,
-		       uint8_t *gained, uint8_t *at)
+		       uint8_t *gained, uint8_t *at, uint8_t *lids)
 {
 	int any = 0;
 
 	memset(gained, 0, (size_t)t->nsw * 256);
+	memset(lids, 0, t->nlid); /* the LIDs some fresh entry sends through what came back */
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(fresh, s);
 		uint8_t used[256] = {0};
@@ -106,9 +107,11 @@ static int take_healed(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *f
 			used[a[lid]] = 1;
 		for (uint32_t lid = 1; lid < t->nlid; lid++)
 			if (b[lid] != VT_LFT_NONE && !used[b[lid]])
-				any = gained[(size_t)s * 256 + b[lid]] = 1;
+				any = lids[lid] = gained[(size_t)s * 256 + b[lid]] = 1;
 	}
 	for (uint32_t lid = 1; any && lid < t->nlid; lid++) {
+		if (!lids[lid])
+			continue; /* no fresh route to it crosses what came back */
 		memset(at, 0, t->nsw);
 		for (uint32_t s = 0; s < t->nsw; s++) {
 			uint32_t x = s, hops = 0;
@@ -171,25 +174,41 @@ static int nearer_fresh(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *
 	return 1;
 }
 
-/* prev whole, else prev with the healed part fresh (take_healed), into t if either serves. */
+/*
+ * prev whole (in t), else prev with the healed part fresh, into t if either
+ * serves. The whole heal is told first (nearer_fresh: table scans only), so
+ * it costs no shift count and gives the fresh tables even where prev would
+ * serve as well.
+ */
 static int try_keep(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *fresh,
 		    const vt_order *order, enum vt_repair_policy policy, vt_lfts *t,
 		    uint64_t *longer, int *part, char *why, size_t len, vt_err *e)
 {
 	struct repair_guard g = {.f = f, .fresh = fresh, .order = order};
+	size_t n = (size_t)t->nsw * t->nlid;
 	uint8_t *gained = malloc((size_t)t->nsw * 256 + 1), *at = malloc((size_t)t->nsw + 1);
+	uint8_t *lids = malloc((size_t)t->nlid + 1);
+	vt_lfts h = *t;
 	int rc = -1;
 
+	h.port = malloc(n + 1);
 	*part = 0;
-	if (gained && at && (rc = serves(&g, t, policy, why, len, longer, e)) == 0 &&
-	    (*part = take_healed(f, prev, fresh, t, gained, at)))
-		rc = nearer_fresh(f, prev, fresh, t, why, len)
-			     ? 0
-			     : serves(&g, t, policy, why, len, longer, e);
+	if (gained && at && lids && h.port) {
+		memcpy(h.port, t->port, n);
+		*part = take_healed(f, prev, fresh, &h, gained, at, lids);
+		if (*part && nearer_fresh(f, prev, fresh, &h, why, len))
+			rc = 0;
+		else if ((rc = serves(&g, t, policy, why, len, longer, e)) != 0)
+			*part = 0; /* prev whole serves (or out of memory) */
+		else if (*part && (rc = serves(&g, &h, policy, why, len, longer, e)) == 1)
+			memcpy(t->port, h.port, n);
+	}
 	vt_repair_guard_free(&g);
 	free(gained);
 	free(at);
-	if (!gained || !at)
+	free(lids);
+	free(h.port);
+	if (!gained || !at || !lids || !h.port)
 		return vt_err_nomem(e, "out of memory");
 	return rc;
 }

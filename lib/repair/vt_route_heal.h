@@ -20,9 +20,11 @@
  * another fault stays. Else the same for prev with the fresh routes that
  * cross what came back (from the first switch whose fresh route crosses it
  * on to the LID). lfts then takes the tables that passed (st->mode
- * VT_REPAIR_KEPT) and 1 is returned. A full heal gives the fresh tables, which on the whole tree
- * congest less than tables routed around the fault (fat 8,3: shift 1/1.00
- * against 2/1.98): 0, lfts unchanged, the reason added to st->why. Without
+ * VT_REPAIR_KEPT) and 1 is returned. Where the latter are no nearer prev
+ * than the fresh tables (told before any shift count) the heal is whole, and
+ * a whole heal gives the fresh tables, which on the whole tree congest less
+ * than tables routed around the fault (fat 8,3: shift 1/1.00 against
+ * 2/1.98): 0, lfts unchanged, the reason added to st->why. Without
  * order (no shift to compare) the fresh tables stay. -1 when out of memory.
  */
 int vt_repair_heal_keep(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
