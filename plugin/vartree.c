@@ -272,7 +272,8 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 			"vartree: %" PRIu64 " entries route to a CA in more hops than fresh tables "
 			"(vartree.repair=minimal keeps none)\n",
 			st.longer);
-	return st.mode == VT_REPAIR_DONE || st.mode == VT_REPAIR_KEPT;
+	/* tables other than the fresh ones (repaired, partly, kept) need a split of their own */
+	return st.mode != VT_REPAIR_HEALED && st.mode != VT_REPAIR_REFUSED;
 }
 
 /* The subnet modelled, routed and repaired into p->fab and p->lfts; -1 if refused. */
@@ -299,7 +300,7 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		return -1;
 	}
-	/* repaired tables are split anew (the repair's own audit keeps one VL where it can) */
+	/* tables other than the fresh ones get a split of their own */
 	if (repair(p, o, order) && p->vl.nvl1) {
 		vt_vl_split_free(&p->vl);
 		if (vt_route_vl_split(p->fab, ro, &p->lfts, &p->vl, &e)) {
