@@ -30,6 +30,7 @@ struct opts {
 	const char *label[2]; /* --label: names of the routings, in order */
 	unsigned nlabel;
 	int live, json, quiet, have_seed, all_sources, vl_split, timing;
+	int shortest_detours;	  /* --shortest-detours: vt_route_opts' */
 	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];

@@ -32,7 +32,7 @@
 #include "analyze.h"
 
 /* long options only: values past every letter ('V' is -V, the version) */
-enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT };
+enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT, OPT_SHORTEST };
 
 static const char usage[] =
 	"usage: " PROG
@@ -43,6 +43,7 @@ static const char usage[] =
 	"       [--svg FILE] [--hot N]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
 	"       [--stage-limit N] [--node-name-map FILE] [--all-sources [--vl-split]] [--timing]\n"
+	"       [--shortest-detours]  (with --route vartree)\n"
 	"       [-q|--quiet] [-h|--help] [-V|--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
 	"and audits the tables. Patterns: shift[:A-B], butterfly, mesh2d[:XxY], mesh3d[:XxYxZ],\n"
@@ -125,6 +126,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
 	vt_cli_needs(cli, o->vl_split, "--vl-split", o->all_sources, "--all-sources");
+	vt_cli_needs(cli, o->shortest_detours, "--shortest-detours", !!o->route, "--route vartree");
 	vt_cli_needs(cli, o->hot > 0, "--hot", !!o->svg, "--svg FILE");
 	vt_cli_live_check(cli, &o->local, o->live);
 	if (!o->plot_ext)
@@ -212,6 +214,7 @@ static const struct option long_opts[] = {
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
 	{"vl-split", no_argument, 0, OPT_VL_SPLIT},
+	{"shortest-detours", no_argument, 0, OPT_SHORTEST},
 	{"timing", no_argument, 0, 'W'},
 	{"svg", required_argument, 0, OPT_SVG},
 	{"hot", required_argument, 0, OPT_HOT},
@@ -276,6 +279,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_VL_SPLIT:
 			o->vl_split = 1;
+			break;
+		case OPT_SHORTEST:
+			o->shortest_detours = 1;
 			break;
 		case 'W':
 			o->timing = 1;
@@ -364,9 +370,11 @@ static int load_routing(const struct opts *o, vt_fabric *f, const char *lftfile,
 		if (o->vl_split && vt_route_vl_split(f, NULL, &r->lfts, &r->vl, e))
 			return -1;
 	} else {
-		struct vt_route_opts ro = {0};
+		struct vt_route_opts ro = {.shortest_detours = o->shortest_detours};
 		r->name = "vartree";
-		if (vt_route_vl(f, &ro, &r->lfts, &r->order, o->all_sources ? &r->vl : NULL, e))
+		/* CAs above the leaves have their switch's routes: VL 1's too, for the CA audit */
+		if (vt_route_vl(f, &ro, &r->lfts, &r->order,
+				o->all_sources || o->shortest_detours ? &r->vl : NULL, e))
 			return -1;
 		if (!o->order && !o->have_seed)
 			return 0; /* the routing's own compute-node order */

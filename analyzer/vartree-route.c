@@ -45,6 +45,8 @@ static const char usage[] =
 	"      --repair P           what --previous keeps: guarded (longer routes where\n"
 	"                           shift congests no more than fresh, default), minimal\n"
 	"                           (no route longer than fresh) or fewest (any one)\n"
+	"      --shortest-detours   switches with no up*-down* route take a shortest one,\n"
+	"                           those that need it on VL 1 (OpenSM: QoS on)\n"
 	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
@@ -147,6 +149,7 @@ struct opts {
 	const char *topo, *out, *name_map, *files[3]; /* root, cn, io GUID files */
 	struct extra_outs x;
 	int quiet, verbose;
+	int shortest_detours; /* --shortest-detours */
 	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
 	const char *previous; /* --previous: tables to repair instead of replace */
 	enum vt_repair_policy policy;
@@ -258,6 +261,7 @@ static const struct option long_opts[] = {
 	{"lmc", required_argument, 0, 'l'},
 	{"previous", required_argument, 0, 'P'},
 	{"repair", required_argument, 0, 'R'},
+	{"shortest-detours", no_argument, 0, 'D'},
 	{"quiet", no_argument, 0, 'q'},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
@@ -311,6 +315,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'q':
 			o->quiet = 1;
+			break;
+		case 'D':
+			o->shortest_detours = 1;
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -465,6 +472,7 @@ static int route(struct opts *o, struct run *r, vt_err *e)
 	ro.cn_file = o->files[1];
 	ro.io_file = o->files[2];
 	ro.root_lines = r->roots_at;
+	ro.shortest_detours = o->shortest_detours;
 	ro.log = o->quiet ? NULL : log_stderr;
 	ro.log_level = VT_LOG_INFO;
 	t1 = now();

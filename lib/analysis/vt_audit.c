@@ -509,11 +509,8 @@ int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads
 int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,
 		      vt_audit *a, vt_err *e)
 {
-	struct shared s = {.f = f,
-			   .t = t,
-			   .nsw = f->nswitches,
-			   .every = o->every_source,
-			   .vl = o->every_source ? o->vl : NULL};
+	struct shared s = {
+		.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source, .vl = o->vl};
 	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
 	unsigned n = nthreads < 1		       ? 1

@@ -93,9 +93,11 @@ struct vt_audit_opts {
 	 */
 	int every_source;
 	/*
-	 * With every_source: the routes vl puts on VL 1 are audited apart, each
-	 * VL's channel dependencies for a cycle of their own (a credit loop on
-	 * VL 1 names "VL 1" first; count is the VLs with a cycle). NULL: one VL.
+	 * The routes vl puts on VL 1 are audited apart, each VL's channel
+	 * dependencies for a cycle of their own (a credit loop on VL 1 names
+	 * "VL 1" first; count is the VLs with a cycle). NULL: one VL. Without
+	 * every_source, the routes of CAs on switches above the leaves
+	 * (aggregation nodes, management CAs) are their switch's, split alike.
 	 */
 	const vt_vl_split *vl;
 };

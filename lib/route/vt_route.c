@@ -271,8 +271,9 @@ enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES 
  * plane had no turn switch or top tree (the third or fourth try's detours
  * fell back to the turn order's)
  */
-#define ROUTED_UNSURE 1
-#define ROUTED_NO_Z   2
+#define ROUTED_UNSURE  1
+#define ROUTED_NO_Z    2
+#define ROUTED_DETOURS 4 /* some switch had no up*-down* route to some destination */
 
 /* The tree options of the routing's options (none: o NULL). */
 static void tree_opts(const struct vt_route_opts *o, struct vt_tree_opts *to)
@@ -291,15 +292,16 @@ static void tree_opts(const struct vt_route_opts *o, struct vt_tree_opts *to)
 	to->root_lines = o->root_lines;
 }
 
-/* One routing of every plane; *got: ROUTED_ flags. */
+/* One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_ flags. */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
-			vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart, uint8_t *level,
-			vt_err *e)
+			int minimal, vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart,
+			uint8_t *level, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
 	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
 			   .deg.turn_switch = try == TRY_TURN_SWITCH,
 			   .deg.top_tree = try == TRY_TOP_TREE,
+			   .deg.minimal = minimal,
 			   .deg.apart = VT_NONE};
 	vt_tree t;
 	uint32_t *plane = NULL, np;
@@ -364,7 +366,8 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		if (p0->lid && vt_lft_get(lfts, s, p0->lid) == VT_LFT_NONE)
 			vt_lft_set(lfts, s, p0->lid, 0);
 	}
-	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0);
+	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0) |
+	       (r.deg.detours ? ROUTED_DETOURS : 0);
 	apart[0] = r.deg.apart;
 	apart[1] = r.deg.napart;
 	router_free(&r);
@@ -484,7 +487,7 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 	if (!vl)
 		vl = &own;
 	memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, quiet, TRY_SPREAD, lfts, order, &got, apart, level, e)) {
+	if (route_planes(f, quiet, TRY_SPREAD, 0, lfts, order, &got, apart, level, e)) {
 		free(level);
 		return -1;
 	}
@@ -494,6 +497,76 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 	free(level);
 	if (!rc)
 		log_split(o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
+	if (rc || vl == &own)
+		vt_vl_split_free(vl);
+	if (rc) {
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+	}
+	return rc;
+}
+
+static void log_minimal(const struct vt_route_opts *o, const vt_vl_split *vl)
+{
+	char line[600];
+
+	if (!o || !o->log || o->log_level < VT_LOG_INFO)
+		return;
+	if (vl->nvl1)
+		snprintf(line, sizeof(line),
+			 "routed with a second VL: switches with no up*-down* route to a "
+			 "destination take a shortest way over any link; %" PRIu64 " routes that "
+			 "start at %u switches other than leaves use VL 1 (their own SL), where "
+			 "they would close a credit loop with the leaves' routes; every other "
+			 "route, CA-to-CA up*-down* among them, uses VL 0; each VL has no credit "
+			 "loop",
+			 vl->nvl1, vl->nsrc);
+	else
+		snprintf(line, sizeof(line),
+			 "routed on one VL: switches with no up*-down* route to a destination "
+			 "take a shortest way over any link, and close no credit loop");
+	ROUTE_LOG(o, VT_LOG_INFO, line);
+}
+
+/*
+ * The try with a second VL (vt_route_vl): detours at their shortest
+ * (deg.minimal), the routes of switches other than leaves that then close a
+ * credit loop with the leaves' put on VL 1 (vt_vl_split). 0 with lfts,
+ * order and vl (NULL: split and dropped) filled, where every VL passes the
+ * every-source audit; 1 where an audit failed (nothing allocated: the one-VL
+ * routings follow); 2 where no switch took a detour: lfts and order are the
+ * first one-VL routing's (*got its flags), vl empty; -1 on error.
+ */
+static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts,
+			 vt_order *order, vt_vl_split *vl, int *got, vt_err *e)
+{
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	uint8_t *level = malloc(f->nswitches + 1);
+	uint32_t apart[2];
+	vt_vl_split own;
+	vt_audit a;
+	int rc = -1;
+
+	if (!level)
+		return vt_err_nomem(e, "out of memory");
+	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
+	if (!vl)
+		vl = &own;
+	memset(vl, 0, sizeof(*vl));
+	if (route_planes(f, o, TRY_SPREAD, 1, lfts, order, got, apart, level, e)) {
+		free(level);
+		return -1;
+	}
+	ao.vl = vl;
+	if (!(*got & ROUTED_DETOURS)) {
+		free(level);
+		return 2; /* deg.minimal changed nothing */
+	}
+	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
+		rc = vt_audit_failed(&a) ? 1 : 0;
+	free(level);
+	if (!rc)
+		log_minimal(o, vl);
 	if (rc || vl == &own)
 		vt_vl_split_free(vl);
 	if (rc) {
@@ -526,20 +599,23 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 {
 	struct vt_route_opts quiet = {0};
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
-	int got = 0;
+	int got = 0, rc = 0;
 	struct audit_finding found[NTRIES];
 	uint32_t apart[2] = {VT_NONE, 0};
 	vt_err first;
 
 	if (vl)
 		memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, o, try, lfts, order, &got, apart, NULL, e))
+	if (o)
+		quiet = *o;
+	quiet.log = NULL; /* the tree is described once */
+	if (o && o->shortest_detours && (rc = route_minimal(f, o, lfts, order, vl, &got, e)) <= 0)
+		return rc;
+	if (rc != 2 &&
+	    route_planes(f, rc == 1 ? &quiet : o, try, 0, lfts, order, &got, apart, NULL, e))
 		return -1;
 	if (!(got & ROUTED_UNSURE))
 		return 0;
-	if (o)
-		quiet = *o;
-	quiet.log = NULL; /* the tree was described once */
 	for (;;) {
 		if (audit_every_source(f, lfts, &found[try], e)) {
 			vt_order_free(order);
@@ -552,13 +628,12 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		vt_order_free(order);
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
-			int rc = route_split(f, o, &quiet,
-					     refusal_cause(f, &found[TRY_SPREAD], &first), lfts,
-					     order, vl, e);
+			rc = route_split(f, o, &quiet, refusal_cause(f, &found[TRY_SPREAD], &first),
+					 lfts, order, vl, e);
 
 			return rc <= 0 ? rc : refuse(f, &found[shown], apart, e);
 		}
-		if (route_planes(f, &quiet, try, lfts, order, &got, apart, NULL, e))
+		if (route_planes(f, &quiet, try, 0, lfts, order, &got, apart, NULL, e))
 			return -1;
 	}
 	log_tries(o, f, try, found);

@@ -39,6 +39,14 @@ struct vt_route_opts {
 	/* the files they were read from and each root's line, for errors; NULL: none (vt_tree.h) */
 	const char *root_file, *cn_file, *io_file;
 	const unsigned *root_lines;
+	/*
+	 * vt_route_vl first tries detours at their shortest (any link), the
+	 * routes of switches above the leaves that then close a credit loop on
+	 * VL 1; kept where each VL passes the every-source audit. Needs a
+	 * second VL (OpenSM: QoS on) wherever such a route exists; 0: detours
+	 * turn at the turn leaf on one VL, as before.
+	 */
+	int shortest_detours;
 	vt_log_fn log; /* may be NULL */
 	void *log_ctx;
 	enum vt_log_level log_level;

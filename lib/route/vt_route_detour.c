@@ -144,6 +144,81 @@ static inline int any_at(const uint32_t *dist, const uint32_t *peer, uint32_t a,
 	return 0;
 }
 
+/* Hops from s to px: its route's, or its shortest detour's (dist, 0: s has a route). */
+static inline uint32_t hops_to(const struct router *r, uint32_t s)
+{
+	return r->plan.dist[s] ? r->plan.dist[s] : r->plan.h[s];
+}
+
+/* The fewest hops to px through the neighbours peer[a .. b), plus one (VT_NONE: none). */
+static uint32_t via(const struct router *r, const uint32_t *peer, uint32_t a, uint32_t b)
+{
+	uint32_t best = VT_NONE;
+
+	for (; a < b; a++) {
+		uint32_t hn = hops_to(r, peer[a]);
+
+		if (hn != VT_NONE && hn + 1 < best)
+			best = hn + 1;
+	}
+	return best;
+}
+
+/* Positions in peer[a .. b) of the neighbours hd - 1 hops from px, into cpos; their number. */
+static uint32_t closer(struct router *r, const uint32_t *peer, uint32_t a, uint32_t b, uint32_t hd)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = a; j < b; j++)
+		if (hops_to(r, peer[j]) + 1 == hd)
+			r->fill.cpos[r->fill.npos + n++] = (uint8_t)(j - a);
+	return n;
+}
+
+/*
+ * deg.minimal: each detour switch takes a shortest way to px over any link
+ * (through switches with a route, their hops as routed), down to children
+ * where one is as short (the route turns down-up once, at the first switch
+ * with a route: down then a leaf's own route), else up. No turn order: the
+ * routes that close a credit loop with the leaves' go on VL 1, which
+ * vt_route_vl's split finds and its audit checks, each VL apart.
+ */
+static void minimal_detours(struct router *r, uint32_t nd)
+{
+	const vt_tree *t = r->t;
+	const uint32_t *q = r->plan.queue;
+	uint32_t *dist = r->plan.dist;
+
+	for (int changed = 1; changed;) { /* shortest first: a few rounds, one per detour hop */
+		changed = 0;
+		for (uint32_t i = 0; i < nd; i++) {
+			uint32_t s = q[i];
+			uint32_t dn = via(r, t->dn_peer, t->dn_start[s], t->dn_start[s + 1]);
+			uint32_t up = via(r, t->up_peer, t->up_start[s], t->up_start[s + 1]);
+			uint32_t hd = dn < up ? dn : up;
+
+			if (hd < dist[s]) {
+				dist[s] = hd;
+				changed = 1;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < nd; i++) {
+		uint32_t s = q[i], n;
+
+		if (dist[s] == VT_NONE)
+			continue; /* cut off from every route */
+		n = closer(r, t->dn_peer, t->dn_start[s], t->dn_start[s + 1], dist[s]);
+		if (n) {
+			add_fill(r, s, &t->dn_port[t->dn_start[s]], &r->fill.cpos[r->fill.npos], n);
+		} else {
+			n = closer(r, t->up_peer, t->up_start[s], t->up_start[s + 1], dist[s]);
+			add_fill(r, s, &t->up_port[t->up_start[s]], &r->fill.cpos[r->fill.npos], n);
+		}
+		r->fill.npos += n;
+	}
+}
+
 /*
  * The nd switches without a route are queue[0 .. nd), dist VT_NONE; rounds
  * pull distance k onto those next to a switch at k - 1 (a hit ends a
@@ -155,6 +230,11 @@ void vt_route_plan_detours(struct router *r, uint32_t nd)
 	uint32_t *q = r->plan.queue, *got = r->main.cur, ngot = 0; /* the descent's cur is free */
 	uint32_t *dist = r->plan.dist;
 
+	r->deg.detours += nd > 0;
+	if (nd && r->deg.minimal) {
+		minimal_detours(r, nd);
+		return;
+	}
 	if (!nd ||
 	    !(r->deg.top_tree ? vt_route_top_tree_detours(r, nd) : vt_route_turn_detours(r, nd)))
 		return;

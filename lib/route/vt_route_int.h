@@ -243,6 +243,14 @@ struct route_degraded {
 	uint32_t apart, napart;
 	uint32_t *tw;
 	/*
+	 * Set by vt_route's try with a second VL (vt_route_vl): detours take a
+	 * shortest way over any link (vt_route_detour.c's minimal_detours), the
+	 * routes that then close a credit loop left to the VL split. detours:
+	 * plans that had a switch without an up*-down* route.
+	 */
+	int minimal;
+	uint32_t detours;
+	/*
 	 * Set when that argument does not cover the plane: a plan fell back to
 	 * the turn order's detours, or z reaches some ancestor by two up-paths.
 	 * vt_route then checks the finished tables.
