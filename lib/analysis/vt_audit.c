@@ -215,7 +215,10 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 		uint32_t ch = c->out[w], u = ch == VT_NONE ? VT_NONE : s->chan_sw[ch];
 		if (u == VT_NONE)
 			continue;
-		if (dist[u] + 1 != dist[w]) {
+		/* only the first offence of a kind keeps its text: the rest only count */
+		if (dist[u] + 1 != dist[w] && c->a.item[VT_AUDIT_NONMINIMAL].count) {
+			c->a.item[VT_AUDIT_NONMINIMAL].count++;
+		} else if (dist[u] + 1 != dist[w]) {
 			char why[192], n[120];
 
 			snprintf(why, sizeof(why),

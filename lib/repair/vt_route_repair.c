@@ -267,11 +267,19 @@ static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
 
 #define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
 
-/* rank_gaps from r->rank_port, built for s on its first call there. */
-static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+/*
+ * rank_gaps from r->rank_port, built for s on its first call there. Only the
+ * gaps of cur and of s's linked ports are read (choose_port), and the first
+ * distance found for a port is its gap: the walk ends once each of those has
+ * one (a leaf's up-links and a level-1 switch's ports within its pod's ranks,
+ * where the walk went on to GAP_CAP ranks each side).
+ */
+static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, unsigned cur,
+			   uint32_t *gap)
 {
-	uint32_t n = r->nrank, nlid = r->t->nlid;
+	uint32_t n = r->nrank, nlid = r->t->nlid, need = 0;
 	const uint16_t *rp = r->rank_port;
+	uint8_t want[256] = {0}; /* ports whose gap is read and not found yet */
 
 	for (uint32_t i = 0; r->rank_port_sw != s && i < n; i++) {
 		uint32_t l = r->lid_of_rank[i];
@@ -281,32 +289,45 @@ static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, uint32_t
 					  : vt_lft_get(r->t, s, l);
 	}
 	r->rank_port_sw = s;
-	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++) {
+	for (unsigned p = 0; p <= sw_node(r, s)->nports; p++)
+		if (p == cur || (p > 0 && sw_peer(r, s, p) != VT_NONE)) {
+			want[p] = 1;
+			need++;
+		}
+	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n && need; d++) {
 		/* (rank - d) mod n and (rank + d) mod n, d < n */
 		uint16_t a = rp[rank >= d ? rank - d : rank + n - d];
 		uint16_t b = rp[rank + d < n ? rank + d : rank + d - n];
 
-		if (a != RANK_NO_PORT && gap[a] > d)
+		if (a != RANK_NO_PORT && gap[a] > d) {
 			gap[a] = d;
-		if (b != RANK_NO_PORT && gap[b] > d)
+			need -= want[a];
+			want[a] = 0;
+		}
+		if (b != RANK_NO_PORT && gap[b] > d) {
 			gap[b] = d;
+			need -= want[b];
+			want[b] = 0;
+		}
 	}
 }
 
 /*
  * Per port of switch s, the distance in ranks from rank to the nearest other
  * rank whose LID CA traffic crosses s towards through that port (GAP_CAP when
- * none is nearer). A shift stage sends each host to the rank a fixed distance
- * on, so LIDs of nearby ranks on one port tend to share its link in a stage.
+ * none is nearer; exact for cur and the linked ports only, the ones
+ * choose_port reads). A shift stage sends each host to the rank a fixed
+ * distance on, so LIDs of nearby ranks on one port tend to share its link in
+ * a stage.
  */
-static void rank_gaps(struct repair *r, uint32_t s, uint32_t rank, uint32_t *gap)
+static void rank_gaps(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap)
 {
 	uint32_t n = r->nrank, nlid = r->t->nlid;
 
 	for (unsigned p = 0; p < 256; p++)
 		gap[p] = GAP_CAP;
 	if (r->rank_port) {
-		rank_gaps_fast(r, s, rank, gap);
+		rank_gaps_fast(r, s, rank, cur, gap);
 		return;
 	}
 	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++)
@@ -335,7 +356,7 @@ static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const ui
 	int ca = r->ca[lid];
 
 	if (r->how.rebalance >= REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
-		rank_gaps(r, s, r->rank_of_lid[lid], gap);
+		rank_gaps(r, s, r->rank_of_lid[lid], cur, gap);
 	else
 		memset(gap, 0, sizeof(gap));
 	for (unsigned p = 1; p <= nports; p++)

@@ -42,14 +42,14 @@ uint64_t vt_repair_forced_lost(const vt_fabric *f, const vt_lfts *prev)
 {
 	uint64_t n = 0;
 
-	for (uint32_t s = 0; s < prev->nsw; s++)
-		for (uint32_t lid = 1; lid < prev->nlid; lid++) {
-			uint8_t p = vt_lft_get(prev, s, lid);
+	for (uint32_t s = 0; s < prev->nsw; s++) {
+		const uint8_t *row = vt_lft_row(prev, s);
+		uint8_t down[256]; /* per port: entries through it lost their link */
 
-			if (p != VT_LFT_NONE && f->lid_port[lid] != VT_NONE &&
-			    !vt_repair_port_up(f, s, p))
-				n++;
-		}
+		vt_repair_ports_down(f, s, down);
+		for (uint32_t lid = 1; lid < prev->nlid; lid++)
+			n += down[row[lid]] && f->lid_port[lid] != VT_NONE;
+	}
 	return n;
 }
 

@@ -24,6 +24,17 @@ static inline int vt_repair_port_up(const vt_fabric *f, uint32_t s, unsigned p)
 }
 
 /*
+ * down[p] for every port number p (256): is an entry of switch s with port p
+ * one whose link is gone (not VT_LFT_NONE, not port 0, not linked)? The
+ * per-entry vt_repair_port_up looked up the fabric's records at every entry.
+ */
+static inline void vt_repair_ports_down(const vt_fabric *f, uint32_t s, uint8_t *down)
+{
+	for (unsigned p = 0; p < 256; p++)
+		down[p] = p != VT_LFT_NONE && !vt_repair_port_up(f, s, p);
+}
+
+/*
  * Entries and 64-LID blocks of t that differ from prev, for the LIDs still in
  * the fabric (those that left change alike under any routing).
  */

@@ -78,13 +78,15 @@ static int ca_lids(struct repair *r)
 	return 0;
 }
 
-/* Might s keep its previous entry for lid: linked, and not the fresh one? */
-static int pending(const struct repair *r, uint32_t s, uint32_t lid)
+/*
+ * Might s keep its previous entry for lid: linked, and not the fresh one?
+ * down: vt_repair_ports_down of s.
+ */
+static int pending(const struct repair *r, uint32_t s, uint32_t lid, const uint8_t *down)
 {
 	uint8_t p = vt_lft_get(r->prev, s, lid);
 
-	return p != VT_LFT_NONE && p != vt_lft_get(r->fresh, s, lid) &&
-	       vt_repair_port_up(r->f, s, p);
+	return p != VT_LFT_NONE && p != vt_lft_get(r->fresh, s, lid) && !down[p];
 }
 
 /*
@@ -100,9 +102,13 @@ static int pend_lists(struct repair *r)
 	r->pend_at = at;
 	if (!at)
 		return -1;
-	for (uint32_t s = 0; s < r->t->nsw; s++)
+	for (uint32_t s = 0; s < r->t->nsw; s++) {
+		uint8_t down[256];
+
+		vt_repair_ports_down(r->f, s, down);
 		for (uint32_t lid = 0; lid < nlid; lid++)
-			at[lid + 1] += (size_t)pending(r, s, lid);
+			at[lid + 1] += (size_t)pending(r, s, lid, down);
+	}
 	for (uint32_t l = 0; l < nlid; l++)
 		at[l + 1] += at[l];
 	r->pend_sw = malloc((at[nlid] + 1) * sizeof(*r->pend_sw));
@@ -112,10 +118,14 @@ static int pend_lists(struct repair *r)
 		return -1;
 	}
 	memcpy(next, at, ((size_t)nlid + 1) * sizeof(*next));
-	for (uint32_t s = 0; s < r->t->nsw; s++)
+	for (uint32_t s = 0; s < r->t->nsw; s++) {
+		uint8_t down[256];
+
+		vt_repair_ports_down(r->f, s, down);
 		for (uint32_t lid = 0; lid < nlid; lid++)
-			if (pending(r, s, lid))
+			if (pending(r, s, lid, down))
 				r->pend_sw[next[lid]++] = s;
+	}
 	free(next);
 	return 0;
 }
