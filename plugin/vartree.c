@@ -356,6 +356,17 @@ static int vtp_route(void *ctx)
 	if (o.level_set && o.level < ro.log_level)
 		ro.log_level = o.level;
 
+	if (o.shortest_detours) {
+		char why[300];
+
+		vtp_vl_room(p, why, sizeof(why));
+		ro.shortest_detours = !why[0];
+		if (why[0])
+			OSM_LOG(&p->osm->log, OSM_LOG_INFO,
+				"vartree: vartree.detours=shortest needs a second VL, and %s: the "
+				"detours turn at the turn leaf on one VL\n",
+				why);
+	}
 	hops_start(p, &o, &hops);
 	ret = route_subnet(p, &o, &ro, &order);
 	if (!ret && o.order_dump)

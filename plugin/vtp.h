@@ -39,6 +39,8 @@ struct vtp {
 /* The SL of the routes on VL 1 (path_sl), which update_sl2vl maps to VL 1. */
 #define VTP_SL 1
 
+/* Why the fabric cannot carry VL 1 ("" when it can), into why[len]. */
+void vtp_vl_room(const struct vtp *p, char *why, size_t len);
 /* Whether the fabric can carry this sweep's VL 1 (p->vl_on), with a log line either way. */
 void vtp_vl_check(struct vtp *p);
 /* OpenSM's path_sl and update_sl2vl hooks (vtp_vl.c). */

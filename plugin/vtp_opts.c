@@ -82,6 +82,15 @@ static const char *one(struct vtp_opts *o, const char *tok, size_t len)
 	if (klen == 6 && !strncmp(tok, "repair", klen))
 		return parse_repair(v, vlen, o) ? "not guarded, minimal, fewest or a boolean"
 						: NULL;
+	if (klen == 7 && !strncmp(tok, "detours", klen)) {
+		if (vlen == 4 && !strncmp(v, "turn", 4))
+			o->shortest_detours = 0;
+		else if (vlen == 8 && !strncmp(v, "shortest", 8))
+			o->shortest_detours = 1;
+		else
+			return "not turn or shortest";
+		return NULL;
+	}
 	if (klen == 4 && !strncmp(tok, "hops", klen))
 		return parse_hops(v, vlen, &o->hops) ? "not vartree or opensm" : NULL;
 	if (klen == 3 && !strncmp(tok, "log", klen)) {
@@ -108,6 +117,7 @@ int vtp_opts_parse(struct vtp_opts *o, const char *opt, vtp_bad_fn bad, void *ct
 	 * wherever the repaired ones would congest shift more (vartree-plugin(8)) */
 	o->repair = 1;
 	o->repair_policy = VT_REPAIR_GUARDED;
+	o->shortest_detours = 0; /* their VL 1 needs QoS on */
 	while (*s) {
 		const char *why;
 		size_t n;

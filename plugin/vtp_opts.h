@@ -30,6 +30,8 @@ struct vtp_opts {
 	int level_set;		 /* level given explicitly, else OpenSM's log level decides */
 	int repair; /* keep the last sweep's entries where they serve (vartree.repair) */
 	enum vt_repair_policy repair_policy;
+	/* vartree.detours=shortest: vt_route_opts.shortest_detours where VL 1 can be set up */
+	int shortest_detours;
 };
 
 /* A bad vartree.* token (len bytes, not NUL-terminated) and why it cannot be used. */

@@ -13,8 +13,7 @@
 
 #include "vtp.h"
 
-/* Why the fabric cannot carry VL 1 ("" when it can), into why[len]. */
-static void vl_room(const struct vtp *p, char *why, size_t len)
+void vtp_vl_room(const struct vtp *p, char *why, size_t len)
 {
 	const osm_subn_t *subn = &p->osm->subn;
 	const cl_qmap_t *tbl = &subn->node_guid_tbl;
@@ -52,7 +51,7 @@ void vtp_vl_check(struct vtp *p)
 	p->vl_on = 0;
 	if (!p->vl.nvl1)
 		return;
-	vl_room(p, why, sizeof(why));
+	vtp_vl_room(p, why, sizeof(why));
 	if (why[0]) {
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
 			"ERR VT11: %" PRIu64 " routes from %u switches that are not leaves "

@@ -87,6 +87,15 @@ START_TEST(good_and_empty_options)
 	ck_assert_int_eq(o.repair_policy, VT_REPAIR_MINIMAL);
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.repair=guarded", collect, NULL), 0);
 	ck_assert_int_eq(o.repair_policy, VT_REPAIR_GUARDED);
+	/* detours turn at the turn leaf unless vartree.detours=shortest */
+	ck_assert_int_eq(o.shortest_detours, 0);
+	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.detours=shortest", collect, NULL), 0);
+	ck_assert_int_eq(o.shortest_detours, 1);
+	ck_assert_int_eq(
+		vtp_opts_parse(&o, "vartree.detours=shortest vartree.detours=turn", collect, NULL),
+		0);
+	ck_assert_int_eq(o.shortest_detours, 0);
+	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.detours=short", NULL, NULL), 1);
 	/* without a callback the bad tokens are only counted */
 	ck_assert_int_eq(vtp_opts_parse(&o, "vartree.a=1 vartree.b=2", NULL, NULL), 2);
 }
