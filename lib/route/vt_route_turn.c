@@ -42,7 +42,10 @@
  * route's: on vartree-gen gpu each of the 36 such 3-hop entries alone closes
  * one (tests/cli/route_turn_leaf.sh). In general one leaf per pair of groups
  * can take down-up turns both ways, and Z is that leaf for every pair, so
- * only Z's pod reaches other groups minimally; more needs virtual lanes.
+ * only Z's pod reaches other groups minimally; more needs virtual lanes:
+ * vt_route_opts.shortest_detours (vt_route_detour.c's minimal_detours) routes
+ * every detour on a shortest way and puts the turns into lower groups on
+ * VL 1 (vt_vl_split), kept where each VL passes the every-source audit.
  */
 #include "route/vt_route_int.h"
 
