@@ -2,7 +2,8 @@
 # Issue 23's table: each family of real fabrics as vartree-gen makes it (several
 # sizes and seeds), routed by every engine inside the stock OpenSM on ibsim
 # (sim/vartree-compare), shift worst/avg beside the cut bound, and the
-# every-source audit's non-minimal hop count of vartree's tables (offline).
+# every-source audit's non-minimal hop count of vartree's tables (offline; "A/B": as
+# routed by default / with --shortest-detours, switch-sourced detours on VL 1).
 # Columns: vartree's worst/avg, the bound's, the best other engine's (by worst,
 # then avg) and its name, and what vartree misses: "worst" (above the bound's
 # worst), "avg+N%" (more than 5 % over the bound's avg), "engine" (an engine
@@ -50,13 +51,16 @@ row() { # LABEL SPEC...
 		printf '%-22s generator refused: %s\n' "$label" "$(head -1 "$tmp/gen.err")"
 		return 1
 	fi
-	local nm bavg
+	local nm nm2 bavg
 	"$an" "$t" --route vartree -p shift --all-sources --vl-split >"$tmp/a.out" 2>&1
 	nm=$(sed -n 's/^audit: non-minimal: \([0-9]*\).*/\1/p' "$tmp/a.out")
 	bavg=$(awk '$1 == "shift" { print $7 }' "$tmp/a.out")
+	# and with a second VL for the switch-sourced detours (vartree.detours=shortest)
+	nm2=$("$an" "$t" --route vartree --shortest-detours --all-sources --vl-split -q 2>&1 |
+		sed -n 's/^audit: non-minimal: \([0-9]*\).*/\1/p')
 	"$top/sim/vartree-compare" -q --json -p shift "$t" >"$tmp/c.json" 2>"$tmp/c.err" ||
 		{ printf '%-22s vartree-compare failed: %s\n' "$label" "$(tail -1 "$tmp/c.err")"; return 1; }
-	python3 - "$tmp/c.json" "$label" "${nm:-0}" "${bavg:-0}" <<'PY'
+	python3 - "$tmp/c.json" "$label" "${nm:-0}/${nm2:-0}" "${bavg:-0}" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 label, nonmin, bavg = sys.argv[2], sys.argv[3], float(sys.argv[4])
@@ -85,11 +89,11 @@ if best and (v[0] > best[1][0] or v[1] > best[1][1] + 1e-9):
 wa = lambda w, a: f"{w}/{a:.2f}"
 bw, bn = (wa(*best[1]), best[0]) if best else ("-", "none routed")
 print(f"{label:22s} {wa(*v):9s} {wa(bound, bavg):9s} {bw:9s} {bn:14s} "
-      f"{nonmin:>6}  {' '.join(miss) or 'ok'}")
+      f"{nonmin:>9}  {' '.join(miss) or 'ok'}")
 PY
 }
 
-printf '%-22s %-9s %-9s %-9s %-14s %6s  %s\n' fabric vartree bound best engine nonmin misses
+printf '%-22s %-9s %-9s %-9s %-14s %9s  %s\n' fabric vartree bound best engine nonmin misses
 if [ -n "${VT_FAMILIES_LIST:-}" ]; then cat "$VT_FAMILIES_LIST"; else default_list; fi |
 	while read -r label spec; do
 		[ -n "$label" ] || continue
