@@ -38,6 +38,7 @@ struct shared {
 	uint8_t *linked;       /* per port: has a peer */
 	uint8_t *ca;	       /* per switch: traffic starts there (a CA hangs off it, or every) */
 	int every;	       /* every switch a source, switch LIDs audited too */
+	int skip_min;	       /* no non-minimal hops: dist rows are planes, 0 in and max out */
 	const vt_vl_split *vl; /* routes on VL 1, audited apart; NULL: one VL */
 	uint32_t *lids;	       /* audited LIDs (of CA ports cabled to a switch), ascending */
 	uint32_t nlids;
@@ -204,6 +205,20 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
  * uses, such as a detour from a switch that lost its down path, carry no
  * traffic and are not counted), and the channel dependencies w -> u -> next.
  */
+/* A non-minimal hop w -> u: only the first of the kind keeps a text, the rest only count. */
+static void nonminimal(struct ctx *c, uint32_t lid, uint32_t w, uint32_t u, const uint16_t *dist)
+{
+	char why[192], n[120];
+
+	if (c->a.item[VT_AUDIT_NONMINIMAL].count) {
+		c->a.item[VT_AUDIT_NONMINIMAL].count++;
+		return;
+	}
+	snprintf(why, sizeof(why), "non-minimal hop to %s (%u switch hops where %u would do)",
+		 sw_name(c->s->f, u, n, sizeof(n)), dist[u] + 1, dist[w]);
+	report(&c->a, c->s->f, VT_AUDIT_NONMINIMAL, w, lid, why);
+}
+
 static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 {
 	const struct shared *s = c->s;
@@ -215,17 +230,8 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 		uint32_t ch = c->out[w], u = ch == VT_NONE ? VT_NONE : s->chan_sw[ch];
 		if (u == VT_NONE)
 			continue;
-		/* only the first offence of a kind keeps its text: the rest only count */
-		if (dist[u] + 1 != dist[w] && c->a.item[VT_AUDIT_NONMINIMAL].count) {
-			c->a.item[VT_AUDIT_NONMINIMAL].count++;
-		} else if (dist[u] + 1 != dist[w]) {
-			char why[192], n[120];
-
-			snprintf(why, sizeof(why),
-				 "non-minimal hop to %s (%u switch hops where %u would do)",
-				 sw_name(f, u, n, sizeof(n)), dist[u] + 1, dist[w]);
-			report(&c->a, f, VT_AUDIT_NONMINIMAL, w, lid, why);
-		}
+		if (!s->skip_min && dist[u] + 1 != dist[w])
+			nonminimal(c, lid, w, u, dist);
 		uint32_t ch2 = c->out[u];
 		if (ch2 != VT_NONE && s->chan_sw[ch2] != VT_NONE) {
 			unsigned pn = f->ports[ch2].num;
@@ -442,6 +448,58 @@ int vt_audit_lid(const vt_fabric *f, uint32_t lid, int every)
 	       f->nodes[f->ports[f->ports[dp].peer].node].type == VT_SWITCH;
 }
 
+/*
+ * Without non-minimal hops, walk_lid needs of a distance only whether the
+ * switch is in the destination's plane: a row per connected part of the
+ * switches (0 inside, UINT16_MAX outside) and dist_row the part of each
+ * destination switch. -1 when out of memory.
+ */
+static int plane_rows(struct shared *s)
+{
+	uint32_t nsw = s->nsw, np = 0, *part = malloc((nsw + 1) * sizeof(*part));
+	uint32_t *queue = malloc((nsw + 1) * sizeof(*queue));
+	int rc = -1;
+
+	if (!part || !queue)
+		goto out;
+	for (uint32_t x = 0; x < nsw; x++)
+		part[x] = VT_NONE;
+	for (uint32_t x0 = 0; x0 < nsw; x0++) {
+		uint32_t h = 0, tl = 0;
+
+		if (part[x0] != VT_NONE)
+			continue;
+		part[x0] = np;
+		queue[tl++] = x0;
+		while (h < tl) {
+			uint32_t x = queue[h++];
+
+			for (unsigned p = 1; p <= s->nports[x]; p++) {
+				uint32_t v = s->chan_sw[s->first[x] + p];
+
+				if (v != VT_NONE && part[v] == VT_NONE) {
+					part[v] = np;
+					queue[tl++] = v;
+				}
+			}
+		}
+		np++;
+	}
+	s->dist = malloc(((size_t)np * nsw + 1) * sizeof(*s->dist));
+	if (!s->dist)
+		goto out;
+	for (uint32_t i = 0; i < np; i++)
+		for (uint32_t x = 0; x < nsw; x++)
+			s->dist[(size_t)i * nsw + x] = part[x] == i ? 0 : UINT16_MAX;
+	for (uint32_t i = 0; i < s->ndsw; i++)
+		s->dist_row[s->dsws[i]] = part[s->dsws[i]];
+	rc = 0;
+out:
+	free(part);
+	free(queue);
+	return rc;
+}
+
 static int setup(struct shared *s)
 {
 	const vt_fabric *f = s->f;
@@ -484,6 +542,8 @@ static int setup(struct shared *s)
 			s->dsws[s->ndsw++] = dsw;
 		}
 	}
+	if (s->skip_min)
+		return plane_rows(s);
 	s->dist = malloc(((size_t)s->ndsw * nsw + 1) * sizeof(*s->dist));
 	return s->dist ? 0 : -1;
 }
@@ -513,7 +573,8 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 		      vt_audit *a, vt_err *e)
 {
 	struct shared s = {
-		.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source, .vl = o->vl};
+		.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source, .vl = o->vl,
+		.skip_min = o->skip_minimal};
 	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
 	unsigned n = nthreads < 1		       ? 1
@@ -551,7 +612,8 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
 		goto out;
 	}
-	run_workers(w, n, distances_worker);
+	if (!s.skip_min)
+		run_workers(w, n, distances_worker);
 	run_workers(w, n, lids_worker);
 	for (unsigned i = 0; i < n; i++) {
 		for (int k = 0; k < VT_AUDIT_CREDIT_LOOP; k++) {

@@ -100,6 +100,12 @@ struct vt_audit_opts {
 	 * (aggregation nodes, management CAs) are their switch's, split alike.
 	 */
 	const vt_vl_split *vl;
+	/*
+	 * Non-minimal hops not looked for (their count stays 0): no hop distances
+	 * from every destination switch, a search over the fabric each, for a
+	 * caller that ignores them (the repair's audit).
+	 */
+	int skip_minimal;
 };
 
 int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,

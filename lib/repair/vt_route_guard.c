@@ -20,7 +20,7 @@
  */
 static int two_vls_worse(const vt_fabric *f, const vt_lfts *t, char *why, size_t len, vt_err *e)
 {
-	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1, .skip_minimal = 1};
 	vt_vl_split vl = {0};
 	vt_audit a;
 	int rc;
@@ -44,7 +44,7 @@ static int two_vls_worse(const vt_fabric *f, const vt_lfts *t, char *why, size_t
 int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
 			  size_t len, vt_err *e)
 {
-	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1, .skip_minimal = 1};
 	vt_audit a, b;
 	int have_b = 0;
 

@@ -732,6 +732,13 @@ START_TEST(credit_loop)
 		 "\"S1\" (0x%016llx): a cycle of 3 channel dependencies (LID %u): %s %s %s",
 		 (unsigned long long)f->nodes[sw[1]].guid, lid[2], ch[0], ch[1], ch[2]);
 	ck_assert_str_eq(it->detail, want);
+	/* without non-minimal hops (the repair's audit): none counted, the rest the same */
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 0, .skip_minimal = 1};
+	vt_audit b;
+	ck_assert_int_eq(vt_audit_run_opts(f, &t, &ao, &b, &e), 0);
+	ck_assert_uint_eq(b.item[VT_AUDIT_NONMINIMAL].count, 0);
+	ck_assert_uint_eq(b.item[VT_AUDIT_CREDIT_LOOP].count, 1);
+	ck_assert_str_eq(b.item[VT_AUDIT_CREDIT_LOOP].detail, want);
 	vs_reference(f, &t, "ring3", NULL);
 	vt_lfts_free(&t);
 	vt_fabric_free(f);
