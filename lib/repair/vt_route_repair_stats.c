@@ -27,8 +27,11 @@ void vt_repair_count_changes(const vt_fabric *f, const vt_lfts *prev, const vt_l
 		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(t, s);
 
 		for (uint32_t b0 = 0; b0 < t->nlid; b0 += BLOCK) {
-			uint32_t n = 0;
+			uint32_t n = 0, k = t->nlid - b0 < BLOCK ? t->nlid - b0 : BLOCK;
 
+			/* most blocks of a repair are the previous ones: compared whole first */
+			if (!memcmp(a + b0, b + b0, k))
+				continue;
 			for (uint32_t lid = b0; lid < t->nlid && lid < b0 + BLOCK; lid++)
 				n += a[lid] != b[lid] && f->lid_port[lid] != VT_NONE;
 			*changed += n;
