@@ -572,9 +572,12 @@ int vt_audit_run_threads(const vt_fabric *f, const vt_lfts *t, unsigned nthreads
 int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audit_opts *o,
 		      vt_audit *a, vt_err *e)
 {
-	struct shared s = {
-		.f = f, .t = t, .nsw = f->nswitches, .every = o->every_source, .vl = o->vl,
-		.skip_min = o->skip_minimal};
+	struct shared s = {.f = f,
+			   .t = t,
+			   .nsw = f->nswitches,
+			   .every = o->every_source,
+			   .vl = o->vl,
+			   .skip_min = o->skip_minimal};
 	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
 	unsigned n = nthreads < 1		       ? 1

@@ -274,8 +274,7 @@ static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
  * one (a leaf's up-links and a level-1 switch's ports within its pod's ranks,
  * where the walk went on to GAP_CAP ranks each side).
  */
-static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, unsigned cur,
-			   uint32_t *gap)
+static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap)
 {
 	uint32_t n = r->nrank, nlid = r->t->nlid, need = 0;
 	const uint16_t *rp = r->rank_port;
@@ -379,19 +378,25 @@ static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const ui
 static void rebalance(struct repair *r, uint32_t s)
 {
 	const vt_fabric *f = r->f;
-	uint32_t all[256] = {0}, used[256] = {0};
+	uint32_t all[256] = {0}, used[256] = {0}, nlid = r->t->nlid;
+	/* s's rows, read directly: the loops below visit every LID of every switch */
+	const uint8_t *tr = vt_lft_row(r->t, s), *pr = vt_lft_row(r->prev, s);
+	size_t base = (size_t)s * nlid;
 
 	r->rank_port_sw = VT_NONE; /* rank_gaps builds rank_port for s again */
-	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+	for (uint32_t lid = 1; lid < nlid; lid++)
 		if (r->ca[lid]) {
-			all[vt_lft_get(r->t, s, lid)]++;
-			used[vt_lft_get(r->t, s, lid)] +=
-				bit(r->used_now, (size_t)s * r->t->nlid + lid);
+			all[tr[lid]]++;
+			used[tr[lid]] += bit(r->used_now, base + lid);
 		}
-	for (uint32_t lid = 1; lid < r->t->nlid; lid++) {
-		unsigned cur = vt_lft_get(r->t, s, lid), best;
+	for (uint32_t lid = 1; lid < nlid; lid++) {
+		unsigned cur = tr[lid], best;
 		int ca, u, why;
 
+		/* to_rebalance's REB_NO, the common case, first */
+		if (cur == pr[lid] &&
+		    !(bit(r->used_now, base + lid) && !bit(r->used_prev, base + lid)))
+			continue;
 		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
 		    (why = to_rebalance(r, s, lid)) == REB_NO)
 			continue;
