@@ -38,7 +38,8 @@ static const char usage[] =
 	"      --root-guid-file F   node GUIDs of the top switches\n"
 	"      --cn-guid-file F     port GUIDs of the compute nodes\n"
 	"      --io-guid-file F     port GUIDs of I/O nodes\n"
-	"      --lmc N              reassign CA LIDs with LMC N (0..7) first\n"
+	"      --lmc N              give CA ports LMC N (0..7) first: LIDs of LMC 0 are\n"
+	"                           assigned anew, as vartree-analyze --lmc N reads them\n"
 	"      --previous LFTS      keep these earlier tables (opensm-lfts.dump, dump_fts,\n"
 	"                           fdbs or binary) wherever they still serve: fewest\n"
 	"                           changes after a fault; the counts go to stderr\n"
@@ -341,10 +342,11 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		o->verbose = 0;
 }
 
-/* The fabric, with CA LIDs reassigned as OpenSM would for --lmc. */
+/* The fabric, with CA LIDs under --lmc as vt_fabric_lmc_lids() gives them. */
 static int load_fabric(const struct opts *o, vt_fabric **f, vt_err *e)
 {
 	double t0 = now();
+	vt_err why;
 
 	if (vt_load(o->topo, f, e))
 		return -1;
@@ -352,12 +354,8 @@ static int load_fabric(const struct opts *o, vt_fabric **f, vt_err *e)
 		fprintf(stderr, PROG ": loaded %u nodes in %.3f s\n", (*f)->nnodes, now() - t0);
 	if (!o->lmc)
 		return 0;
-	for (uint32_t q = 0; q < (*f)->nports; q++)
-		if ((*f)->nodes[(*f)->ports[q].node].type != VT_SWITCH) {
-			(*f)->ports[q].lid = 0;
-			(*f)->ports[q].lmc = 0;
-		}
-	return vt_fabric_finish(*f, o->lmc, e);
+	/* the rule vartree-analyze --lmc reads the tables with */
+	return vt_fabric_lmc_lids(*f, o->lmc, &why, e) < 0 ? -1 : 0;
 }
 
 /* Everything one run holds, freed by run_free. */

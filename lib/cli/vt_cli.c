@@ -236,21 +236,32 @@ enum vt_speed vt_cli_speed(const struct vt_cli *c, const char *opt, const char *
 	return sp;
 }
 
+/* The LIDs under lmc, with a note when TOPOLOGY's could not be kept. */
+static int cli_lmc_lids(const char *prog, vt_fabric *f, unsigned lmc, int quiet, vt_err *e)
+{
+	vt_err why;
+	int r = vt_fabric_lmc_lids(f, lmc, &why, e);
+
+	if (r > 0 && !quiet)
+		fprintf(stderr,
+			"%s: CA LIDs assigned anew for LMC %u, as vartree-route --lmc does (%s)\n",
+			prog, lmc, why.msg);
+	return r < 0 ? -1 : 0;
+}
+
 int vt_cli_fabric_lmc(const char *prog, vt_fabric *f, const char *topo, const char *lftfile,
 		      int lmc, int quiet, vt_err *e)
 {
 	unsigned shown;
 
 	if (lmc >= 0)
-		return vt_fabric_set_lmc(f, (unsigned)lmc, e);
+		return cli_lmc_lids(prog, f, (unsigned)lmc, quiet, e);
 	/* a file naming an LMC (ibnetdiscover's "lmc 2") is taken at its word */
 	if (!lftfile || vt_fabric_has_lmc(f))
 		return 0;
 	shown = vt_lfts_lmc(f, lftfile);
-	if (shown && vt_fabric_set_lmc(f, shown, e))
-		return -1;
 	if (shown && !quiet)
 		fprintf(stderr, "%s: LMC %u from %s (%s names no LMC)\n", prog, shown, lftfile,
 			topo);
-	return 0;
+	return shown ? cli_lmc_lids(prog, f, shown, quiet, e) : 0;
 }

@@ -361,6 +361,32 @@ int vt_fabric_set_lmc(vt_fabric *f, unsigned lmc, vt_err *e)
 	return build_lid_map(f, e);
 }
 
+int vt_fabric_lmc_lids(vt_fabric *f, unsigned lmc, vt_err *why, vt_err *e)
+{
+	int odd = 0;
+
+	if (lmc > 7)
+		return vt_err_set(e, "LMC %u out of range 0..7", lmc);
+	/* LIDs each the first of 2^lmc are a subnet manager's: kept */
+	if (!vt_fabric_set_lmc(f, lmc, why))
+		return 0;
+	/* LIDs of LMC 0 (one odd) are a topology's, not the SM's: assigned anew */
+	for (uint32_t q = 0; q < f->nports && why->kind != VT_ERR_NOMEM; q++)
+		if (f->ports[q].lid & 1 && f->nodes[f->ports[q].node].type != VT_SWITCH &&
+		    owns_lid(f, &f->ports[q]))
+			odd = 1;
+	if (!odd) {
+		*e = *why;
+		return -1;
+	}
+	for (uint32_t q = 0; q < f->nports; q++)
+		if (f->nodes[f->ports[q].node].type != VT_SWITCH) {
+			f->ports[q].lid = 0;
+			f->ports[q].lmc = 0;
+		}
+	return vt_fabric_finish(f, lmc, e) ? -1 : 1;
+}
+
 int vt_fabric_has_lmc(const vt_fabric *f)
 {
 	for (uint32_t i = 0; i < f->nports; i++)

@@ -101,6 +101,19 @@ int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e);
  * would have aligned it, or when two ranges overlap.
  */
 int vt_fabric_set_lmc(vt_fabric *f, unsigned lmc, vt_err *e);
+/*
+ * The CA LIDs under LMC lmc, the one rule vartree-route --lmc and
+ * vartree-analyze/-trace --lmc share, so tables routed with an LMC are read
+ * with the LIDs they were routed for. When every LID-owning CA or router port's
+ * LID is the first of 2^lmc and no ranges overlap (a subnet manager's LIDs),
+ * they are kept as vt_fabric_set_lmc() does: returns 0. Else, when some of
+ * those LIDs is odd (LMC 0 LIDs: a topology's, which vartree-route --lmc
+ * replaces), the CA and router LIDs are assigned anew as vt_fabric_finish()
+ * does, switch LIDs kept: returns 1, *why saying which port could not keep its
+ * LID. Else (an SM's LIDs of another LMC) fails as vt_fabric_set_lmc() does:
+ * -1, e set, as on any error.
+ */
+int vt_fabric_lmc_lids(vt_fabric *f, unsigned lmc, vt_err *why, vt_err *e);
 /* Whether some CA or router port has an LMC (the file named it). */
 int vt_fabric_has_lmc(const vt_fabric *f);
 
