@@ -543,8 +543,8 @@ int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *
 	return read_path(t, f, path, 1, e);
 }
 
-/* Offset of an entry line's LID past the LID of the CA port it names; -1 when none. */
-static long lid_offset(const vt_fabric *f, const char *line)
+/* The CA port an entry line names by port GUID; VT_NONE when none. */
+static uint32_t entry_port(const vt_fabric *f, const char *line)
 {
 	const char *g = strstr(line, "portguid 0x"), *end = line + strlen(line);
 	uint64_t lid, guid;
@@ -552,25 +552,34 @@ static long lid_offset(const vt_fabric *f, const char *line)
 
 	if (!g || !starts(line, end, "0x") || !parse_num(line + 2, end, 16, &lid) ||
 	    !parse_num(g + 11, end, 16, &guid))
-		return -1;
+		return VT_NONE;
 	pi = vt_fabric_port_by_guid(f, guid);
-	if (pi == VT_NONE || f->nodes[f->ports[pi].node].type == VT_SWITCH || !f->ports[pi].lid ||
-	    lid < f->ports[pi].lid)
-		return -1;
-	return (long)(lid - f->ports[pi].lid);
+	if (pi == VT_NONE || f->nodes[f->ports[pi].node].type == VT_SWITCH)
+		return VT_NONE;
+	return pi;
 }
 
+/*
+ * Counts the LIDs naming each CA port rather than their offset past the
+ * port's LID in the fabric file: tables routed with LIDs assigned anew
+ * (vartree-route --lmc) give the file's LIDs no meaning.
+ */
 unsigned vt_lfts_lmc(const vt_fabric *f, const char *path)
 {
 	FILE *fp = fopen(path, "r");
+	uint32_t *count = calloc(f->nports ? f->nports : 1, sizeof(*count));
 	char *line = NULL;
 	size_t cap = 0;
-	long most = 0;
+	uint32_t most = 0;
 	int sections = 0;
 	unsigned lmc = 0;
 
-	if (!fp)
+	if (!fp || !count) {
+		if (fp)
+			fclose(fp);
+		free(count);
 		return 0;
+	}
 	/* the first switch's section lists every LID; stop at the second */
 	while (getline(&line, &cap, fp) > 0 && sections < 2) {
 		const char *p = line;
@@ -582,15 +591,16 @@ unsigned vt_lfts_lmc(const vt_fabric *f, const char *path)
 		else if (!sections && *p && *p != '#' && *p != '\n' && *p != '\r')
 			break; /* another grammar: no port GUIDs */
 		else if (sections == 1) {
-			long off = lid_offset(f, p);
+			uint32_t pi = entry_port(f, p);
 
-			if (off > most && off < 128)
-				most = off;
+			if (pi != VT_NONE && ++count[pi] > most && count[pi] <= 128)
+				most = count[pi];
 		}
 	}
 	free(line);
+	free(count);
 	fclose(fp);
-	while (most >> lmc)
+	while ((1u << lmc) < most)
 		lmc++;
 	return lmc;
 }

@@ -49,8 +49,9 @@ int vt_lfts_read_prev(vt_lfts *t, const vt_fabric *f, const char *path, vt_err *
  * The LMC the tables of path show, for a fabric file that names none
  * (opensm-subnet.lst): OpenSM's opensm-lfts.dump, ibroute and dump_fts name
  * the port GUID each LID leads to, so a CA port's 2^LMC LIDs all name it.
- * The smallest LMC covering the entries of the first switch (every LID) past
- * their CA port's LID; 0 when none is, or the file names no port GUIDs
+ * The smallest LMC whose 2^LMC covers the entries of the first switch (every
+ * LID) naming one CA port, whatever LIDs the fabric file gives it (vartree-route
+ * --lmc assigns its own); 0 when none is, or the file names no port GUIDs
  * (opensm.fdbs, ibdiagnet2.fdbs, vartree's binary form) or cannot be read
  * (vt_lfts_read reports that).
  */

@@ -24,4 +24,12 @@ grep -q '^shift  *504  *254520  *3  *2\.01 ' "$tmp/out" || { echo "FAIL: lmc 1 -
 ncase=$((ncase + 1))
 grep -q "^0x00c2 001 # Channel Adapter portguid 0x0002c91000000001: 'H-0000'" "$tmp/l1" ||
 	{ echo "FAIL: H-0000 not at LID 0xc2 in the tables"; nfail=$((nfail + 1)); }
+# without --lmc the LMC the tables show (2 LIDs name each CA port; the
+# offsets past the file's LIDs gave LMC 7 before), with its note
+expect 0 "vartree-analyze: LMC 1 from $tmp/l1 ($f names no LMC)
+vartree-analyze: CA LIDs assigned anew for LMC 1, as vartree-route --lmc does ($f:3710: port 1 of \"H-0000\" (0x0002c91000000000): LID 193 is not the first of 2 (LMC 1))" \
+	"$a" "$f" --lfts "$tmp/l1" -p shift
+ncase=$((ncase + 1))
+grep -qx 'shift                            504       254520      3     2.01      2     1.75        -' "$tmp/out" ||
+	{ echo "FAIL: lmc shown: $(tail -1 "$tmp/out")"; nfail=$((nfail + 1)); }
 finish
