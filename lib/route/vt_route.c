@@ -463,6 +463,21 @@ static void log_split(const struct vt_route_opts *o, const vt_vl_split *vl, cons
 }
 
 /*
+ * The end of a try with a second VL: a failed one leaves nothing allocated,
+ * and a split the caller did not ask for (own) is dropped. Returns rc.
+ */
+static int try_done(int rc, vt_vl_split *vl, int own, vt_lfts *lfts, vt_order *order)
+{
+	if (rc || own)
+		vt_vl_split_free(vl);
+	if (rc) {
+		vt_order_free(order);
+		vt_lfts_free(lfts);
+	}
+	return rc;
+}
+
+/*
  * The second VL (vt_audit.h, vt_vl_split): the first routing's tables again,
  * the routes of the switches that are not leaves split off where they add a
  * channel dependency the leaves' routes do not make, and the result audited
@@ -497,13 +512,7 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 	free(level);
 	if (!rc)
 		log_split(o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
-	if (rc || vl == &own)
-		vt_vl_split_free(vl);
-	if (rc) {
-		vt_order_free(order);
-		vt_lfts_free(lfts);
-	}
-	return rc;
+	return try_done(rc, vl, vl == &own, lfts, order);
 }
 
 static void log_minimal(const struct vt_route_opts *o, const vt_vl_split *vl)
@@ -567,13 +576,7 @@ static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_l
 	free(level);
 	if (!rc)
 		log_minimal(o, vl);
-	if (rc || vl == &own)
-		vt_vl_split_free(vl);
-	if (rc) {
-		vt_order_free(order);
-		vt_lfts_free(lfts);
-	}
-	return rc;
+	return try_done(rc, vl, vl == &own, lfts, order);
 }
 
 /*
