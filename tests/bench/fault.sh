@@ -32,6 +32,7 @@ set -u
 top=${VT_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 bin=${VT_BIN:-$top/build/bin}
 . "$top/tests/bench/lib.bash"
+. "$top/tests/data/fault_step.bash"
 h=$top/sim/vartree-harness
 tmp=$(mktemp -d /tmp/vt-bench-fault.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -166,15 +167,10 @@ for pods in ${VT_FAULT_PODS:-12 18}; do
 	t=$tmp/s0.topo fab="pruned 36,$pods" k=0
 	"$bin/vartree-gen" pruned 36,$pods -o "$t" || exit 1
 	"$bin/vartree-route" -q "$t" --lft-format binary -o "$tmp/r0.bin" || exit 1
-	declare -A before=()
+	declare -A fault_before=()
 	while read -r label fault; do
 		k=$((k + 1))
-		case $fault in
-		up:*) cp "${before[${fault#up:}]}" "$tmp/s$k.topo" ;;
-		*) before[${fault#down:}]=$tmp/s$((k - 1)).topo
-			python3 "$top/tests/data/topo_fault.py" "$tmp/s$((k - 1)).topo" "$fault" >"$tmp/s$k.topo" ||
-				exit 1 ;;
-		esac
+		fault_step "$tmp" $k "$fault" || exit 1
 		if ! "$bin/vartree-route" "$tmp/s$k.topo" --previous "$tmp/r$((k - 1)).bin" --lft-format binary \
 			-o "$tmp/r$k.bin" --order-out "$tmp/r.o" 2>"$tmp/err"; then
 			printf '%-14s %2d %-11s | refused: %s\n' "$fab" $k "$label" "$(tail -1 "$tmp/err")"

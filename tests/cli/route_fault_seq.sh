@@ -16,6 +16,7 @@
 set -u
 bin=$VT_BIN
 top=$VT_TOP
+. "$top/tests/data/fault_step.bash"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 nfail=0
@@ -45,15 +46,10 @@ shift_of() { # TOPO LFTS ORDER [--all-sources] -> "worst avg"; audit lines to $t
 "$bin/vartree-route" -q "$tmp/s0.topo" --lft-format binary -o "$tmp/r0" || exit 1
 
 k=0
-declare -A before=()
+declare -A fault_before=()
 while IFS='|' read -r label fault line; do
 	k=$((k + 1))
-	case $fault in
-	up:*) cp "${before[${fault#up:}]}" "$tmp/s$k.topo" ;;
-	*) before[${fault#down:}]=$tmp/s$((k - 1)).topo
-		python3 "$top/tests/data/topo_fault.py" "$tmp/s$((k - 1)).topo" "$fault" >"$tmp/s$k.topo" ||
-			exit 1 ;;
-	esac
+	fault_step "$tmp" $k "$fault" || exit 1
 	"$bin/vartree-route" "$tmp/s$k.topo" --previous "$tmp/r$((k - 1))" --lft-format binary -o "$tmp/r$k" \
 		--order-out "$tmp/r.o" 2>"$tmp/err" || { bad "$k $label: vartree-route failed"; continue; }
 	"$bin/vartree-route" -q "$tmp/s$k.topo" --lft-format binary -o "$tmp/f" --order-out "$tmp/f.o" || exit 1
