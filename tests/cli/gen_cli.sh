@@ -5,6 +5,7 @@ gen=$VT_BIN/vartree-gen
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/gen_err.bash"
 
 "$gen" --help | grep -q '^usage: vartree-gen SPEC' || fail "--help"
 
@@ -31,28 +32,19 @@ c=$("$gen" fat 4,3 --drop-links=1@0 --seed=6)
 grep -q '^# Topology file: written by vartree from fat 4,3 drop-links=1@0 seed=5$' <<<"$a" ||
 	fail "header: $(head -3 <<<"$a")"
 
-# errors: one line, non-zero exit, no output file
-check_err() { # expected-message args...
-	local want=$1 got rc
-	shift
-	got=$("$gen" "$@" -o "$tmp/x.topo" 2>&1)
-	rc=$?
-	[ $rc -ne 0 ] || fail "$*: exit 0"
-	[ "$got" = "$want" ] || fail "$*: got '$got', want '$want'"
-	[ ! -e "$tmp/x.topo" ] || fail "$*: output written"
-}
-check_err "vartree-gen: bad spec 'fat 4': expected K,N" fat 4
-check_err "vartree-gen: bad spec 'fat 200,2': switch radix 400 exceeds 254" fat 200,2
-check_err "vartree-gen: bad spec 'fat 8,6': too big (more nodes than the 49151 unicast LIDs)" fat 8,6
-check_err "vartree-gen: bad spec 'clique 7': N must be even and at least 4" clique 7
-check_err "vartree-gen: unknown option '--frobnicate'. Try 'vartree-gen --help'." fat 2,2 --frobnicate
-check_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
-check_err "vartree-gen: bad spec 'fat 2,2 loopbacks=3': cannot place 3 loop-backs, the switches have 2 pairs of free ports" fat 2,2 --loopbacks 3
-check_err "vartree-gen: bad option 'director=X1': unknown model (CS7500, CS7510, CS7520, CS8500)" fat 2,2 --director X1
-check_err "vartree-gen: bad option 'director=CS7500:dual': expected MODEL[@LEVEL][:bypass]" fat 2,2 --director CS7500:dual
-check_err "vartree-gen: bad spec 'fat 4,3 director=CS7500@2:bypass': a bypassed director has its line ASICs at level 1, cabled straight to the leaves" fat 4,3 --director CS7500@2:bypass
-check_err "vartree-gen: bad spec 'clique 8 director=CS7500:bypass': a bypassed director needs switch levels 0 and 1, the tree has 1" clique 8 --director CS7500:bypass
-check_err "vartree-gen: bad spec 'oversub 8,12,3,4 director=CS7500:bypass': a bypassed director needs every switch below its line ASICs cabled to each of them: \"L0-S0000\" (0x0002c95000000000) reaches 3 of 4" oversub 8,12,3,4 --director CS7500:bypass
+# errors: one line, exit 2, no output file (gen_err.bash)
+gen_err "vartree-gen: bad spec 'fat 4': expected K,N" fat 4
+gen_err "vartree-gen: bad spec 'fat 200,2': switch radix 400 exceeds 254" fat 200,2
+gen_err "vartree-gen: bad spec 'fat 8,6': too big (more nodes than the 49151 unicast LIDs)" fat 8,6
+gen_err "vartree-gen: bad spec 'clique 7': N must be even and at least 4" clique 7
+gen_err "vartree-gen: unknown option '--frobnicate'. Try 'vartree-gen --help'." fat 2,2 --frobnicate
+gen_err "vartree-gen: bad spec 'fat 2,2 drop-switches=1@5': no switch level 5" fat 2,2 --drop-switches=1@5
+gen_err "vartree-gen: bad spec 'fat 2,2 loopbacks=3': cannot place 3 loop-backs, the switches have 2 pairs of free ports" fat 2,2 --loopbacks 3
+gen_err "vartree-gen: bad option 'director=X1': unknown model (CS7500, CS7510, CS7520, CS8500)" fat 2,2 --director X1
+gen_err "vartree-gen: bad option 'director=CS7500:dual': expected MODEL[@LEVEL][:bypass]" fat 2,2 --director CS7500:dual
+gen_err "vartree-gen: bad spec 'fat 4,3 director=CS7500@2:bypass': a bypassed director has its line ASICs at level 1, cabled straight to the leaves" fat 4,3 --director CS7500@2:bypass
+gen_err "vartree-gen: bad spec 'clique 8 director=CS7500:bypass': a bypassed director needs switch levels 0 and 1, the tree has 1" clique 8 --director CS7500:bypass
+gen_err "vartree-gen: bad spec 'oversub 8,12,3,4 director=CS7500:bypass': a bypassed director needs every switch below its line ASICs cabled to each of them: \"L0-S0000\" (0x0002c95000000000) reaches 3 of 4" oversub 8,12,3,4 --director CS7500:bypass
 ls "$tmp" | grep -q . && fail "temporary files left: $(ls "$tmp")"
 
 # real-fabric features: every option in --help, flags and valued options in both forms

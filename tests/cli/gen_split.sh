@@ -3,6 +3,7 @@
 set -u
 gen=$VT_BIN/vartree-gen
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/gen_err.bash"
 
 for o in superpod cores; do
 	"$gen" --help | grep -q -- "^  $o [A-Z]" || fail "--help lacks $o"
@@ -65,20 +66,12 @@ out=$("$gen" cores 2,3,2,6,4 --director CS7500 | grep -c '^Switch.*# "MF0;cs7500
 	fail "cores with director"
 [ "$out" = 5 ] || fail "second chassis: $out ASICs"
 
-check_err() {
-	local want=$1 got rc
-	shift
-	got=$("$gen" "$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc = 2 ] || fail "$*: exit $rc"
-	[ "$got" = "$want" ] || fail "$*: got '$got'"
-}
-check_err "vartree-gen: bad spec 'superpod 2,2,4,3,1': SPINES must divide NODES (each leaf as many links to each spine)" superpod 2,2,4,3,1
-check_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,3': GROUPS must divide SPINES (as many spines of a rail per group)" superpod 2,2,4,4,2,3
-check_err "vartree-gen: bad spec 'superpod 3,2,4,4,2,2': CORES must divide SUS*NODES/SPINES (each spine as many links to each top of its core group)" superpod 3,2,4,4,2,2
-check_err "vartree-gen: bad spec 'superpod 0,2,4,4,2': counts must be at least 1" superpod 0,2,4,4,2
-check_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,2,1': expected superpod SUS,RAILS,NODES,SPINES,CORES[,GROUPS]" superpod 2,2,4,4,2,2,1
-check_err "vartree-gen: bad spec 'cores 1,2,2,4,4': a split core needs two or more chassis" cores 1,2,2,4,4
-check_err "vartree-gen: bad spec 'cores 2,2,2,4,1': HOSTS (up-links per leaf) must be at least CHASSIS" cores 2,2,2,4,1
-check_err "vartree-gen: bad spec 'cores 2,2,2': expected cores CHASSIS,LINES,SPINES,LEAVES,HOSTS" cores 2,2,2
+gen_err "vartree-gen: bad spec 'superpod 2,2,4,3,1': SPINES must divide NODES (each leaf as many links to each spine)" superpod 2,2,4,3,1
+gen_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,3': GROUPS must divide SPINES (as many spines of a rail per group)" superpod 2,2,4,4,2,3
+gen_err "vartree-gen: bad spec 'superpod 3,2,4,4,2,2': CORES must divide SUS*NODES/SPINES (each spine as many links to each top of its core group)" superpod 3,2,4,4,2,2
+gen_err "vartree-gen: bad spec 'superpod 0,2,4,4,2': counts must be at least 1" superpod 0,2,4,4,2
+gen_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,2,1': expected superpod SUS,RAILS,NODES,SPINES,CORES[,GROUPS]" superpod 2,2,4,4,2,2,1
+gen_err "vartree-gen: bad spec 'cores 1,2,2,4,4': a split core needs two or more chassis" cores 1,2,2,4,4
+gen_err "vartree-gen: bad spec 'cores 2,2,2,4,1': HOSTS (up-links per leaf) must be at least CHASSIS" cores 2,2,2,4,1
+gen_err "vartree-gen: bad spec 'cores 2,2,2': expected cores CHASSIS,LINES,SPINES,LEAVES,HOSTS" cores 2,2,2
 echo ok

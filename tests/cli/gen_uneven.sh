@@ -4,6 +4,7 @@
 set -u
 gen=$VT_BIN/vartree-gen
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/gen_err.bash"
 
 "$gen" --help | grep -q -- "^  uneven H0" || fail "--help lacks uneven"
 for o in leaf-uplinks slow-leaves; do
@@ -63,20 +64,12 @@ diff <("$gen" fat 4,3 drop-links=2@1 seed=5 | grep -v '^#') \
 	<("$gen" fat 4,3 drop-links=2@1 seed=5 slow-leaves=1@QDR | grep -v '^#') >/dev/null ||
 	fail "slow-leaves changed the removals"
 
-check_err() {
-	local want=$1 got rc
-	shift
-	got=$("$gen" "$@" 2>&1 >/dev/null)
-	rc=$?
-	[ $rc = 2 ] || fail "$*: exit $rc"
-	[ "$got" = "$want" ] || fail "$*: got '$got'"
-}
-check_err "vartree-gen: bad spec 'uneven 4,4:2': expected uneven H0,H1,..:U0,U1,..:SPINES (at most 64 leaves)" uneven 4,4:2
-check_err "vartree-gen: bad spec 'uneven 4,4:2,2,2:2': as many up-link counts as host counts (one per leaf)" uneven 4,4:2,2,2:2
-check_err "vartree-gen: bad spec 'uneven 4,4:2,0:2': every leaf needs an up-link" uneven 4,4:2,0:2
-check_err "vartree-gen: bad spec 'uneven 4,4:2,2:0': SPINES must be at least 1" uneven 4,4:2,2:0
-check_err "vartree-gen: bad option 'leaf-uplinks=3': expected N:U" fat 4,3 leaf-uplinks=3
-check_err "vartree-gen: bad option 'slow-leaves=2@XDRR': unknown speed" fat 4,3 slow-leaves=2@XDRR
-check_err "vartree-gen: bad spec 'fat 4,3 slow-leaves=17': slow-leaves=17 but there are 16 leaves" fat 4,3 slow-leaves=17
-check_err "vartree-gen: bad spec 'fat 4,3 leaf-uplinks=17:2': leaf-uplinks=17 but there are 16 leaves" fat 4,3 leaf-uplinks=17:2
+gen_err "vartree-gen: bad spec 'uneven 4,4:2': expected uneven H0,H1,..:U0,U1,..:SPINES (at most 64 leaves)" uneven 4,4:2
+gen_err "vartree-gen: bad spec 'uneven 4,4:2,2,2:2': as many up-link counts as host counts (one per leaf)" uneven 4,4:2,2,2:2
+gen_err "vartree-gen: bad spec 'uneven 4,4:2,0:2': every leaf needs an up-link" uneven 4,4:2,0:2
+gen_err "vartree-gen: bad spec 'uneven 4,4:2,2:0': SPINES must be at least 1" uneven 4,4:2,2:0
+gen_err "vartree-gen: bad option 'leaf-uplinks=3': expected N:U" fat 4,3 leaf-uplinks=3
+gen_err "vartree-gen: bad option 'slow-leaves=2@XDRR': unknown speed" fat 4,3 slow-leaves=2@XDRR
+gen_err "vartree-gen: bad spec 'fat 4,3 slow-leaves=17': slow-leaves=17 but there are 16 leaves" fat 4,3 slow-leaves=17
+gen_err "vartree-gen: bad spec 'fat 4,3 leaf-uplinks=17:2': leaf-uplinks=17 but there are 16 leaves" fat 4,3 leaf-uplinks=17:2
 echo ok
