@@ -198,6 +198,44 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Level l's cuts as lists: cut k holds list[off[k] .. off[k + 1]) in rank order. */
+static void cut_members(const vt_cuts *c, uint32_t l, uint32_t n, uint32_t *off, uint32_t *list)
+{
+	const uint32_t *mem = c->member + (size_t)l * n;
+
+	memset(off, 0, ((size_t)c->ncuts + 2) * sizeof(*off));
+	for (uint32_t a = 0; a < n; a++)
+		if (mem[a] != VT_NONE)
+			off[mem[a] + 2]++;
+	for (uint32_t k = 0; k < c->ncuts; k++)
+		off[k + 2] += off[k + 1];
+	for (uint32_t a = 0; a < n; a++)
+		if (mem[a] != VT_NONE)
+			list[off[mem[a] + 1]++] = a;
+}
+
+/*
+ * The bound of cuts that are one interval of L ranks among n all-active ones
+ * (shape: L << 32 | links), each shape once: it depends on L and links alone.
+ */
+static void shapes_bound(uint64_t *shape, uint32_t nshape, uint32_t n, uint32_t first, uint32_t K,
+			 uint32_t *bound)
+{
+	qsort(shape, nshape, sizeof(*shape), cmp_u64);
+	for (uint32_t i = 0; i < nshape; i++) {
+		if (i && shape[i] == shape[i - 1])
+			continue;
+		int64_t L = (int64_t)(shape[i] >> 32), links = (uint32_t)shape[i];
+		for (uint32_t s = first; s < first + K; s++) {
+			/* flows out = in = L minus those that stay: (L - s)+ + (L - n + s)+ */
+			int64_t stay = (L > s ? L - s : 0) + (L + s > n ? L + s - n : 0);
+			uint32_t b = (uint32_t)((L - stay + links - 1) / links);
+			if (b > bound[s - first])
+				bound[s - first] = b;
+		}
+	}
+}
+
 int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
 		   uint32_t *bound, vt_err *e)
 {
@@ -226,17 +264,7 @@ int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_
 	for (uint32_t s = 0; s < K; s++)
 		bound[s] = g[first + s] > 0;
 	for (uint32_t l = 0; l < c->nlevels; l++) {
-		const uint32_t *mem = c->member + (size_t)l * n;
-		memset(off, 0, ((size_t)c->ncuts + 2) * sizeof(*off));
-		for (uint32_t a = 0; a < n; a++)
-			if (mem[a] != VT_NONE)
-				off[mem[a] + 2]++;
-		for (uint32_t k = 0; k < c->ncuts; k++)
-			off[k + 2] += off[k + 1];
-		for (uint32_t a = 0; a < n; a++)
-			if (mem[a] != VT_NONE)
-				list[off[mem[a] + 1]++] = a;
-		/* now cut k holds list[off[k] .. off[k + 1]) in rank order */
+		cut_members(c, l, n, off, list);
 		for (uint32_t k = 0; k < c->ncuts; k++) {
 			uint32_t m = off[k + 1] - off[k], nr;
 			if (!c->links[k] || !m)
@@ -258,19 +286,7 @@ int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_
 			}
 		}
 	}
-	qsort(shape, nshape, sizeof(*shape), cmp_u64);
-	for (uint32_t i = 0; i < nshape; i++) {
-		if (i && shape[i] == shape[i - 1])
-			continue;
-		int64_t L = (int64_t)(shape[i] >> 32), links = (uint32_t)shape[i];
-		for (uint32_t s = first; s < first + K; s++) {
-			/* flows out = in = L minus those that stay: (L - s)+ + (L - n + s)+ */
-			int64_t stay = (L > s ? L - s : 0) + (L + s > n ? L + s - n : 0);
-			uint32_t b = (uint32_t)((L - stay + links - 1) / links);
-			if (b > bound[s - first])
-				bound[s - first] = b;
-		}
-	}
+	shapes_bound(shape, nshape, n, first, K, bound);
 out:
 	free(act);
 	free(arun);
