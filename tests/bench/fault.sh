@@ -3,7 +3,8 @@
 # beside a fresh route, OpenSM's whole step after the fault with vartree and
 # with ftree, and the LFT entries it changes beside the forced minimum, updn
 # and minhop. Pruned 3-level trees of 36-port switches: 3888 and 5832 hosts
-# (vartree-gen pruned 36,12 / 36,18; VT_FAULT_PODS chooses). Faults, by the
+# (vartree-gen pruned 36,12 / 36,18; VT_FAULT_PODS chooses); offline also 11664
+# and 40960 hosts (VT_FAULT_BIG, below). Faults, by the
 # generator's GUIDs, as tests/bench/churn.sh names them (VT_FAULT_LIST: some of
 # leaf-uplink L1-uplink leaf L1 L1-turn top): a link and a switch at every level.
 #   offline (vartree-route, tests/data/topo_fault.py for the degraded fabric;
@@ -122,6 +123,42 @@ for pods in ${VT_FAULT_PODS:-12 18}; do
 		i=$((i + 1))
 	done
 done
+
+# Goal 1 at the larger sizes, offline only (the harness would take minutes per
+# sweep there): the same six faults of pruned R,P fabrics (VT_FAULT_BIG, "R,P"
+# items; default 36,36 = 11664 hosts and 64,40 = 40960 hosts), fresh and repair
+# CPU ms as above, and the entries/blocks the repair changes as vartree-route
+# counts them (no text dumps at this size); VT_FAULT_BIG= skips the table.
+big_row() { # FABRIC-LABEL TOPO PREVIOUS.bin "LABEL FAULT"
+	local label=${4%% *} fault=${4#* } fresh rep ent forced
+	python3 "$top/tests/data/topo_fault.py" "$2" "$fault" >"$tmp/bd.topo" || return 1
+	if ! "$bin/vartree-route" "$tmp/bd.topo" --previous "$3" --lft-format binary -o "$tmp/b.bin" \
+		2>"$tmp/err"; then
+		printf '%-14s %-11s | refused: %s\n' "$1" "$label" "$(tail -1 "$tmp/err")"
+		return 0
+	fi
+	fresh=$(ms_of "$(sed -n 's/.*routed .* (CPU \([0-9.]*\) s)$/\1/p' "$tmp/err")")
+	rep=$(ms_of "$(sed -n 's/.*: repair in [0-9.]* s (CPU \([0-9.]*\) s)$/\1/p' "$tmp/err")")
+	read -r ent forced < <(sed -n 's/.*: \([0-9]*\) entries in \([0-9]*\) blocks changed (.*; forced minimum \([0-9]*\) in \([0-9]*\))$/\1\/\2 \3\/\4/p' "$tmp/err")
+	printf '%-14s %-11s | %7s %7s %6s | %11s %11s %8s\n' "$1" "$label" "$fresh" "$rep" \
+		"$(ratio "$rep" "$fresh")" "${ent:--}" "${forced:--}" \
+		"$(awk -v a="${ent%/*}" -v b="${forced%/*}" 'BEGIN { if (b) printf "%.2f", a / b; else print "-" }')"
+}
+if [ -n "${VT_FAULT_BIG-36,36 64,40}" ]; then
+	echo
+	echo "repair beside a fresh route, larger fabrics (offline)"
+	printf '%-14s %-11s | %7s %7s %6s | %11s %11s %8s\n' fabric fault fresh repair rep/fr \
+		entries forced "x forced"
+	for rp in ${VT_FAULT_BIG-36,36 64,40}; do
+		"$bin/vartree-gen" pruned "$rp" -o "$tmp/big.topo" || exit 1
+		"$bin/vartree-route" -q "$tmp/big.topo" --lft-format binary -o "$tmp/big.bin" || exit 1
+		while read -r l; do
+			[ -z "${VT_FAULT_LIST:-}" ] || [[ " $VT_FAULT_LIST " == *" ${l%% *} "* ]] || continue
+			big_row "pruned $rp" "$tmp/big.topo" "$tmp/big.bin" "$l" || exit 1
+		done < <(faults "$tmp/big.topo")
+		rm -f "$tmp/big.topo" "$tmp/big.bin" "$tmp/b.bin" "$tmp/bd.topo"
+	done
+fi
 
 # Faults in sequence without a heal (goal 4), offline: each step's fabric repaired
 # against the previous step's repaired tables, beside a fresh route of the fabric
