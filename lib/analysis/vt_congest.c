@@ -196,7 +196,7 @@ static int congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_
 		o.threads = 2;
 	if (o.threads > 64)
 		o.threads = 64;
-	if (o.method == VT_CONGEST_NAIVE)
+	if (o.method == VT_CONGEST_NAIVE || o.on_run)
 		o.threads = 1;
 	if (o.stage_limit && o.stage_limit < nst)
 		nst = o.stage_limit;

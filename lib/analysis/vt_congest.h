@@ -59,6 +59,13 @@ struct vt_congest_opts {
 	 */
 	struct vt_congest_keep *keep;
 	const uint8_t *dirty;
+	/*
+	 * Shift by the interval method on one thread: called for every run of
+	 * constant load (>= 1) of a counted channel, shifts p0 .. p1-1 within the
+	 * pattern's, each channel's in shift order (vt_shift_count.h keeps them).
+	 */
+	void (*on_run)(void *ctx, uint32_t chan, uint32_t load, uint32_t p0, uint32_t p1);
+	void *on_run_ctx;
 };
 
 /* An empty keep (NULL when out of memory: run without one); freed by vt_congest_keep_free. */

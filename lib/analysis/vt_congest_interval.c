@@ -305,6 +305,8 @@ static inline void interval_run(struct ijob *j, struct ithr *t, struct acc *a, u
 	if (v > t->vcap && vcnt_grow(t, v, j->K))
 		return;
 	acc_run(a, c, v, hi - lo);
+	if (j->o->on_run)
+		j->o->on_run(j->o->on_run_ctx, c, v, lo, hi);
 	int32_t *row = t->vcnt + (size_t)(v - 1) * (j->K + 1);
 	row[lo - j->first]++;
 	row[hi - j->first]--;

@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "analysis/vt_audit.h"
-#include "analysis/vt_congest.h"
-#include "model/vt_pattern.h"
+#include "analysis/vt_shift_count.h"
 #include "analysis/vt_routes.h"
 #include "route/vt_route.h"
 
@@ -79,65 +78,44 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 #define SHIFT_AVG_NOISE 0.0025
 
 /*
- * g->rt for tables t: only the rows of ranks whose LID's column differs from
- * the tables measured last (g->last), where it was kept (successive
- * candidates differ in a few hundred of pruned 36,36's 13285 columns).
- */
-static int retable(struct repair_guard *g, const vt_lfts *t, vt_err *e)
-{
-	vt_lfts last = *t;
-
-	if (!g->last || !g->changed)
-		return vt_routes_retable(&g->rt, t, NULL, e);
-	last.port = g->last;
-	vt_lfts_differ(&last, t, g->changed);
-	if (vt_routes_retable(&g->rt, t, g->changed, e))
-		return -1;
-	memcpy(g->last, t->port, (size_t)t->nsw * t->nlid);
-	return 0;
-}
-
-/*
- * Shift congestion of tables t over the ranks of g->order (plane 0's hosts);
- * the routes model built once and refilled for each tables (g->rt).
+ * Shift congestion of tables t over the ranks of g->order (plane 0's hosts):
+ * the routes model and the count (vt_shift_count.h) built once, for the first
+ * tables measured, then brought up to date for the columns where t differs
+ * from the tables measured last (g->last; successive candidates differ in a
+ * few hundred of pruned 36,36's 13285 columns), so a candidate costs the
+ * paths its changed columns take and the channels they cross, not a count
+ * of the whole fabric.
  */
 static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst, double *avg,
 		      vt_err *e)
 {
-	/* the ranks whose rows retable fills again, when it compares with g->last */
-	struct vt_congest_opts co = {
-		.threads = 1, .dirty = g->have_rt && g->last && g->changed ? g->changed : NULL};
-	vt_pattern pat;
-	vt_congest c;
-	int rc;
+	size_t n = (size_t)t->nsw * t->nlid;
 
-	if (g->have_rt ? retable(g, t, e) : vt_routes_build(&g->rt, g->f, t, g->order, e)) {
-		vt_congest_keep_reset(g->keep);
-		return -1;
-	}
 	if (!g->have_rt) {
-		size_t n = (size_t)t->nsw * t->nlid;
-
+		if (vt_routes_build(&g->rt, g->f, t, g->order, e))
+			return -1;
 		g->have_rt = 1;
-		g->last = malloc(n ? n : 1); /* optional: without it every row is filled again */
+		if (!(g->count = vt_shift_count_new(&g->rt, e)))
+			return -1;
+		/* optional: without it every column counts as changed */
+		g->last = malloc(n ? n : 1);
 		g->changed = malloc((size_t)t->nlid + 1);
-		if (g->last)
-			memcpy(g->last, t->port, n);
-		g->keep = vt_congest_keep_new(); /* optional, as g->last */
+	} else {
+		vt_lfts last = *t;
+		const uint8_t *changed = NULL;
+
+		if (g->last && g->changed) {
+			last.port = g->last;
+			vt_lfts_differ(&last, t, g->changed);
+			changed = g->changed;
+		}
+		if (vt_shift_count_update(g->count, &g->rt, t, changed, e))
+			return -1;
 	}
-	co.keep = g->keep;
-	if (vt_pattern_parse(&pat, "shift", g->order->n, e)) {
-		vt_congest_keep_reset(g->keep);
-		return -1;
-	}
-	rc = vt_congest_run(&g->rt, &pat, &co, &c, e);
-	if (!rc) {
-		*worst = c.worst;
-		*avg = c.avg;
-		vt_congest_free(&c);
-	}
-	vt_pattern_free(&pat);
-	return rc;
+	if (g->last)
+		memcpy(g->last, t->port, n);
+	vt_shift_count_figures(g->count, worst, avg);
+	return 0;
 }
 
 void vt_repair_guard_free(struct repair_guard *g)
@@ -146,8 +124,8 @@ void vt_repair_guard_free(struct repair_guard *g)
 		vt_routes_free(&g->rt);
 	free(g->last);
 	free(g->changed);
-	vt_congest_keep_free(g->keep);
-	g->keep = NULL;
+	vt_shift_count_free(g->count);
+	g->count = NULL;
 	g->have_rt = 0;
 	g->last = g->changed = NULL;
 }

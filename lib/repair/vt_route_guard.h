@@ -28,7 +28,7 @@ struct repair_guard {
 	int have_rt;
 	uint8_t *last;		      /* a copy of those tables (NULL: not kept) */
 	uint8_t *changed;	      /* per LID: scratch for vt_lfts_differ */
-	struct vt_congest_keep *keep; /* the shift count's, between candidates (NULL: none) */
+	struct vt_shift_count *count; /* the shift count of the tables measured last */
 };
 
 /*
