@@ -175,7 +175,6 @@ static int count(const vt_routes *r, const vt_pattern *p, const struct vt_conges
 		return vt_congest_interval(r, p, o, res, accs, e);
 	}
 	res->method = o->method == VT_CONGEST_NAIVE ? VT_CONGEST_NAIVE : VT_CONGEST_WALK;
-	vt_congest_keep_reset(o->keep); /* it holds the interval method's lists only */
 	if (p->kind == VT_PAT_SHIFT && o->cuts &&
 	    vt_bound_shift(o->cuts, r, p->first, nst, res->stage_bound, e))
 		return -1;
@@ -183,8 +182,8 @@ static int count(const vt_routes *r, const vt_pattern *p, const struct vt_conges
 	return 0;
 }
 
-static int congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o_in,
-		       vt_congest *res, vt_err *e)
+int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o_in,
+		   vt_congest *res, vt_err *e)
 {
 	struct vt_congest_opts o = *o_in;
 	struct acc *accs = NULL;
@@ -234,16 +233,6 @@ done:
 	free(stage_ebb);
 	if (rc)
 		vt_congest_free(res);
-	return rc;
-}
-
-int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o,
-		   vt_congest *res, vt_err *e)
-{
-	int rc = congest_run(r, p, o, res, e);
-
-	if (rc) /* the keep may not match r */
-		vt_congest_keep_reset(o->keep);
 	return rc;
 }
 

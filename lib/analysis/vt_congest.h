@@ -52,14 +52,6 @@ struct vt_congest_opts {
 	void *progress_ctx;
 	const struct vt_cuts *cuts; /* non-NULL: the cut lower bound per stage (vt_bound.h) */
 	/*
-	 * Shift by the interval method on one thread: what the last run on the
-	 * same routes model kept (vt_congest_keep_new), so that only the ranks
-	 * whose LID is marked in dirty (as vt_routes_retable's changed; NULL:
-	 * every rank) are walked again. NULL: nothing kept.
-	 */
-	struct vt_congest_keep *keep;
-	const uint8_t *dirty;
-	/*
 	 * Shift by the interval method on one thread: called for every run of
 	 * constant load (>= 1) of a counted channel, shifts p0 .. p1-1 within the
 	 * pattern's, each channel's in shift order (vt_shift_count.h keeps them).
@@ -67,12 +59,6 @@ struct vt_congest_opts {
 	void (*on_run)(void *ctx, uint32_t chan, uint32_t load, uint32_t p0, uint32_t p1);
 	void *on_run_ctx;
 };
-
-/* An empty keep (NULL when out of memory: run without one); freed by vt_congest_keep_free. */
-struct vt_congest_keep *vt_congest_keep_new(void);
-/* Forget what k holds: the next run walks every rank. */
-void vt_congest_keep_reset(struct vt_congest_keep *k);
-void vt_congest_keep_free(struct vt_congest_keep *k);
 
 typedef struct vt_congest {
 	char pattern[128];

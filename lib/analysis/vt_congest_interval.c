@@ -71,22 +71,6 @@ struct ijob {
 	uint8_t *up;
 	uint32_t maxp; /* most ports of a node */
 	_Atomic uint32_t next_node;
-	int kept; /* the lone tables belong to a vt_congest_keep */
-};
-
-/*
- * Kept between runs (opts keep): a destination's range-adds and its column
- * of the lone table depend on its row of next[] alone, so only the dirty
- * destinations are walked again; the host up-links (which destinations each
- * source run reaches) are cheap and done afresh.
- */
-struct vt_congest_keep {
-	int valid; /* lists and lone tables match the routes model last counted */
-	uint32_t n, nruns;
-	struct radd **dl; /* per destination: its range-adds */
-	uint32_t *dn, *dcap;
-	uint32_t *lone, nlone, *sw_lone, *lone_run, *run_base;
-	uint8_t *up;
 };
 
 static inline void emit(struct ithr *t, uint32_t c, uint32_t x, uint32_t len)
@@ -102,24 +86,6 @@ static inline void emit(struct ithr *t, uint32_t c, uint32_t x, uint32_t len)
 		t->capit = nc;
 	}
 	t->it[t->nit++] = (struct radd){c, x, len};
-}
-
-/* Room for more range-adds in t->it. -1: out of memory. */
-static int it_reserve(struct ithr *t, size_t more)
-{
-	size_t nc = t->nit + more + 1024;
-	struct radd *ni;
-
-	if (t->nit + more <= t->capit)
-		return 0;
-	ni = realloc(t->it, nc * sizeof(*ni));
-	if (!ni) {
-		t->oom = 1;
-		return -1;
-	}
-	t->it = ni;
-	t->capit = nc;
-	return 0;
 }
 
 static inline size_t UP(const struct ijob *j, uint32_t d, uint32_t ks)
@@ -539,154 +505,11 @@ static void ijob_free(struct ijob *j, unsigned nt)
 	free(j->th);
 	free(j->csr);
 	free(j->off);
-	if (j->kept)
-		return;
 	free(j->lone);
 	free(j->lone_run);
 	free(j->run_base);
 	free(j->sw_lone);
 	free(j->up);
-}
-
-struct vt_congest_keep *vt_congest_keep_new(void)
-{
-	return calloc(1, sizeof(struct vt_congest_keep));
-}
-
-static void keep_clear(struct vt_congest_keep *k)
-{
-	for (uint32_t d = 0; k->dl && d < k->n; d++)
-		free(k->dl[d]);
-	free(k->dl);
-	free(k->dn);
-	free(k->dcap);
-	free(k->lone);
-	free(k->sw_lone);
-	free(k->lone_run);
-	free(k->run_base);
-	free(k->up);
-	memset(k, 0, sizeof(*k));
-}
-
-void vt_congest_keep_reset(struct vt_congest_keep *k)
-{
-	if (k)
-		k->valid = 0;
-}
-
-void vt_congest_keep_free(struct vt_congest_keep *k)
-{
-	if (k)
-		keep_clear(k);
-	free(k);
-}
-
-/* j's lone tables: k's, or built into k (cleared when it was for other ranks). -1: out of memory.
- */
-static int keep_tables(struct ijob *j, struct vt_congest_keep *k, const vt_routes *r)
-{
-	int rc = 0;
-
-	j->kept = 1;
-	if (k->up && (k->n != r->n || k->nruns != r->nruns))
-		keep_clear(k);
-	if (!k->up) {
-		rc = lone_tables(j, r);
-		k->lone = j->lone, k->sw_lone = j->sw_lone, k->lone_run = j->lone_run;
-		k->run_base = j->run_base, k->up = j->up, k->nlone = j->nlone;
-		k->n = r->n, k->nruns = r->nruns, k->valid = 0;
-		k->dl = calloc((size_t)r->n + 1, sizeof(*k->dl));
-		k->dn = calloc((size_t)r->n + 1, sizeof(*k->dn));
-		k->dcap = calloc((size_t)r->n + 1, sizeof(*k->dcap));
-		if (rc || !k->dl || !k->dn || !k->dcap) {
-			keep_clear(k);
-			return -1;
-		}
-	}
-	j->lone = k->lone, j->sw_lone = k->sw_lone, j->lone_run = k->lone_run;
-	j->run_base = k->run_base, j->up = k->up, j->nlone = k->nlone;
-	return 0;
-}
-
-/* Destination d's range-adds, t->it, into k. -1: out of memory. */
-static int keep_store(struct vt_congest_keep *k, uint32_t d, const struct ithr *t)
-{
-	if (t->nit > k->dcap[d]) {
-		struct radd *a = realloc(k->dl[d], t->nit * sizeof(*a));
-		if (!a)
-			return -1;
-		k->dl[d] = a;
-		k->dcap[d] = (uint32_t)t->nit;
-	}
-	if (t->nit)
-		memcpy(k->dl[d], t->it, t->nit * sizeof(*t->it));
-	k->dn[d] = (uint32_t)t->nit;
-	return 0;
-}
-
-/* The host up-links, as interval_phase1 finds them: per source run, the destinations it reaches. */
-static void reach_all(const vt_routes *r, struct ithr *t)
-{
-	for (uint32_t d = 0; d < r->n; d++) {
-		const uint32_t *row = r->next + (uint64_t)d * r->nsw;
-		if (!active(r, d))
-			continue;
-		for (uint32_t k = 0; k < r->nruns; k++) {
-			if (row[r->run_sw[k]] == VT_NONE)
-				continue;
-			if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
-				reach_flush(r, t, k);
-			if (t->rhi[k] == VT_NONE)
-				t->rlo[k] = d;
-			t->rhi[k] = d;
-		}
-	}
-	for (uint32_t k = 0; k < r->nruns; k++)
-		if (t->rhi[k] != VT_NONE)
-			reach_flush(r, t, k);
-}
-
-/*
- * Phase 1 on thread 0 with k: the dirty destinations walked again (their
- * column of the lone table cleared first), then the host up-links, then
- * every destination's kept range-adds. -1: out of memory.
- */
-static int keep_phase1(struct ijob *j, struct vt_congest_keep *k, const uint8_t *dirty)
-{
-	const vt_routes *r = j->r;
-	struct ithr *t = &j->th[0];
-	int all = !k->valid || !dirty;
-	size_t more = 0;
-
-	k->valid = 0;
-	for (uint32_t d = 0; d < r->n; d++) {
-		uint32_t lid = r->rank_lid[d];
-		if (!all && !(lid < r->t->nlid && dirty[lid]))
-			continue;
-		for (uint32_t ks = 0; ks < j->nlone; ks++)
-			j->up[UP(j, d, ks)] = VT_LFT_NONE;
-		t->nit = 0;
-		if (active(r, d))
-			interval_dest(j, t, d, 0);
-		if (t->oom || keep_store(k, d, t))
-			return -1;
-	}
-	t->nit = 0;
-	reach_all(r, t);
-	for (uint32_t d = 0; d < r->n; d++)
-		more += k->dn[d];
-	if (t->oom || it_reserve(t, more))
-		return -1;
-	for (uint32_t d = 0; d < r->n; d++)
-		if (k->dn[d]) { /* place-keepers have no list */
-			memcpy(t->it + t->nit, k->dl[d], (size_t)k->dn[d] * sizeof(*t->it));
-			t->nit += k->dn[d];
-		}
-	for (size_t i = 0; i < t->nit; i++)
-		t->cnt[t->it[i].c]++;
-	k->valid = 1;
-	congest_progress(j->o, 0, r->n, j->total);
-	return 0;
 }
 
 int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o,
@@ -699,11 +522,7 @@ int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt
 			 .accs = accs,
 			 .nt = o->threads};
 	uint32_t *pre = malloc(((size_t)2 * r->n + 1) * sizeof(*pre));
-	struct vt_congest_keep *k = o->threads == 1 ? o->keep : NULL;
 	int rc = 0;
-
-	if (!k) /* not kept up to date on threads */
-		vt_congest_keep_reset(o->keep);
 
 	j.chunk = (r->n / (16 * o->threads)) & ~63u; /* whole blocks of the table */
 	if (j.chunk < 64)
@@ -711,7 +530,7 @@ int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt
 	j.total = (uint64_t)r->n + r->nchan;
 	j.th = calloc(o->threads, sizeof(*j.th));
 	j.off = malloc(((size_t)r->nchan + 1) * sizeof(*j.off));
-	if (!pre || !j.th || !j.off || (k ? keep_tables(&j, k, r) : lone_tables(&j, r)))
+	if (!pre || !j.th || !j.off || lone_tables(&j, r))
 		goto oom;
 	for (uint32_t u = 0; u < r->f->nnodes; u++)
 		if (r->f->nodes[u].nports > j.maxp)
@@ -719,10 +538,7 @@ int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt
 	for (unsigned i = 0; i < o->threads; i++)
 		if (ithr_init(&j.th[i], r, j.maxp))
 			goto oom;
-	if (!k)
-		run_threads(&j, interval_phase1, o->threads);
-	else if (keep_phase1(&j, k, o->dirty))
-		goto oom;
+	run_threads(&j, interval_phase1, o->threads);
 	for (unsigned i = 0; i < o->threads; i++)
 		if (j.th[i].oom)
 			goto oom;

@@ -363,80 +363,6 @@ START_TEST(all2all_progress)
 }
 END_TEST
 
-/* Shift by the interval method with keep k and dirty LIDs equals the count without a keep. */
-static void keep_check(const vt_routes *r, struct vt_congest_keep *k, unsigned nt,
-		       const uint8_t *dirty, const char *what)
-{
-	struct vt_congest_opts o = {
-		.threads = nt, .method = VT_CONGEST_INTERVAL, .keep = k, .dirty = dirty};
-	vt_pattern p;
-	vt_congest a, b;
-	vt_err e = {0};
-
-	ck_assert_int_eq(vt_pattern_parse(&p, "shift", r->n, &e), 0);
-	ck_assert_msg(vt_congest_run(r, &p, &o, &a, &e) == 0, "%s", e.msg);
-	run(r, NULL, "shift", VT_CONGEST_INTERVAL, 1, &b);
-	same(r, &a, &b, what);
-	vt_congest_free(&a);
-	vt_congest_free(&b);
-	vt_pattern_free(&p);
-}
-
-/* u: t with the entries of ranks 1, 5 and 9's LIDs at every third switch moved to another port. */
-static void move_entries(const vt_fabric *f, const vt_routes *r, const vt_lfts *t, vt_lfts *u)
-{
-	memcpy(u->port, t->port, (size_t)t->nsw * t->nlid);
-	for (uint32_t d = 1; d < r->n && d < 10; d += 4)
-		for (uint32_t sw = 0; sw < t->nsw; sw += 3) {
-			uint8_t *x = u->port + (size_t)sw * t->nlid + r->rank_lid[d];
-			if (*x != VT_LFT_NONE)
-				*x = (uint8_t)(1 + *x % f->nodes[f->switches[sw]].nports);
-		}
-}
-
-/*
- * The repair's guard keeps the interval method's lists between candidates
- * (opts keep): after tables change in a few columns, and back, on one thread
- * and on two (which keep nothing), the figures are those counted afresh.
- */
-START_TEST(shift_keep)
-{
-	struct vt_gen_spec gs;
-	struct vt_congest_keep *k = vt_congest_keep_new();
-	vt_fabric *f;
-	vt_lfts t, u;
-	vt_order o;
-	vt_routes r;
-	vt_err e = {0};
-
-	ck_assert_ptr_nonnull(k);
-	ck_assert_int_eq(vt_gen_parse(&gs, "fat 4,3", &e), 0);
-	ck_assert_int_eq(vt_gen_build(&gs, &f, &e), 0);
-	ck_assert_int_eq(vt_route(f, NULL, &t, &o, &e), 0);
-	ck_assert_int_eq(vt_lfts_init(&u, f, &e), 0);
-	ck_assert_int_eq(vt_routes_build(&r, f, &t, &o, &e), 0);
-	uint8_t *changed = malloc(t.nlid);
-	keep_check(&r, k, 1, NULL, "first");
-	move_entries(f, &r, &t, &u);
-	vt_lfts_differ(&t, &u, changed);
-	ck_assert_int_eq(vt_routes_retable(&r, &u, changed, &e), 0);
-	keep_check(&r, k, 1, changed, "moved");
-	ck_assert_int_eq(vt_routes_retable(&r, &t, changed, &e), 0);
-	keep_check(&r, k, 1, changed, "back");
-	ck_assert_int_eq(vt_routes_retable(&r, &u, changed, &e), 0);
-	keep_check(&r, k, 2, changed, "moved, two threads");
-	ck_assert_int_eq(vt_routes_retable(&r, &t, changed, &e), 0);
-	keep_check(&r, k, 1, changed, "back after two threads");
-	free(changed);
-	vt_congest_keep_free(k);
-	vt_routes_free(&r);
-	vt_lfts_free(&u);
-	vt_lfts_free(&t);
-	vt_order_free(&o);
-	vt_fabric_free(f);
-}
-END_TEST
-
 static Suite *congest_suite(void)
 {
 	Suite *s = suite_create("congest");
@@ -447,7 +373,6 @@ static Suite *congest_suite(void)
 	tcase_add_test(t, generated_fabrics);
 	tcase_add_test(t, all2all_bound);
 	tcase_add_test(t, all2all_progress);
-	tcase_add_test(t, shift_keep);
 	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
 	return s;
