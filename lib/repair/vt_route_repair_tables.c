@@ -79,14 +79,28 @@ static int ca_lids(struct repair *r)
 }
 
 /*
- * Might s keep its previous entry for lid: linked, and not the fresh one?
- * down: vt_repair_ports_down of s.
+ * Switch s's pending LIDs (prev's port still linked, the fresh entry another)
+ * into out, ascending; returns how many. The rows are compared 64 LIDs at a
+ * time first: the fresh tables mostly keep prev's entries (pruned 36,12, the
+ * top switch down: 38999 of some 2.4 million differ).
  */
-static int pending(const struct repair *r, uint32_t s, uint32_t lid, const uint8_t *down)
+static uint32_t pending_row(const struct repair *r, uint32_t s, uint32_t *out)
 {
-	uint8_t p = vt_lft_get(r->prev, s, lid);
+	const uint8_t *pr = vt_lft_row(r->prev, s), *fr = vt_lft_row(r->fresh, s);
+	uint32_t nlid = r->t->nlid, m = 0;
+	uint8_t down[256];
 
-	return p != VT_LFT_NONE && p != vt_lft_get(r->fresh, s, lid) && !down[p];
+	vt_repair_ports_down(r->f, s, down);
+	for (uint32_t b = 0; b < nlid; b += 64) {
+		uint32_t e = nlid - b < 64 ? nlid : b + 64;
+
+		if (!memcmp(pr + b, fr + b, e - b))
+			continue;
+		for (uint32_t lid = b; lid < e; lid++)
+			if (pr[lid] != VT_LFT_NONE && pr[lid] != fr[lid] && !down[pr[lid]])
+				out[m++] = lid;
+	}
+	return m;
 }
 
 /*
@@ -96,37 +110,32 @@ static int pending(const struct repair *r, uint32_t s, uint32_t lid, const uint8
  */
 static int pend_lists(struct repair *r)
 {
-	uint32_t nlid = r->t->nlid;
+	uint32_t nlid = r->t->nlid, *row = malloc(((size_t)nlid + 1) * sizeof(*row));
 	size_t *at = calloc((size_t)nlid + 1, sizeof(*at)), *next = NULL;
 
 	r->pend_at = at;
-	if (!at)
+	if (!at || !row) {
+		free(row);
 		return -1;
-	for (uint32_t s = 0; s < r->t->nsw; s++) {
-		uint8_t down[256];
-
-		vt_repair_ports_down(r->f, s, down);
-		for (uint32_t lid = 0; lid < nlid; lid++)
-			at[lid + 1] += (size_t)pending(r, s, lid, down);
 	}
+	for (uint32_t s = 0; s < r->t->nsw; s++)
+		for (uint32_t i = 0, m = pending_row(r, s, row); i < m; i++)
+			at[row[i] + 1]++;
 	for (uint32_t l = 0; l < nlid; l++)
 		at[l + 1] += at[l];
 	r->pend_sw = malloc((at[nlid] + 1) * sizeof(*r->pend_sw));
 	next = malloc(((size_t)nlid + 1) * sizeof(*next));
 	if (!r->pend_sw || !next) {
 		free(next);
+		free(row);
 		return -1;
 	}
 	memcpy(next, at, ((size_t)nlid + 1) * sizeof(*next));
-	for (uint32_t s = 0; s < r->t->nsw; s++) {
-		uint8_t down[256];
-
-		vt_repair_ports_down(r->f, s, down);
-		for (uint32_t lid = 0; lid < nlid; lid++)
-			if (pending(r, s, lid, down))
-				r->pend_sw[next[lid]++] = s;
-	}
+	for (uint32_t s = 0; s < r->t->nsw; s++)
+		for (uint32_t i = 0, m = pending_row(r, s, row); i < m; i++)
+			r->pend_sw[next[row[i]]++] = s;
 	free(next);
+	free(row);
 	return 0;
 }
 
