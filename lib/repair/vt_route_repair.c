@@ -203,13 +203,23 @@ static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 	return try_port_at(r, s, lid, port, &now);
 }
 
-/* The previous entries of one LID kept where they serve. */
-static void keep_lid(struct repair *r, uint32_t lid)
+static int bit(const uint8_t *m, size_t i)
 {
-	uint32_t n = (uint32_t)(r->pend_at[lid + 1] - r->pend_at[lid]);
+	return m[i >> 3] >> (i & 7) & 1;
+}
+
+/*
+ * The previous entries of one LID kept where they serve; off: only at the
+ * switches CA traffic to lid does not cross (r->used_now).
+ */
+static void keep_lid(struct repair *r, uint32_t lid, int off)
+{
+	uint32_t n = 0;
 	int progress = 1;
 
-	memcpy(r->pend, r->pend_sw + r->pend_at[lid], n * sizeof(*r->pend));
+	for (size_t i = r->pend_at[lid]; i < r->pend_at[lid + 1]; i++)
+		if (!off || !bit(r->used_now, (size_t)r->pend_sw[i] * r->t->nlid + lid))
+			r->pend[n++] = r->pend_sw[i];
 	while (progress && n) {
 		uint32_t m = 0;
 
@@ -224,11 +234,6 @@ static void keep_lid(struct repair *r, uint32_t lid)
 		}
 		n = m;
 	}
-}
-
-static int bit(const uint8_t *m, size_t i)
-{
-	return m[i >> 3] >> (i & 7) & 1;
 }
 
 /* Marks in m the switches CA traffic to lid crosses under tables t. */
@@ -461,6 +466,29 @@ static void rebalance_all(struct repair *r)
 }
 
 /*
+ * The CA LIDs' previous entries kept at the switches their CA traffic does
+ * not cross under the fresh entries. The switches it crosses are closed under
+ * following the tables (a crossed switch forwards to a crossed one), so their
+ * routes, and every CA-to-CA path, stay the fresh ones: shift congestion is
+ * the fresh tables' exactly. Off those paths a previous entry stays as in
+ * keep_lid (whole, no longer, no new turn), which is where a fresh route
+ * moves most entries it need not move (a level-1 switch down: the top
+ * switches' and other pods' entries towards the hosts below it).
+ */
+static void keep_off_path(struct repair *r)
+{
+	size_t bytes = ((size_t)r->t->nsw * r->t->nlid + 7) / 8;
+
+	memset(r->used_now, 0, bytes);
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (r->ca[lid])
+			mark_ca_paths(r, r->t, lid, r->used_now);
+	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+		if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE)
+			keep_lid(r, lid, 1);
+}
+
+/*
  * Does a run of candidate a, which met the decisions `differs` says, make the
  * same decisions as one of b (whole run: rebalance too, else keep_lid's part)?
  */
@@ -495,7 +523,7 @@ static void repair_run(struct repair *r)
 		memcpy(r->t->port, r->fresh->port, n);
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 			if (r->f->lid_port[lid] != VT_NONE && !(r->how.ca_fresh && r->ca[lid]))
-				keep_lid(r, lid);
+				keep_lid(r, lid, 0);
 		if (r->kept) {
 			memcpy(r->kept, r->t->port, n);
 			r->kept_how = r->how;
@@ -506,6 +534,8 @@ static void repair_run(struct repair *r)
 	}
 	if (!r->how.ca_fresh && r->how.rebalance != REB_NONE)
 		rebalance_all(r);
+	if (r->how.ca_fresh && r->how.off_path)
+		keep_off_path(r);
 }
 
 /*
@@ -619,7 +649,11 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
 	}
-	bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
+	/* off the CA paths first; the audit may refuse the previous turns it keeps */
+	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1}, g, st, changed,
+			blocks, e);
+	if (bad > 0)
+		bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
 	if (bad <= 0) {
 		memcpy(st->why, why, sizeof(why));
 		st->mode = VT_REPAIR_PARTIAL;

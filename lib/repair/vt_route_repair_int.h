@@ -25,7 +25,9 @@ enum { HOP_UP, HOP_DOWN, HOP_SIDE };
  * prev_turns lets kept routes turn down-up where the previous tables turned
  * too (else only where the fresh ones turn); rebalance says which entries
  * choose their port again; ca_fresh keeps the fresh entries of every CA LID;
- * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first).
+ * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first);
+ * off_path, with ca_fresh, keeps a CA LID's previous entries at the switches
+ * its CA traffic does not cross (the CA paths, hence shift, stay the fresh ones).
  */
 enum {
 	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
@@ -36,7 +38,7 @@ enum {
 };
 
 struct repair_try {
-	uint8_t prev_turns, rebalance, ca_fresh, longer;
+	uint8_t prev_turns, rebalance, ca_fresh, longer, off_path;
 };
 
 enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
