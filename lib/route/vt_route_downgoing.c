@@ -20,10 +20,11 @@
 
 /*
  * Switch s's up-link (up_port[] entry) to the parent its sibling takes on
- * this ascent, else the first s has from half the sibling's run on: the
- * destination then shares a lane with one half a subtree away (fewer shift
- * stages hold both than with a neighbour), and switches that lost different
- * parents fall back to different ones. VT_NONE: s has no such sibling or
+ * this ascent, else the first s has from vt_route_far_lane's lanes on (half
+ * the sibling's run, or where one link of the level is lost the lane of the
+ * destination furthest away in s's subtree): fewer shift stages hold both
+ * than with a neighbour, and switches that lost different parents fall back
+ * to different ones. VT_NONE: s has no such sibling or
  * none of those parents. *rq: the parent's port, least used first.
  */
 static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
@@ -36,7 +37,9 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 		uint32_t sa = t->up_start[sb], want;
 
 		sn = t->up_start[sb + 1] - sa;
-		want = t->up_peer[sa + (r->deg.nasc[s] + rot + (k ? sn / 2 + k - 1 : 0)) % sn];
+		want = t->up_peer[sa + (r->deg.nasc[s] + rot +
+					(k ? vt_route_far_lane(r, t->level[s], sn) + k - 1 : 0)) %
+					       sn];
 		for (uint32_t i = 0; i < nu; i++) {
 			uint32_t j = a + (i + rot) % nu;
 			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

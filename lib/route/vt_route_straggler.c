@@ -11,10 +11,30 @@
 #include "route/vt_route_policy.h"
 
 /*
+ * How many lanes on from the current destination's own lane (of sn) the
+ * destination of its level-l subtree furthest from it in rank order takes:
+ * the sn lanes go round in rank order, so a destination that must share a
+ * lane shares it with that one, and the fewest shift stages send both from
+ * outside (half the run, the fallback, where the rank is not a host's).
+ */
+uint32_t vt_route_far_lane(const struct router *r, uint32_t l, uint32_t sn)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, leaf, id, i0;
+
+	if (l >= 32 || !(r->deg.far_levels >> l & 1) || d == VT_NONE || !sn ||
+	    (leaf = t->rank_leaf[d]) == VT_NONE ||
+	    (id = t->sub[(size_t)l * t->nsw + leaf]) == VT_NONE || !t->subs[id].nranks)
+		return sn / 2;
+	i0 = (uint32_t)((uint64_t)(d - t->subs[id].first_rank) * sn / t->subs[id].nranks);
+	return i0 < (sn + 1) / 2 ? sn - 1 - i0 : (sn - i0) % sn;
+}
+
+/*
  * A straggler c with a complete sibling lost the parent behind port pn (in
- * the sibling's run): it takes the first parent it has from half that run
- * on, a fixed lane away from the lost one (as the ascent falls back), rather
- * than the least-used one.
+ * the sibling's run): it takes the first parent it has from
+ * vt_route_far_lane's lanes on, a fixed lane away from the lost one (as the
+ * ascent falls back), rather than the least-used one.
  */
 static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 {
@@ -29,8 +49,9 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 		;
 	if (i == sn)
 		return VT_NONE;
+	uint32_t far = vt_route_far_lane(r, t->level[c], sn);
 	for (uint32_t k = 1; k < sn; k++) {
-		uint32_t p = t->up_peer[sa + (i + sn / 2 + k - 1) % sn];
+		uint32_t p = t->up_peer[sa + (i + far + k - 1) % sn];
 
 		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
 			if (t->up_peer[j] == p && r->plan.h[p] + 1 == r->plan.h[c])
@@ -178,6 +199,8 @@ static void spread_round(struct router *r, const vt_tree *t, uint32_t L)
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
+	uint32_t lost[32] = {0};
+
 	r->deg.leaf_spread = leaf_spread(t);
 	for (uint32_t i = t->lvl_start[0]; r->deg.leaf_spread && i < t->lvl_start[1]; i++)
 		spread_round(r, t, t->by_level[i]);
@@ -187,6 +210,8 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 		r->deg.sib[s] = VT_NONE;
 		if (l == VT_TREE_OUTSIDE || !l || !nu || nu >= t->lv[l].up_links)
 			continue;
+		if (l < 32)
+			lost[l] += t->lv[l].up_links - nu;
 		p = t->up_peer[t->up_start[s]];
 		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
 			uint32_t c = t->dn_peer[k];
@@ -198,4 +223,7 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 			}
 		}
 	}
+	r->deg.far_levels = 0;
+	for (uint32_t l = 1; l < 32; l++)
+		r->deg.far_levels |= (uint32_t)(lost[l] == 1) << l;
 }
