@@ -202,28 +202,41 @@ static int hops_finish(struct vtp *p, struct hops_job *j)
 	return 0;
 }
 
+/* Where a sweep's routing time went, for the verbose log line (wall ms). */
+struct vtp_times {
+	double fresh, remap, repair, forced, split;
+};
+
 /*
- * vt_route_repair of prev into p->lfts; with a verbose log also the forced
+ * vt_route_repair of prev into p->lfts; with a debug log also the forced
  * minimum, which needs the fresh tables (kept in fresh, nsw 0 when not) and
  * costs about a fresh route that OpenSM would wait for with its lock held:
- * a yardstick for the log, not part of the repair. -1 with e.
+ * a yardstick for the log, not part of the repair (at verbose, which the
+ * harness logs, it was 74 ms of a 413 ms step at 3888 hosts). -1 with e.
  */
 static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
-			 const vt_lfts *prev, vt_lfts *fresh, struct vt_repair_stats *st, vt_err *e)
+			 const vt_lfts *prev, vt_lfts *fresh, struct vt_repair_stats *st,
+			 struct vtp_times *tm, vt_err *e)
 {
 	size_t n = (size_t)p->lfts.nsw * p->lfts.nlid;
+	double t0 = vtp_now_ms();
 
-	if (osm_log_is_active(&p->osm->log, OSM_LOG_VERBOSE) && (fresh->port = malloc(n + 1))) {
+	if (osm_log_is_active(&p->osm->log, OSM_LOG_DEBUG) && (fresh->port = malloc(n + 1))) {
 		memcpy(fresh->port, p->lfts.port, n);
 		fresh->nsw = p->lfts.nsw;
 		fresh->nlid = p->lfts.nlid;
 	}
 	if (vt_route_repair(p->fab, prev, &p->lfts, order, o->repair_policy, st, e))
 		return -1;
-	if (fresh->nsw && vt_repair_forced_figures(p->fab, prev, fresh, st, e)) {
+	tm->repair = vtp_now_ms() - t0;
+	if (!fresh->nsw)
+		return 0;
+	t0 = vtp_now_ms();
+	if (vt_repair_forced_figures(p->fab, prev, fresh, st, e)) {
 		free(fresh->port);
 		*fresh = (vt_lfts){0};
 	}
+	tm->forced = vtp_now_ms() - t0;
 	return 0;
 }
 
@@ -233,7 +246,8 @@ static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order
  * the fresh tables (after a heal, the original ones), or keeps the last ones
  * where they still serve it no worse (a link back while another fault stays).
  */
-static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order)
+static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
+		  struct vtp_times *tm)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
 					   "fresh tables (repair refused)",
@@ -242,12 +256,14 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 	struct vt_repair_stats st;
 	vt_lfts prev, fresh = {0};
 	char forced[48] = ""; /* ", F forced" where counted */
+	double t0 = vtp_now_ms();
 	vt_err e;
 
 	if (!o->repair || !p->prev_fab)
 		return 0;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
-	    repair_tables(p, o, order, &prev, &fresh, &st, &e)) {
+	    (tm->remap = vtp_now_ms() - t0,
+	     repair_tables(p, o, order, &prev, &fresh, &st, tm, &e))) {
 		char msg[VT_ERR_MAX + 128];
 
 		vt_lfts_free(&prev);
@@ -282,7 +298,8 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 {
 	osm_opensm_t *osm = p->osm;
 	char msg[VT_ERR_MAX + 128];
-	double t0 = vtp_now_ms(), t1, t2;
+	double t0 = vtp_now_ms(), t1, t2, c1;
+	struct vtp_times tm = {0};
 	vt_err e;
 
 	if (vtp_fabric_from_subnet(&osm->subn, osm->subn.opt.lmc, &p->fab, &e)) {
@@ -293,6 +310,7 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		return -1;
 	}
 	t1 = vtp_now_ms();
+	c1 = vtp_cpu_ms();
 	if (vt_route_vl(p->fab, ro, &p->lfts, order, &p->vl, &e)) {
 		vtp_err_text(msg, sizeof(msg), "VT01", "fabric refused", "routing", &e);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
@@ -300,14 +318,18 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		return -1;
 	}
+	tm.fresh = vtp_now_ms() - t1;
 	/* tables other than the fresh ones get a split of their own */
-	if (repair(p, o, order) && p->vl.nvl1) {
+	if (repair(p, o, order, &tm) && p->vl.nvl1) {
+		double t3 = vtp_now_ms();
+
 		vt_vl_split_free(&p->vl);
 		if (vt_route_vl_split(p->fab, ro, &p->lfts, &p->vl, &e)) {
 			vtp_err_text(msg, sizeof(msg), "VT12", "cannot split the repaired tables",
 				     "splitting the repaired tables", &e);
 			OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR %s; no VL 1\n", msg);
 		}
+		tm.split = vtp_now_ms() - t3;
 	}
 	vtp_vl_check(p);
 	t2 = vtp_now_ms();
@@ -317,6 +339,11 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		"(subnet model %.3f ms, routing %.3f ms)\n",
 		p->fab->nswitches, vt_fabric_count_cas(p->fab), order->n,
 		(unsigned)osm->subn.opt.lmc, t2 - t0, t1 - t0, t2 - t1);
+	/* the routing's parts, and its CPU (this thread's: the min-hop thread runs beside) */
+	OSM_LOG(&osm->log, OSM_LOG_VERBOSE,
+		"vartree: routing %.3f ms (CPU %.3f ms): fresh route %.3f ms, last tables mapped "
+		"%.3f ms, repair %.3f ms, forced minimum %.3f ms, VL split again %.3f ms\n",
+		t2 - t1, vtp_cpu_ms() - c1, tm.fresh, tm.remap, tm.repair, tm.forced, tm.split);
 	return 0;
 }
 
