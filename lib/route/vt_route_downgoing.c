@@ -38,7 +38,7 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 
 		sn = t->up_start[sb + 1] - sa;
 		want = t->up_peer[sa + (r->deg.nasc[s] + rot +
-					(k ? vt_route_far_lane(r, t->level[s], sn) + k - 1 : 0)) %
+					(k ? vt_route_far_lane(r, s, sn) + k - 1 : 0)) %
 					       sn];
 		for (uint32_t i = 0; i < nu; i++) {
 			uint32_t j = a + (i + rot) % nu;

@@ -188,12 +188,15 @@ struct route_degraded {
 	 */
 	uint32_t *sib, *nasc;
 	/*
-	 * Bit l: level l lost exactly one up-link (one switch one link), where
-	 * a destination that must share a lane shares it with the one furthest
-	 * from it (vt_route_far_lane); with more lost, the fallbacks of
-	 * different switches would meet, so they keep half a run apart.
+	 * far[s]: s lost exactly one up-link and no other switch that lost one
+	 * shares a parent with it, where a destination that must share a lane
+	 * shares it with the one furthest from it (vt_route_far_lane); where
+	 * two such switches share parents their fallbacks would meet, so they
+	 * keep half a run apart. pcnt: per parent, the switches below it that
+	 * lost an up-link (scratch of vt_route_siblings).
 	 */
-	uint32_t far_levels;
+	uint8_t *far;
+	uint32_t *pcnt;
 	/*
 	 * Some leaf has fewer parallel links to a parent than another leaf
 	 * has to one of its own: ascents spread a leaf's destinations over
@@ -345,7 +348,7 @@ static inline void add_fill(struct router *r, uint32_t s, const uint8_t *base, c
 /* vt_route_mainloop.c: Algorithm 2, every LID of plane t */
 void vt_route_mainloop(struct router *r, const vt_tree *t);
 /* vt_route_straggler.c: the lane offset a destination that must share one takes */
-uint32_t vt_route_far_lane(const struct router *r, uint32_t l, uint32_t sn);
+uint32_t vt_route_far_lane(const struct router *r, uint32_t s, uint32_t sn);
 /*
  * vt_route_downgoing.c: Algorithm 4, assign-down-going-port-by-ascending;
  * returns the main route's switches, x first, in path[]

@@ -7,23 +7,25 @@
  * sibling lanes (deg.sib) that the ascent (vt_route_downgoing.c) and the
  * stragglers fall back on when a switch lost up-links.
  */
+#include <string.h>
+
 #include "route/vt_route_int.h"
 #include "route/vt_route_policy.h"
 
 /*
  * How many lanes on from the current destination's own lane (of sn) the
- * destination of its level-l subtree furthest from it in rank order takes:
+ * destination of switch s's subtree furthest from it in rank order takes:
  * the sn lanes go round in rank order, so a destination that must share a
  * lane shares it with that one, and the fewest shift stages send both from
- * outside (half the run, the fallback, where the rank is not a host's).
+ * outside (half the run, the fallback, where the rank is not a host's or s
+ * is not deg.far).
  */
-uint32_t vt_route_far_lane(const struct router *r, uint32_t l, uint32_t sn)
+uint32_t vt_route_far_lane(const struct router *r, uint32_t s, uint32_t sn)
 {
 	const vt_tree *t = r->t;
-	uint32_t d = r->main.crank, leaf, id, i0;
+	uint32_t d = r->main.crank, l = t->level[s], leaf, id, i0;
 
-	if (l >= 32 || !(r->deg.far_levels >> l & 1) || d == VT_NONE || !sn ||
-	    (leaf = t->rank_leaf[d]) == VT_NONE ||
+	if (!r->deg.far[s] || d == VT_NONE || !sn || (leaf = t->rank_leaf[d]) == VT_NONE ||
 	    (id = t->sub[(size_t)l * t->nsw + leaf]) == VT_NONE || !t->subs[id].nranks)
 		return sn / 2;
 	i0 = (uint32_t)((uint64_t)(d - t->subs[id].first_rank) * sn / t->subs[id].nranks);
@@ -49,7 +51,7 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 		;
 	if (i == sn)
 		return VT_NONE;
-	uint32_t far = vt_route_far_lane(r, t->level[c], sn);
+	uint32_t far = vt_route_far_lane(r, c, sn);
 	for (uint32_t k = 1; k < sn; k++) {
 		uint32_t p = t->up_peer[sa + (i + far + k - 1) % sn];
 
@@ -196,11 +198,33 @@ static void spread_round(struct router *r, const vt_tree *t, uint32_t L)
 	}
 }
 
+/* Did switch s of the tree lose up-links (has fewer than its level's)? */
+static uint32_t lost_up(const vt_tree *t, uint32_t s)
+{
+	uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s];
+
+	return l == VT_TREE_OUTSIDE || !l || !nu || nu >= t->lv[l].up_links
+		       ? 0
+		       : t->lv[l].up_links - nu;
+}
+
+/* deg.far: see struct route_degraded. */
+static void far_lanes(struct router *r, const vt_tree *t)
+{
+	memset(r->deg.pcnt, 0, t->nsw * sizeof(*r->deg.pcnt));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t j = t->up_start[s]; lost_up(t, s) && j < t->up_start[s + 1]; j++)
+			r->deg.pcnt[t->up_peer[j]]++;
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		r->deg.far[s] = lost_up(t, s) == 1;
+		for (uint32_t j = t->up_start[s]; r->deg.far[s] && j < t->up_start[s + 1]; j++)
+			r->deg.far[s] = r->deg.pcnt[t->up_peer[j]] == 1;
+	}
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
-	uint32_t lost[32] = {0};
-
 	r->deg.leaf_spread = leaf_spread(t);
 	for (uint32_t i = t->lvl_start[0]; r->deg.leaf_spread && i < t->lvl_start[1]; i++)
 		spread_round(r, t, t->by_level[i]);
@@ -210,8 +234,6 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 		r->deg.sib[s] = VT_NONE;
 		if (l == VT_TREE_OUTSIDE || !l || !nu || nu >= t->lv[l].up_links)
 			continue;
-		if (l < 32)
-			lost[l] += t->lv[l].up_links - nu;
 		p = t->up_peer[t->up_start[s]];
 		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
 			uint32_t c = t->dn_peer[k];
@@ -223,7 +245,5 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 			}
 		}
 	}
-	r->deg.far_levels = 0;
-	for (uint32_t l = 1; l < 32; l++)
-		r->deg.far_levels |= (uint32_t)(lost[l] == 1) << l;
+	far_lanes(r, t);
 }
