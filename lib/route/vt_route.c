@@ -294,6 +294,53 @@ static void tree_opts(const struct vt_route_opts *o, struct vt_tree_opts *to)
 	to->root_lines = o->root_lines;
 }
 
+/*
+ * Plane p of np (0: the whole fabric) routed into r's tables: its tree built
+ * with to, its levels into level (if given), and plane 0's host order into
+ * order. -1 with e (the tree's refusal names the plane where there are several).
+ */
+static int route_plane(struct router *r, struct vt_tree_opts *to, const struct vt_route_opts *o,
+		       uint32_t p, uint32_t np, uint8_t *level, vt_order *order, vt_err *e)
+{
+	struct log_ctx lc = {o, p, np};
+	vt_tree t;
+
+	to->plane = p;
+	if (vt_tree_build(&t, r->f, to, e)) {
+		if (np > 1) { /* after the refusal's "SOURCE:LINE: " */
+			char buf[VT_ERR_MAX];
+			unsigned c = e->cause < sizeof(buf) ? e->cause : 0;
+
+			memcpy(buf, e->msg, sizeof(buf));
+			snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p, buf + c);
+		}
+		return -1;
+	}
+	if (o && o->log && o->log_level >= VT_LOG_INFO)
+		vt_tree_describe(&t, log_line, &lc);
+	for (uint32_t s = 0; level && s < r->f->nswitches; s++)
+		if (t.level[s] != VT_TREE_OUTSIDE)
+			level[s] = t.level[s];
+	if (plane_setup(r, &t, e)) {
+		vt_tree_free(&t);
+		return -1;
+	}
+	vt_route_mainloop(r, &t);
+	vt_route_strand(r, &t);
+	r->deg.unsure |= t.ca_detours > 0;
+	if (!p) {
+		order->port = malloc((t.order.n + 1) * sizeof(*order->port));
+		if (!order->port) {
+			vt_tree_free(&t);
+			return vt_err_nomem(e, "out of memory");
+		}
+		memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
+		order->n = t.order.n;
+	}
+	vt_tree_free(&t);
+	return 0;
+}
+
 /* One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_ flags. */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
 			int minimal, vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart,
@@ -305,7 +352,6 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 			   .deg.top_tree = try == TRY_TOP_TREE,
 			   .deg.minimal = minimal,
 			   .deg.apart = VT_NONE};
-	vt_tree t;
 	uint32_t *plane = NULL, np;
 
 	memset(lfts, 0, sizeof(*lfts));
@@ -322,45 +368,9 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 	r.lfts = lfts;
 	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e))
 		goto fail;
-	for (uint32_t p = 0; p < (np ? np : 1); p++) {
-		struct log_ctx lc = {o, p, np};
-
-		to.plane = p;
-		if (vt_tree_build(&t, f, &to, e)) {
-			if (np > 1) { /* after the refusal's "SOURCE:LINE: " */
-				char buf[VT_ERR_MAX];
-				unsigned c = e->cause < sizeof(buf) ? e->cause : 0;
-
-				memcpy(buf, e->msg, sizeof(buf));
-				snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p,
-					 buf + c);
-			}
+	for (uint32_t p = 0; p < (np ? np : 1); p++)
+		if (route_plane(&r, &to, o, p, np, level, order, e))
 			goto fail;
-		}
-		if (o && o->log && o->log_level >= VT_LOG_INFO)
-			vt_tree_describe(&t, log_line, &lc);
-		for (uint32_t s = 0; level && s < f->nswitches; s++)
-			if (t.level[s] != VT_TREE_OUTSIDE)
-				level[s] = t.level[s];
-		if (plane_setup(&r, &t, e)) {
-			vt_tree_free(&t);
-			goto fail;
-		}
-		vt_route_mainloop(&r, &t);
-		vt_route_strand(&r, &t);
-		r.deg.unsure |= t.ca_detours > 0;
-		if (!p) {
-			order->port = malloc((t.order.n + 1) * sizeof(*order->port));
-			if (!order->port) {
-				vt_tree_free(&t);
-				vt_err_nomem(e, "out of memory");
-				goto fail;
-			}
-			memcpy(order->port, t.order.port, t.order.n * sizeof(*order->port));
-			order->n = t.order.n;
-		}
-		vt_tree_free(&t);
-	}
 	/* switches outside every tree still answer for their own LID */
 	for (uint32_t s = 0; s < f->nswitches; s++) {
 		const struct vt_port *p0 = vt_port(f, f->switches[s], 0);
