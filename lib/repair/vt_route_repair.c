@@ -203,11 +203,6 @@ static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 	return try_port_at(r, s, lid, port, &now);
 }
 
-static int bit(const uint8_t *m, size_t i)
-{
-	return m[i >> 3] >> (i & 7) & 1;
-}
-
 /*
  * The previous entries of one LID kept where they serve; off: only at the
  * switches CA traffic to lid does not cross (r->used_now).
@@ -270,83 +265,6 @@ static int to_rebalance(const struct repair *r, uint32_t s, uint32_t lid)
 	return bit(r->used_now, i) && !bit(r->used_prev, i) ? REB_IF_NEW : REB_NO;
 }
 
-#define GAP_CAP 2048u /* ranks: farther than this counts as far enough */
-
-/*
- * rank_gaps from r->rank_port, built for s on its first call there. Only the
- * gaps of cur and of s's linked ports are read (choose_port), and the first
- * distance found for a port is its gap: the walk ends once each of those has
- * one (a leaf's up-links and a level-1 switch's ports within its pod's ranks,
- * where the walk went on to GAP_CAP ranks each side).
- */
-static void rank_gaps_fast(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap)
-{
-	uint32_t n = r->nrank, nlid = r->t->nlid, need = 0;
-	const uint16_t *rp = r->rank_port;
-	uint8_t want[256] = {0}; /* ports whose gap is read and not found yet */
-
-	for (uint32_t i = 0; r->rank_port_sw != s && i < n; i++) {
-		uint32_t l = r->lid_of_rank[i];
-
-		r->rank_port[i] = l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l)
-					  ? RANK_NO_PORT
-					  : vt_lft_get(r->t, s, l);
-	}
-	r->rank_port_sw = s;
-	for (unsigned p = 0; p <= sw_node(r, s)->nports; p++)
-		if (p == cur || (p > 0 && sw_peer(r, s, p) != VT_NONE)) {
-			want[p] = 1;
-			need++;
-		}
-	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n && need; d++) {
-		/* (rank - d) mod n and (rank + d) mod n, d < n */
-		uint16_t a = rp[rank >= d ? rank - d : rank + n - d];
-		uint16_t b = rp[rank + d < n ? rank + d : rank + d - n];
-
-		if (a != RANK_NO_PORT && gap[a] > d) {
-			gap[a] = d;
-			need -= want[a];
-			want[a] = 0;
-		}
-		if (b != RANK_NO_PORT && gap[b] > d) {
-			gap[b] = d;
-			need -= want[b];
-			want[b] = 0;
-		}
-	}
-}
-
-/*
- * Per port of switch s, the distance in ranks from rank to the nearest other
- * rank whose LID CA traffic crosses s towards through that port (GAP_CAP when
- * none is nearer; exact for cur and the linked ports only, the ones
- * choose_port reads). A shift stage sends each host to the rank a fixed
- * distance on, so LIDs of nearby ranks on one port tend to share its link in
- * a stage.
- */
-static void rank_gaps(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap)
-{
-	uint32_t n = r->nrank, nlid = r->t->nlid;
-
-	for (unsigned p = 0; p < 256; p++)
-		gap[p] = GAP_CAP;
-	if (r->rank_port) {
-		rank_gaps_fast(r, s, rank, cur, gap);
-		return;
-	}
-	for (uint32_t d = 1; d < GAP_CAP && 2 * d <= n; d++)
-		for (int side = 0; side < 2; side++) {
-			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
-			unsigned p;
-
-			if (l == VT_NONE || !bit(r->used_now, (size_t)s * nlid + l))
-				continue;
-			p = vt_lft_get(r->t, s, l);
-			if (gap[p] > d)
-				gap[p] = d;
-		}
-}
-
 /*
  * The port s's entry for lid takes (use: the CA routes per port so far): the
  * one carrying the fewest among those try_port accepts, the current one unless
@@ -360,7 +278,7 @@ static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const ui
 	int ca = r->ca[lid];
 
 	if (r->how.rebalance >= REB_GAP && ca && r->rank_of_lid[lid] != VT_NONE)
-		rank_gaps(r, s, r->rank_of_lid[lid], cur, gap);
+		vt_repair_rank_gaps(r, s, r->rank_of_lid[lid], cur, gap);
 	else
 		memset(gap, 0, sizeof(gap));
 	for (unsigned p = 1; p <= nports; p++)
@@ -422,7 +340,7 @@ static void rebalance(struct repair *r, uint32_t s)
 		if (why == REB_IF_NEW)
 			r->differs |= DIFF_NEW; /* a REB_CHANGED run would leave it */
 		if (u && r->rank_port_sw == s && r->rank_of_lid[lid] != VT_NONE)
-			r->rank_port[r->rank_of_lid[lid]] = (uint16_t)best; /* rank_gaps' view */
+			vt_repair_rank_port_set(r, r->rank_of_lid[lid], best); /* rank_gaps' view */
 		if (ca) {
 			all[cur]--;
 			all[best]++;

@@ -52,6 +52,16 @@ enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
  */
 enum { DIFF_LONGER = 1, DIFF_TURNS = 2, DIFF_NEW = 4 };
 
+/*
+ * Per port of switch rank_port_sw, the ranks rank_port gives it, sorted:
+ * rank[at[p] .. at[p] + len[p]), room for cap[p] (vt_route_repair_gaps.c).
+ */
+struct rank_index {
+	uint32_t at[256], len[256], cap[256];
+	uint32_t *rank, size; /* size: allocated */
+	int ok;		      /* built for rank_port_sw */
+};
+
 struct repair {
 	const vt_fabric *f;
 	const vt_lfts *prev, *fresh;
@@ -90,11 +100,17 @@ struct repair {
 	 * NULL where two ranks share a LID (rank_gaps looks up the tables)
 	 */
 	uint16_t *rank_port;
-	uint32_t rank_port_sw;	/* VT_NONE: none yet */
+	uint32_t rank_port_sw; /* VT_NONE: none yet */
+	struct rank_index rx;
 	uint32_t *peer, stride; /* sw_peer's table: per switch, stride ports */
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 };
+
+static inline int bit(const uint8_t *m, size_t i)
+{
+	return m[i >> 3] >> (i & 7) & 1;
+}
 
 static inline int is_ca_lid(const vt_fabric *f, uint32_t lid)
 {
@@ -120,5 +136,15 @@ static inline uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
  */
 int vt_repair_tables(struct repair *r, const vt_order *order);
 void vt_repair_tables_free(struct repair *r);
+
+/*
+ * vt_route_repair_gaps.c: per port of switch s, the distance in ranks from
+ * rank to the nearest other rank whose LID CA traffic crosses s towards
+ * through that port (2048 when none is nearer; exact for cur and the linked
+ * ports only, the ones choose_port reads). rank_port is built for s on the
+ * first call there; vt_repair_rank_port_set moves a rank to another port in it.
+ */
+void vt_repair_rank_gaps(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap);
+void vt_repair_rank_port_set(struct repair *r, uint32_t rank, unsigned port);
 
 #endif

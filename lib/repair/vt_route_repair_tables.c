@@ -191,4 +191,5 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->kept);
 	free(r->kept_used);
 	free(r->rank_port);
+	free(r->rx.rank);
 }
