@@ -17,6 +17,7 @@
  *   vt_route_top_tree.c   ... or, on a fourth, the turn switches of a top tree
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
+ *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
@@ -268,6 +269,25 @@ struct route_degraded {
 	int unsure;
 };
 
+/*
+ * Irregular two-level trees: the tops chosen again once a plane is routed
+ * (vt_route_lookahead.c). Leaves and tops by index (idx[], per switch: its
+ * place in its level); has[x * ns + k]: leaf x is linked to top k; up and
+ * dn: the model's loads per shift stage s (VT_LOOK_Q a flow), leaf x's
+ * up-link to top k at (s * nl + x) * ns + k, top k's down-link to leaf x at
+ * (s * ns + k) * nl + x.
+ */
+struct route_look {
+	uint32_t nl, ns;
+	uint32_t *idx;
+	uint8_t *has;
+	uint8_t *narrow; /* per leaf: linked to fewer tops than a leaf with hosts (policy) */
+	uint8_t *mark;	 /* scratch, per top */
+	uint32_t *up, *dn;
+	uint32_t *c;   /* per rank and leaf: the top the leaf goes up to, VT_NONE: none */
+	uint32_t *tmp; /* scratch, per leaf */
+};
+
 /* LIDs routed at a time before their entries go into the tables (vt_route_batch.c). */
 #define VT_ROUTE_BATCH 256u
 
@@ -308,6 +328,7 @@ struct router {
 	struct route_main main;
 	struct route_links links;
 	struct route_degraded deg;
+	struct route_look look;
 };
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
@@ -379,6 +400,8 @@ uint32_t vt_route_turn_switch(const vt_tree *t, uint8_t *seen, uint32_t *q);
 /* vt_route_top_tree.c: uf room for every switch; -1 when the tops form no tree */
 int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf);
 int vt_route_top_tree_detours(struct router *r, uint32_t nd);
+/* vt_route_lookahead.c: plane t's leaves take the tops planned ahead, where that models better */
+void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
 void vt_route_strand(struct router *r, const vt_tree *t);
 /* vt_route_straggler.c */

@@ -269,3 +269,33 @@ int vt_route_top_tree_better(const vt_tree *t, uint32_t a, uint32_t b)
 		return na > nb;
 	return t->pos[a] < t->pos[b];
 }
+
+void vt_route_look_count(struct look_keys *k, uint32_t load)
+{
+	k->max = load > k->max ? load : k->max;
+	k->sq += (uint64_t)load * load;
+}
+
+int vt_route_look_better(const struct look_keys *a, const struct look_keys *b)
+{
+	uint32_t ma = (a->max + VT_LOOK_Q - 1) / VT_LOOK_Q,
+		 mb = (b->max + VT_LOOK_Q - 1) / VT_LOOK_Q;
+
+	if (ma != mb)
+		return ma < mb;
+	return a->sq < b->sq;
+}
+
+/* Strictly better: a tie keeps the tables Algorithms 2-4 wrote. */
+int vt_route_look_better_plan(const struct look_figures *plan, const struct look_figures *tables)
+{
+	if (plan->worst != tables->worst)
+		return plan->worst < tables->worst;
+	return plan->sum < tables->sum;
+}
+
+/* Fewer up-links than the fullest leaf: its few tops are the ones to plan around. */
+int vt_route_look_narrow(uint32_t nu, uint32_t most)
+{
+	return nu < most;
+}

@@ -59,6 +59,37 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
  */
 uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t best);
 
+/* A flow in the look-ahead's loads (vt_route_lookahead.c): flows still to come count fractions. */
+#define VT_LOOK_Q 2520u
+
+/*
+ * The look-ahead of irregular two-level trees: the flows to one destination
+ * over one choice of tops, as the loads they would bring their links in
+ * their shift stages. The lower highest load (in whole flows) wins, then
+ * the lower sum of squares: the choice that leaves the most room.
+ */
+struct look_keys {
+	uint32_t max; /* the highest load a flow would meet */
+	uint64_t sq;  /* the loads' squares, summed */
+};
+
+void vt_route_look_count(struct look_keys *k, uint32_t load);
+int vt_route_look_better(const struct look_keys *a, const struct look_keys *b);
+
+/* The model's shift of a whole choice: the worst stage and the sum over stages. */
+struct look_figures {
+	uint32_t worst;
+	uint64_t sum;
+};
+
+/* Is the planned choice's shift better than the tables' (only then are they rewritten)? */
+int vt_route_look_better_plan(const struct look_figures *plan, const struct look_figures *tables);
+/*
+ * Is a leaf with nu up-links narrow where the leaves with hosts have at most
+ * most: its destinations' lanes planned ahead (vt_route_lookahead.c)?
+ */
+int vt_route_look_narrow(uint32_t nu, uint32_t most);
+
 /*
  * Of two switches that can be the turn switch (vt_route_turn_switch.c), is
  * a the one to take?

@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Irregular two-level trees, beyond the paper (issue 23 goal 2): a narrow
+ * leaf, linked to fewer tops than the others, sends and receives all its
+ * traffic over those few tops, and Algorithm 4's least-loaded choice,
+ * destination by destination, cannot see that coming: a destination routed
+ * early takes a top that the narrow leaf's later traffic needs in the same
+ * shift stage. So once the plane is routed, the tops are chosen again,
+ * destination by destination in rank order, on a model of every shift
+ * stage's link loads in which the flows still to come stand where they are
+ * bound to go (the look-ahead): a narrow leaf's destinations on their
+ * regular lanes, a narrow leaf's own flows spread over the tops it shares
+ * with the destination. Where the model's shift is better than the tables'
+ * (vt_route_look_better_plan), the leaves' entries for the compute nodes'
+ * base LIDs are rewritten; on two levels every route stays up-down (a leaf
+ * only ever takes a top linked to the destination's leaf) and the tops'
+ * entries stay as they are.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/vt_route_int.h"
+#include "route/vt_route_policy.h"
+
+/* The model's size past which the look-ahead is left out (ranks x leaves x tops). */
+#define LOOK_MAX_CELLS (1u << 21)
+
+/* Leaf x linked to top k (indices)? */
+static int linked(const struct route_look *lk, uint32_t x, uint32_t k)
+{
+	return lk->has[(size_t)x * lk->ns + k];
+}
+
+/* Leaf index of rank d's leaf. */
+static uint32_t leaf_of(const struct router *r, uint32_t d)
+{
+	return r->look.idx[r->t->rank_leaf[d]];
+}
+
+/* The load cells of stage s: leaf x's up-link to top k, top k's down-link to leaf y. */
+static uint32_t *up_cell(const struct route_look *lk, uint32_t s, uint32_t x, uint32_t k)
+{
+	return &lk->up[((size_t)s * lk->nl + x) * lk->ns + k];
+}
+
+static uint32_t *dn_cell(const struct route_look *lk, uint32_t s, uint32_t k, uint32_t y)
+{
+	return &lk->dn[((size_t)s * lk->ns + k) * lk->nl + y];
+}
+
+/* Rank d's choice of tops: per leaf, the top it goes up to (VT_NONE: none modelled). */
+static uint32_t *tops_of(const struct route_look *lk, uint32_t d)
+{
+	return lk->c + (size_t)d * lk->nl;
+}
+
+/*
+ * Adds w (a flow: VT_LOOK_Q; negative takes back) for every flow to rank d,
+ * leaf x taking top c[x]; where c is NULL, only the narrow leaves' flows,
+ * w spread over the tops each shares with d's leaf.
+ */
+static void add_flows(struct router *r, uint32_t d, const uint32_t *c, int32_t w)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	uint32_t n = t->order.n, y = leaf_of(r, d);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = leaf_of(r, i), s = (d + n - i) % n, nk = 0;
+
+		if (t->order.port[i] == VT_NONE || x == y || (!c && !lk->narrow[x]))
+			continue;
+		for (uint32_t k = 0; k < lk->ns; k++) {
+			int on = c ? c[x] == k : linked(lk, x, k) && linked(lk, y, k);
+
+			nk += (uint32_t)on;
+			lk->mark[k] = (uint8_t)on;
+		}
+		for (uint32_t k = 0; nk && k < lk->ns; k++)
+			if (lk->mark[k]) {
+				*up_cell(lk, s, x, k) += (uint32_t)(w / (int32_t)nk);
+				*dn_cell(lk, s, k, y) += (uint32_t)(w / (int32_t)nk);
+			}
+	}
+}
+
+/*
+ * The keys of the flows to rank d (on leaf y) from leaf x over top k, or,
+ * x VT_NONE, from every leaf, leaf l over top c[l].
+ */
+static void flow_keys(const struct router *r, uint32_t d, uint32_t x, uint32_t k, const uint32_t *c,
+		      struct look_keys *key)
+{
+	const vt_tree *t = r->t;
+	const struct route_look *lk = &r->look;
+	uint32_t n = t->order.n, y = leaf_of(r, d);
+
+	*key = (struct look_keys){0};
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t xi = leaf_of(r, i), s = (d + n - i) % n, kk = x == VT_NONE ? c[xi] : k;
+
+		if (t->order.port[i] == VT_NONE || xi == y || (x != VT_NONE && xi != x) ||
+		    kk == VT_NONE)
+			continue;
+		vt_route_look_count(key, *up_cell(lk, s, xi, kk) + VT_LOOK_Q);
+		vt_route_look_count(key, *dn_cell(lk, s, kk, y) + VT_LOOK_Q);
+	}
+}
+
+/*
+ * c[] for rank d (leaf y) over top k: the leaves linked to k go up to it
+ * (Algorithm 3's descent finds them), the others to the top they share with
+ * y that the policy ranks first for their own flows to d.
+ */
+static void choose_tops(struct router *r, uint32_t d, uint32_t y, uint32_t k, uint32_t *c)
+{
+	const struct route_look *lk = &r->look;
+
+	for (uint32_t x = 0; x < lk->nl; x++) {
+		struct look_keys best = {0}, key;
+
+		c[x] = x == y || linked(lk, x, k) ? k : VT_NONE;
+		for (uint32_t kk = 0; c[x] != k && kk < lk->ns; kk++) {
+			if (!linked(lk, x, kk) || !linked(lk, y, kk))
+				continue;
+			flow_keys(r, d, x, kk, c, &key);
+			if (c[x] == VT_NONE || vt_route_look_better(&key, &best)) {
+				best = key;
+				c[x] = kk;
+			}
+		}
+	}
+}
+
+/*
+ * Rank d's tops (the choice whose flows the policy ranks first) into its
+ * row; the model adds them.
+ */
+static void route_rank(struct router *r, uint32_t d)
+{
+	struct route_look *lk = &r->look;
+	uint32_t y = leaf_of(r, d), *c = lk->tmp, *bc = tops_of(lk, d);
+	struct look_keys best = {0}, key;
+	int any = 0;
+
+	for (uint32_t k = 0; k < lk->ns; k++) {
+		if (!linked(lk, y, k))
+			continue;
+		choose_tops(r, d, y, k, c);
+		flow_keys(r, d, VT_NONE, 0, c, &key);
+		if (!any || vt_route_look_better(&key, &best)) {
+			best = key;
+			any = 1;
+			memcpy(bc, c, lk->nl * sizeof(*c));
+		}
+	}
+	if (any)
+		add_flows(r, d, bc, VT_LOOK_Q);
+}
+
+/*
+ * A narrow leaf's rank d on its regular lane: its leaf's parents in turn, by
+ * its place in the leaf; the leaves not linked to that top as if nothing
+ * were loaded (the first top they share with d's leaf). Into d's row.
+ */
+static void regular_lane(struct router *r, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	uint32_t y = leaf_of(r, d), L = t->rank_leaf[d], a = t->up_start[L];
+	uint32_t nu = t->up_start[L + 1] - a, off = d - t->subs[t->sub[L]].first_rank;
+	uint32_t k = lk->idx[t->up_peer[a + off % nu]], *c = tops_of(lk, d);
+
+	for (uint32_t x = 0; x < lk->nl; x++) {
+		c[x] = linked(lk, x, k) ? k : VT_NONE;
+		for (uint32_t kk = 0; c[x] == VT_NONE && kk < lk->ns; kk++)
+			if (linked(lk, x, kk) && linked(lk, y, kk))
+				c[x] = kk;
+	}
+}
+
+/*
+ * Rank d's tops as the tables have them (its base LID's entries at the
+ * leaves) into its row; 0 when some leaf's entry is not a link to a top.
+ */
+static int table_tops(struct router *r, uint32_t d)
+{
+	const vt_tree *t = r->t;
+	const vt_fabric *f = r->f;
+	struct route_look *lk = &r->look;
+	uint32_t *c = tops_of(lk, d), lid = f->ports[t->order.port[d]].lid, y = leaf_of(r, d);
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], x = lk->idx[s], e = vt_lft_get(r->lfts, s, lid), q;
+
+		c[x] = VT_NONE;
+		if (x == y || !lid || e == VT_LFT_NONE || !e)
+			continue;
+		q = f->ports[swport(r, s, e)].peer;
+		if (q == VT_NONE || f->nodes[f->ports[q].node].type != VT_SWITCH)
+			return 0;
+		q = f->nodes[f->ports[q].node].sw;
+		if (t->level[q] != 1)
+			return 0;
+		c[x] = lk->idx[q];
+	}
+	return 1;
+}
+
+/* The model's shift figures: the worst stage's highest load and the sum over stages. */
+static void model_figures(const struct route_look *lk, uint32_t n, struct look_figures *fg)
+{
+	size_t cells = (size_t)lk->nl * lk->ns;
+
+	*fg = (struct look_figures){0};
+	for (uint32_t s = 1; s < n; s++) {
+		uint32_t m = VT_LOOK_Q; /* a host link's */
+
+		for (size_t i = 0; i < cells; i++) {
+			m = lk->up[s * cells + i] > m ? lk->up[s * cells + i] : m;
+			m = lk->dn[s * cells + i] > m ? lk->dn[s * cells + i] : m;
+		}
+		fg->worst = m > fg->worst ? m : fg->worst;
+		fg->sum += m;
+	}
+}
+
+/*
+ * Can the look-ahead apply to plane t (two levels, a model of bounded
+ * size)? Sets nl, ns and idx[] (leaves' and tops' indices) on the way.
+ */
+static int look_applies(struct router *r, const vt_tree *t)
+{
+	struct route_look *lk = &r->look;
+
+	if (t->nlevels != 2 || !t->order.n)
+		return 0;
+	lk->nl = t->lvl_start[1] - t->lvl_start[0];
+	lk->ns = t->lvl_start[2] - t->lvl_start[1];
+	if ((uint64_t)t->order.n * lk->nl * lk->ns > LOOK_MAX_CELLS)
+		return 0;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[2]; i++)
+		lk->idx[t->by_level[i]] = i - t->lvl_start[i < t->lvl_start[1] ? 0 : 1];
+	return 1;
+}
+
+/*
+ * Marks the links in has[] and the narrow leaves (vt_route_look_narrow) in
+ * narrow[]; 0 when a leaf has parallel links to a top or none is narrow.
+ */
+static int look_links(struct router *r, const vt_tree *t)
+{
+	struct route_look *lk = &r->look;
+	uint32_t most = 0, narrow = 0;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], nu = t->up_start[s + 1] - t->up_start[s];
+
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+			uint8_t *h = &lk->has[(size_t)lk->idx[s] * lk->ns + lk->idx[t->up_peer[j]]];
+
+			if (*h)
+				return 0;
+			*h = 1;
+		}
+		if (vt_tree_leaf_ca(t, s) != VT_NONE)
+			most = nu > most ? nu : most;
+	}
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], nu = t->up_start[s + 1] - t->up_start[s];
+		uint8_t *w = &lk->narrow[lk->idx[s]];
+
+		*w = vt_route_look_narrow(nu, most) && vt_tree_leaf_ca(t, s) != VT_NONE;
+		narrow += *w;
+	}
+	return narrow > 0;
+}
+
+/* Room for the model of plane t; 0, or -1 when out of memory. */
+static int look_alloc(struct route_look *lk, const vt_tree *t)
+{
+	size_t n = t->order.n, cells = n * lk->nl * lk->ns;
+
+	lk->up = calloc(cells, sizeof(*lk->up));
+	lk->dn = calloc(cells, sizeof(*lk->dn));
+	lk->has = calloc((size_t)lk->nl * lk->ns, 1);
+	lk->narrow = calloc(lk->nl, 1);
+	lk->mark = calloc(lk->ns, 1);
+	lk->c = calloc(n * lk->nl, sizeof(*lk->c));
+	lk->tmp = calloc(lk->nl, sizeof(*lk->tmp));
+	return lk->up && lk->dn && lk->has && lk->narrow && lk->mark && lk->c && lk->tmp ? 0 : -1;
+}
+
+static void look_free(struct route_look *lk)
+{
+	free(lk->up);
+	free(lk->dn);
+	free(lk->has);
+	free(lk->narrow);
+	free(lk->mark);
+	free(lk->c);
+	free(lk->tmp);
+	free(lk->idx);
+	memset(lk, 0, sizeof(*lk));
+}
+
+/* The model's figures of the tables as routed; 0 when they do not fit it. */
+static int routed_figures(struct router *r, struct look_figures *fg)
+{
+	const vt_tree *t = r->t;
+	uint32_t n = t->order.n;
+
+	for (uint32_t d = 0; d < n; d++) {
+		if (t->order.port[d] == VT_NONE)
+			continue;
+		if (!table_tops(r, d))
+			return 0;
+		add_flows(r, d, tops_of(&r->look, d), VT_LOOK_Q);
+	}
+	model_figures(&r->look, n, fg);
+	return 1;
+}
+
+/* The look-ahead's choice, rank by rank, into the rows; its figures into fg. */
+static void planned_figures(struct router *r, struct look_figures *fg)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	size_t cells = (size_t)t->order.n * lk->nl * lk->ns;
+	uint32_t n = t->order.n;
+
+	memset(lk->up, 0, cells * sizeof(*lk->up));
+	memset(lk->dn, 0, cells * sizeof(*lk->dn));
+	for (uint32_t d = 0; d < n; d++) {
+		if (t->order.port[d] == VT_NONE)
+			continue;
+		if (lk->narrow[leaf_of(r, d)]) {
+			regular_lane(r, d);
+			add_flows(r, d, tops_of(lk, d), VT_LOOK_Q);
+		} else {
+			add_flows(r, d, NULL, VT_LOOK_Q);
+		}
+	}
+	for (uint32_t d = 0; d < n; d++) {
+		if (t->order.port[d] == VT_NONE)
+			continue;
+		if (lk->narrow[leaf_of(r, d)])
+			add_flows(r, d, tops_of(lk, d), -(int32_t)VT_LOOK_Q);
+		else
+			add_flows(r, d, NULL, -(int32_t)VT_LOOK_Q);
+		route_rank(r, d);
+	}
+	model_figures(lk, n, fg);
+}
+
+/* The leaves' entries for each compute node's base LID, as the rows have them. */
+static void rewrite(struct router *r)
+{
+	const vt_tree *t = r->t;
+	const struct route_look *lk = &r->look;
+
+	for (uint32_t d = 0; d < t->order.n; d++) {
+		uint32_t lid = t->order.port[d] == VT_NONE ? 0 : r->f->ports[t->order.port[d]].lid;
+		const uint32_t *c = tops_of(lk, d);
+
+		for (uint32_t i = t->lvl_start[0]; lid && i < t->lvl_start[1]; i++) {
+			uint32_t s = t->by_level[i], x = lk->idx[s];
+
+			for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+				if (x != leaf_of(r, d) && c[x] == lk->idx[t->up_peer[j]])
+					vt_lft_set(r->lfts, s, lid, t->up_port[j]);
+		}
+	}
+}
+
+/*
+ * After plane t's tables are written: where the look-ahead applies and its
+ * choice of tops models a better shift than the tables', the leaves take
+ * it. Out of memory the tables stay as routed.
+ */
+void vt_route_lookahead(struct router *r, const vt_tree *t)
+{
+	struct route_look *lk = &r->look;
+	struct look_figures routed, planned;
+
+	memset(lk, 0, sizeof(*lk));
+	lk->idx = calloc(t->nsw + 1, sizeof(*lk->idx));
+	if (lk->idx && look_applies(r, t) && !look_alloc(lk, t) && look_links(r, t) &&
+	    routed_figures(r, &routed)) {
+		planned_figures(r, &planned);
+		if (vt_route_look_better_plan(&planned, &routed))
+			rewrite(r);
+	}
+	look_free(lk);
+}
