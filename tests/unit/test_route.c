@@ -443,6 +443,41 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 }
 END_TEST
 
+/*
+ * The guarded repair (the plugin's default) of fat 8,3 whose leaf S-0-5 lost
+ * its up-link to S-1-2 (leaf port 11), against its healthy tables, with the
+ * shift guard counting over the fresh host order: it changes 95 entries where
+ * the fresh tables change 739, 88 of them forced by the lost link. Under ASan
+ * this runs the guard's counts and the candidates' bookkeeping.
+ */
+START_TEST(guarded_repair_8ary3_leaf_uplink)
+{
+	struct fat_opts cut = {.skip_top = -1, .cut_leaf = 5, .cut_up = 2};
+	vt_fabric *f = fat(8, 3, NULL), *g = fat(8, 3, &cut);
+	struct vt_repair_stats st;
+	vt_lfts a, prev, fresh;
+	vt_order o;
+	vt_err e;
+
+	ck_assert_int_eq(vt_route(f, NULL, &a, &o, &e), 0);
+	vt_order_free(&o);
+	ck_assert_int_eq(vt_route(g, NULL, &fresh, &o, &e), 0);
+	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, VT_REPAIR_GUARDED, &st, &e), 0);
+	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
+	ck_assert_uint_eq(st.changed, 95);
+	ck_assert_uint_eq(st.blocks, 14);
+	ck_assert_uint_eq(st.minimum, 88);
+	ck_assert_uint_eq(st.fresh_changed, 739);
+	vt_order_free(&o);
+	vt_lfts_free(&a);
+	vt_lfts_free(&prev);
+	vt_lfts_free(&fresh);
+	vt_fabric_free(f);
+	vt_fabric_free(g);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("route");
@@ -463,6 +498,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, multi_rail_each_plane_congestion_free);
 	tcase_add_test(tc, every_topofile_cdg_acyclic);
 	tcase_add_test(tc, forced_minimum_2ary3_leaf_uplink);
+	tcase_add_test(tc, guarded_repair_8ary3_leaf_uplink);
 	suite_add_tcase(s, tc);
 	return s;
 }
