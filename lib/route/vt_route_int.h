@@ -283,9 +283,11 @@ struct route_look {
 	uint8_t *has;
 	uint8_t *narrow; /* per leaf: linked to fewer tops than a leaf with hosts (policy) */
 	uint8_t *mark;	 /* scratch, per top */
+	uint32_t *first, *nranks; /* per leaf: its run of ranks (place-keepers included) */
 	uint32_t *up, *dn;
-	uint32_t *c;   /* per rank and leaf: the top the leaf goes up to, VT_NONE: none */
-	uint32_t *tmp; /* scratch, per leaf */
+	uint32_t *c;	/* per rank and leaf: the top the leaf goes up to, VT_NONE: none */
+	uint32_t *best; /* ... in the best plan so far */
+	uint32_t *tmp;	/* scratch, per leaf */
 };
 
 /* LIDs routed at a time before their entries go into the tables (vt_route_batch.c). */

@@ -24,6 +24,8 @@
 
 /* The model's size past which the look-ahead is left out (ranks x leaves x tops). */
 #define LOOK_MAX_CELLS (1u << 21)
+/* ... and the work past which fewer starts are tried (ranks^2 x tops x starts) */
+#define LOOK_MAX_WORK (1ull << 24)
 
 /* Leaf x linked to top k (indices)? */
 static int linked(const struct route_look *lk, uint32_t x, uint32_t k)
@@ -65,10 +67,10 @@ static void add_flows(struct router *r, uint32_t d, const uint32_t *c, int32_t w
 	struct route_look *lk = &r->look;
 	uint32_t n = t->order.n, y = leaf_of(r, d);
 
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t x = leaf_of(r, i), s = (d + n - i) % n, nk = 0;
+	for (uint32_t x = 0; x < lk->nl; x++) {
+		uint32_t nk = 0;
 
-		if (t->order.port[i] == VT_NONE || x == y || (!c && !lk->narrow[x]))
+		if (x == y || (!c && !lk->narrow[x]))
 			continue;
 		for (uint32_t k = 0; k < lk->ns; k++) {
 			int on = c ? c[x] == k : linked(lk, x, k) && linked(lk, y, k);
@@ -76,35 +78,54 @@ static void add_flows(struct router *r, uint32_t d, const uint32_t *c, int32_t w
 			nk += (uint32_t)on;
 			lk->mark[k] = (uint8_t)on;
 		}
-		for (uint32_t k = 0; nk && k < lk->ns; k++)
-			if (lk->mark[k]) {
-				*up_cell(lk, s, x, k) += (uint32_t)(w / (int32_t)nk);
-				*dn_cell(lk, s, k, y) += (uint32_t)(w / (int32_t)nk);
-			}
+		for (uint32_t i = lk->first[x]; nk && i < lk->first[x] + lk->nranks[x]; i++) {
+			uint32_t s = (d + n - i) % n;
+
+			for (uint32_t k = 0; t->order.port[i] != VT_NONE && k < lk->ns; k++)
+				if (lk->mark[k]) {
+					*up_cell(lk, s, x, k) += (uint32_t)(w / (int32_t)nk);
+					*dn_cell(lk, s, k, y) += (uint32_t)(w / (int32_t)nk);
+				}
+		}
 	}
 }
 
-/*
- * The keys of the flows to rank d (on leaf y) from leaf x over top k, or,
- * x VT_NONE, from every leaf, leaf l over top c[l].
- */
-static void flow_keys(const struct router *r, uint32_t d, uint32_t x, uint32_t k, const uint32_t *c,
+/* Adds to key the flows to rank d (on leaf y) from leaf x over top k. */
+static void leaf_keys(const struct router *r, uint32_t d, uint32_t y, uint32_t x, uint32_t k,
 		      struct look_keys *key)
 {
 	const vt_tree *t = r->t;
 	const struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, y = leaf_of(r, d);
+	uint32_t n = t->order.n;
+
+	for (uint32_t i = lk->first[x]; i < lk->first[x] + lk->nranks[x]; i++) {
+		uint32_t s = (d + n - i) % n;
+
+		if (t->order.port[i] == VT_NONE)
+			continue;
+		vt_route_look_count(key, *up_cell(lk, s, x, k) + VT_LOOK_Q);
+		vt_route_look_count(key, *dn_cell(lk, s, k, y) + VT_LOOK_Q);
+	}
+}
+
+/*
+ * The keys of the flows to rank d from leaf x over top k, or, x VT_NONE,
+ * from every leaf, leaf l over top c[l].
+ */
+static void flow_keys(const struct router *r, uint32_t d, uint32_t x, uint32_t k, const uint32_t *c,
+		      struct look_keys *key)
+{
+	const struct route_look *lk = &r->look;
+	uint32_t y = leaf_of(r, d);
 
 	*key = (struct look_keys){0};
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t xi = leaf_of(r, i), s = (d + n - i) % n, kk = x == VT_NONE ? c[xi] : k;
-
-		if (t->order.port[i] == VT_NONE || xi == y || (x != VT_NONE && xi != x) ||
-		    kk == VT_NONE)
-			continue;
-		vt_route_look_count(key, *up_cell(lk, s, xi, kk) + VT_LOOK_Q);
-		vt_route_look_count(key, *dn_cell(lk, s, kk, y) + VT_LOOK_Q);
+	if (x != VT_NONE) {
+		leaf_keys(r, d, y, x, k, key);
+		return;
 	}
+	for (uint32_t l = 0; l < lk->nl; l++)
+		if (l != y && c[l] != VT_NONE)
+			leaf_keys(r, d, y, l, c[l], key);
 }
 
 /*
@@ -227,7 +248,8 @@ static void model_figures(const struct route_look *lk, uint32_t n, struct look_f
 
 /*
  * Can the look-ahead apply to plane t (two levels, a model of bounded
- * size)? Sets nl, ns and idx[] (leaves' and tops' indices) on the way.
+ * size)? Sets nl, ns, idx[] (leaves' and tops' indices) and the leaves'
+ * runs of ranks (first[], nranks[]) on the way.
  */
 static int look_applies(struct router *r, const vt_tree *t)
 {
@@ -239,8 +261,18 @@ static int look_applies(struct router *r, const vt_tree *t)
 	lk->ns = t->lvl_start[2] - t->lvl_start[1];
 	if ((uint64_t)t->order.n * lk->nl * lk->ns > LOOK_MAX_CELLS)
 		return 0;
+	lk->first = calloc(lk->nl, sizeof(*lk->first));
+	lk->nranks = calloc(lk->nl, sizeof(*lk->nranks));
+	if (!lk->first || !lk->nranks)
+		return 0;
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[2]; i++)
 		lk->idx[t->by_level[i]] = i - t->lvl_start[i < t->lvl_start[1] ? 0 : 1];
+	for (uint32_t d = 0; d < t->order.n; d++) {
+		uint32_t x = leaf_of(r, d);
+
+		if (!lk->nranks[x]++)
+			lk->first[x] = d;
+	}
 	return 1;
 }
 
@@ -287,8 +319,11 @@ static int look_alloc(struct route_look *lk, const vt_tree *t)
 	lk->narrow = calloc(lk->nl, 1);
 	lk->mark = calloc(lk->ns, 1);
 	lk->c = calloc(n * lk->nl, sizeof(*lk->c));
+	lk->best = calloc(n * lk->nl, sizeof(*lk->best));
 	lk->tmp = calloc(lk->nl, sizeof(*lk->tmp));
-	return lk->up && lk->dn && lk->has && lk->narrow && lk->mark && lk->c && lk->tmp ? 0 : -1;
+	if (!lk->up || !lk->dn || !lk->has || !lk->narrow || !lk->mark || !lk->c || !lk->best)
+		return -1;
+	return lk->tmp ? 0 : -1;
 }
 
 static void look_free(struct route_look *lk)
@@ -299,8 +334,11 @@ static void look_free(struct route_look *lk)
 	free(lk->narrow);
 	free(lk->mark);
 	free(lk->c);
+	free(lk->best);
 	free(lk->tmp);
 	free(lk->idx);
+	free(lk->first);
+	free(lk->nranks);
 	memset(lk, 0, sizeof(*lk));
 }
 
@@ -321,8 +359,11 @@ static int routed_figures(struct router *r, struct look_figures *fg)
 	return 1;
 }
 
-/* The look-ahead's choice, rank by rank, into the rows; its figures into fg. */
-static void planned_figures(struct router *r, struct look_figures *fg)
+/*
+ * The look-ahead's choice, rank by rank from rank start on (round the
+ * order), into the rows; its figures into fg.
+ */
+static void planned_figures(struct router *r, uint32_t start, struct look_figures *fg)
 {
 	const vt_tree *t = r->t;
 	struct route_look *lk = &r->look;
@@ -341,7 +382,9 @@ static void planned_figures(struct router *r, struct look_figures *fg)
 			add_flows(r, d, NULL, VT_LOOK_Q);
 		}
 	}
-	for (uint32_t d = 0; d < n; d++) {
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t d = (start + i) % n;
+
 		if (t->order.port[d] == VT_NONE)
 			continue;
 		if (lk->narrow[leaf_of(r, d)])
@@ -353,7 +396,43 @@ static void planned_figures(struct router *r, struct look_figures *fg)
 	model_figures(lk, n, fg);
 }
 
-/* The leaves' entries for each compute node's base LID, as the rows have them. */
+/*
+ * The plans from VT_LOOK_STARTS starting ranks (fewer on large planes:
+ * LOOK_MAX_WORK), spread evenly over the compute nodes: a greedy choice
+ * depends on where it starts (the first ranks are chosen seeing only the
+ * look-ahead). The best, where better than the tables' (best holds their
+ * figures), into the best rows; 0 when none is.
+ */
+static int best_plan(struct router *r, struct look_figures *best)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	uint32_t n = t->order.n, ncn = 0, starts = VT_LOOK_STARTS, got = 0;
+	uint64_t work = (uint64_t)n * n * lk->ns;
+	struct look_figures fg;
+
+	for (uint32_t d = 0; d < n; d++)
+		ncn += t->order.port[d] != VT_NONE;
+	while (starts > 1 && work * starts > LOOK_MAX_WORK)
+		starts--;
+	for (uint32_t j = 0, k = 0, d = 0; j < starts && ncn; j++) {
+		uint32_t want = (uint32_t)((uint64_t)j * ncn / starts);
+
+		for (; d < n && (t->order.port[d] == VT_NONE || k < want); d++)
+			k += t->order.port[d] != VT_NONE;
+		if (d == n)
+			break;
+		planned_figures(r, d, &fg);
+		if (vt_route_look_better_plan(&fg, best)) {
+			*best = fg;
+			memcpy(lk->best, lk->c, (size_t)n * lk->nl * sizeof(*lk->c));
+			got = 1;
+		}
+	}
+	return got;
+}
+
+/* The leaves' entries for each compute node's base LID, as the best rows have them. */
 static void rewrite(struct router *r)
 {
 	const vt_tree *t = r->t;
@@ -361,7 +440,7 @@ static void rewrite(struct router *r)
 
 	for (uint32_t d = 0; d < t->order.n; d++) {
 		uint32_t lid = t->order.port[d] == VT_NONE ? 0 : r->f->ports[t->order.port[d]].lid;
-		const uint32_t *c = tops_of(lk, d);
+		const uint32_t *c = lk->best + (size_t)d * lk->nl;
 
 		for (uint32_t i = t->lvl_start[0]; lid && i < t->lvl_start[1]; i++) {
 			uint32_t s = t->by_level[i], x = lk->idx[s];
@@ -381,15 +460,12 @@ static void rewrite(struct router *r)
 void vt_route_lookahead(struct router *r, const vt_tree *t)
 {
 	struct route_look *lk = &r->look;
-	struct look_figures routed, planned;
+	struct look_figures best;
 
 	memset(lk, 0, sizeof(*lk));
 	lk->idx = calloc(t->nsw + 1, sizeof(*lk->idx));
 	if (lk->idx && look_applies(r, t) && !look_alloc(lk, t) && look_links(r, t) &&
-	    routed_figures(r, &routed)) {
-		planned_figures(r, &planned);
-		if (vt_route_look_better_plan(&planned, &routed))
-			rewrite(r);
-	}
+	    routed_figures(r, &best) && best_plan(r, &best))
+		rewrite(r);
 	look_free(lk);
 }

@@ -61,6 +61,8 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 
 /* A flow in the look-ahead's loads (vt_route_lookahead.c): flows still to come count fractions. */
 #define VT_LOOK_Q 2520u
+/* Greedy plans tried, from as many ranks spread over the order; the best is kept. */
+#define VT_LOOK_STARTS 16u
 
 /*
  * The look-ahead of irregular two-level trees: the flows to one destination
