@@ -24,8 +24,11 @@
  * the sibling's run, or where one link of the level is lost the lane of the
  * destination furthest away in s's subtree): fewer shift stages hold both
  * than with a neighbour, and switches that lost different parents fall back
- * to different ones. VT_NONE: s has no such sibling or
- * none of those parents. *rq: the parent's port, least used first.
+ * to different ones. A switch with no sibling but lanes another child of
+ * their parent lacks (deg.own) follows its own run the same way; a lane
+ * lacked (vt_route_lane_lost) falls back as a lost parent. VT_NONE: s has
+ * no such run or none of those parents. *rq: the parent's port, least used
+ * first.
  */
 static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
@@ -33,13 +36,18 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, sb = r->deg.sib[s];
 	uint32_t best = VT_NONE, bu = UINT32_MAX;
 
+	if (sb == VT_NONE && r->deg.own[s]) /* its own run, the lanes others lack left out */
+		sb = s;
+
 	for (uint32_t k = 0, sn = 0; sb != VT_NONE && best == VT_NONE && k <= sn; k++) {
-		uint32_t sa = t->up_start[sb], want;
+		uint32_t sa = t->up_start[sb], e, want;
 
 		sn = t->up_start[sb + 1] - sa;
-		want = t->up_peer[sa + (r->deg.nasc[s] + rot +
-					(k ? vt_route_far_lane(r, s, sn) + k - 1 : 0)) %
-					       sn];
+		e = sa +
+		    (r->deg.nasc[s] + rot + (k ? vt_route_far_lane(r, s, sn) + k - 1 : 0)) % sn;
+		want = t->up_peer[e];
+		if (!k && vt_route_lane_lost(r, sb, e))
+			continue;
 		for (uint32_t i = 0; i < nu; i++) {
 			uint32_t j = a + (i + rot) % nu;
 			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

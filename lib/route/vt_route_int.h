@@ -189,6 +189,14 @@ struct route_degraded {
 	 */
 	uint32_t *sib, *nasc;
 	/*
+	 * minpar[p]: the fewest parallel links a child of p has to it; own[s]:
+	 * s has no sib but some of its lanes (its m-th link to a parent) are
+	 * ones another child of that parent lacks (m >= minpar), so it too
+	 * takes its parents in turn, those lanes falling back as lost ones.
+	 */
+	uint32_t *minpar;
+	uint8_t *own;
+	/*
 	 * far[s]: s lost exactly one up-link and no other switch that lost one
 	 * shares a parent with it, where a destination that must share a lane
 	 * shares it with the one furthest from it (vt_route_far_lane); where

@@ -66,6 +66,23 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 	return spare != VT_NONE ? spare : full != VT_NONE ? full : best;
 }
 
+/*
+ * Is up-link e of switch w a lane some switch of w's level lacks: w's m-th
+ * parallel link to its parent (counted from 0) where another child of that
+ * parent has only m links to it (deg.minpar)? Following it, that switch
+ * would put two consecutive destinations on one link; such a lane falls
+ * back as a lost parent does.
+ */
+int vt_route_lane_lost(const struct router *r, uint32_t w, uint32_t e)
+{
+	const vt_tree *t = r->t;
+	uint32_t p = t->up_peer[e], m = 0;
+
+	for (uint32_t j = t->up_start[w]; j < e; j++)
+		m += t->up_peer[j] == p;
+	return m >= r->deg.minpar[p];
+}
+
 /* The parent rank d's leaf's ascent goes to where leaves spread (deg.spread_seq). */
 static uint32_t rank_parent(const struct router *r, uint32_t d)
 {

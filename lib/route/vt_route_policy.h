@@ -93,6 +93,13 @@ int vt_route_look_better_plan(const struct look_figures *plan, const struct look
 int vt_route_look_narrow(uint32_t nu, uint32_t most);
 
 /*
+ * Does an ascent following switch w's run of up-links (its own or its
+ * sibling's; vt_route_downgoing.c) skip w's up-link e: a lane another child
+ * of its parent lacks?
+ */
+int vt_route_lane_lost(const struct router *r, uint32_t w, uint32_t e);
+
+/*
  * Of two switches that can be the turn switch (vt_route_turn_switch.c), is
  * a the one to take?
  */

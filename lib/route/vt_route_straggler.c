@@ -222,6 +222,32 @@ static void far_lanes(struct router *r, const vt_tree *t)
 	}
 }
 
+/* deg.minpar and deg.own (see struct route_degraded), after deg.sib. */
+static void own_lanes(struct router *r, const vt_tree *t)
+{
+	for (uint32_t s = 0; s < t->nsw; s++)
+		r->deg.minpar[s] = UINT32_MAX;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		for (uint32_t j = t->up_start[s], w = 1; j < t->up_start[s + 1]; j++, w++)
+			if (j + 1 == t->up_start[s + 1] || t->up_peer[j + 1] != t->up_peer[j]) {
+				uint32_t *m = &r->deg.minpar[t->up_peer[j]];
+
+				*m = w < *m ? w : *m;
+				w = 0;
+			}
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t l = t->level[s];
+
+		r->deg.own[s] = 0;
+		if (l == VT_TREE_OUTSIDE || !l || r->deg.sib[s] != VT_NONE)
+			continue;
+		for (uint32_t j = t->up_start[s], m = 0; j < t->up_start[s + 1]; j++) {
+			m = j > t->up_start[s] && t->up_peer[j] == t->up_peer[j - 1] ? m + 1 : 0;
+			r->deg.own[s] |= m >= r->deg.minpar[t->up_peer[j]];
+		}
+	}
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
@@ -246,4 +272,5 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 		}
 	}
 	far_lanes(r, t);
+	own_lanes(r, t);
 }
