@@ -2,7 +2,7 @@
 # vartree inside the stock OpenSM routes a 4-ary-3-tree, a thin tree, a pruned
 # tree, a degraded tree, and 4-ary-3-trees with aggregation nodes, storage CAs on
 # spines, a host-less leaf and loop-backs, or a director chassis, bypassed or
-# not. For each: the tables OpenSM dumped and the tables
+# not, and an irregular two-level tree. For each: the tables OpenSM dumped and the tables
 # read back from the switches (dump_fts; infiniband-diags 44 skips a LID alone
 # in a block, so only LIDs at a block start may be missing there) equal what
 # vartree-route computes offline from the ibnetdiscover view (OpenSM's LIDs),
@@ -69,4 +69,9 @@ check director fat 4,3 --director CS7500 --aggregation-nodes
 # bypassed directors: leaves on every line ASIC, the spine ASICs at level 0
 check bypass fat 4,3 --director CS8500:bypass
 check bypass-sharp fat 4,2 --director CS7500:bypass --aggregation-nodes
+# an irregular two-level tree (a leaf linked to 2 of 4 spines): the look-ahead's
+# tables inside OpenSM too, at the cut bound (2/1.74)
+check uneven uneven 8,8,6,4:4,4,4,2:4
+grep -q '"pattern": "shift", "stages": 31, "flows": 650, "unrouted": 0, "worst": 2, "avg": 1.741935' \
+	"$tmp/uneven/sweep-0/exec.out" || fail "uneven: live shift is not at the cut bound"
 echo "route ok"
