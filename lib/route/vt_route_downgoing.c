@@ -26,7 +26,8 @@
  * than with a neighbour, and switches that lost different parents fall back
  * to different ones. A switch with no sibling but lanes another child of
  * their parent lacks (deg.own) follows its own run the same way; a lane
- * lacked (vt_route_lane_lost) falls back as a lost parent. VT_NONE: s has
+ * lacked (vt_route_lane_lost) falls back to the lanes before it, from the
+ * cycle's last on. VT_NONE: s has
  * no such run or none of those parents. *rq: the parent's port, least used
  * first.
  */
@@ -39,15 +40,20 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 	if (sb == VT_NONE && r->deg.own[s]) /* its own run, the lanes others lack left out */
 		sb = s;
 
-	for (uint32_t k = 0, sn = 0; sb != VT_NONE && best == VT_NONE && k <= sn; k++) {
+	for (uint32_t k = 0, sn = 0, lost = 0; sb != VT_NONE && best == VT_NONE && k <= sn; k++) {
 		uint32_t sa = t->up_start[sb], e, want;
 
 		sn = t->up_start[sb + 1] - sa;
-		e = sa +
-		    (r->deg.nasc[s] + rot + (k ? vt_route_far_lane(r, s, sn) + k - 1 : 0)) % sn;
+		e = sa + (r->deg.nasc[s] + rot +
+			  (!k	  ? 0
+			   : lost ? sn - k
+				  : vt_route_far_lane(r, s, sn) + k - 1)) %
+				 sn;
 		want = t->up_peer[e];
-		if (!k && vt_route_lane_lost(r, sb, e))
+		if (!k && vt_route_lane_lost(r, sb, e)) {
+			lost = 1;
 			continue;
+		}
 		for (uint32_t i = 0; i < nu; i++) {
 			uint32_t j = a + (i + rot) % nu;
 			uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

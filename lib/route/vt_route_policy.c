@@ -67,18 +67,22 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 }
 
 /*
- * Is up-link e of switch w a lane some switch of w's level lacks: w's m-th
- * parallel link to its parent (counted from 0) where another child of that
- * parent has only m links to it (deg.minpar)? Following it, that switch
- * would put two consecutive destinations on one link; such a lane falls
- * back as a lost parent does.
+ * Is up-link e of switch w a lane some switch of w's level lacks: where
+ * another child of its parent has only m links to it (deg.minpar), w's
+ * parallel links to that parent but the last m? Following it, that switch
+ * would put two consecutive destinations on one link, so such a lane falls
+ * back. The first ones are lost rather than the last: the destination
+ * displaced is then the first of its parent's run in the switch's cycle,
+ * and it falls back to the cycle's last lane (vt_route_downgoing.c), so the
+ * two sharing a link lie as far apart in rank order as the cycle allows and
+ * meet in the fewest shift stages.
  */
 int vt_route_lane_lost(const struct router *r, uint32_t w, uint32_t e)
 {
 	const vt_tree *t = r->t;
 	uint32_t p = t->up_peer[e], m = 0;
 
-	for (uint32_t j = t->up_start[w]; j < e; j++)
+	for (uint32_t j = e + 1; j < t->up_start[w + 1]; j++)
 		m += t->up_peer[j] == p;
 	return m >= r->deg.minpar[p];
 }
