@@ -32,6 +32,7 @@
 
 #include "repair/vt_route_guard.h"
 #include "repair/vt_route_heal.h"
+#include "repair/vt_route_repair_forced_lids.h"
 #include "repair/vt_route_repair_int.h"
 #include "repair/vt_route_repair_stats.h"
 
@@ -414,7 +415,7 @@ static int same_run(struct repair_try a, unsigned differs, struct repair_try b, 
 {
 	int ra = a.rebalance, rb = b.rebalance;
 
-	return a.ca_fresh == b.ca_fresh &&
+	return a.ca_fresh == b.ca_fresh && a.forced_lids == b.forced_lids &&
 	       (a.prev_turns == b.prev_turns || !(differs & DIFF_TURNS)) &&
 	       (a.longer == b.longer || !(differs & DIFF_LONGER)) &&
 	       (!whole || ra == rb ||
@@ -428,11 +429,21 @@ static int same_run(struct repair_try a, unsigned differs, struct repair_try b, 
  * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
  * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
  */
-static void repair_run(struct repair *r)
+static int repair_run(struct repair *r)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
 
 	r->differs = 0;
+	if (r->how.forced_lids) {
+		memcpy(r->t->port, r->fresh->port, n);
+		r->at_kept = 0;
+		if (vt_repair_forced_lids(r))
+			return -1;
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->f->lid_port[lid] != VT_NONE)
+				keep_lid(r, lid, 0);
+		return 0;
+	}
 	r->at_kept = r->kept != NULL;
 	if (r->have_kept && same_run(r->kept_how, r->kept_differs, r->how, 0)) {
 		memcpy(r->t->port, r->kept, n); /* keep_lid's part is that candidate's */
@@ -454,6 +465,7 @@ static void repair_run(struct repair *r)
 		rebalance_all(r);
 	if (r->how.ca_fresh && r->how.off_path)
 		keep_off_path(r);
+	return 0;
 }
 
 /*
@@ -466,7 +478,8 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	int bad;
 
 	r->how = how;
-	repair_run(r);
+	if (repair_run(r))
+		return vt_err_nomem(e, "out of memory");
 	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
 	if (*changed > st->fresh_changed) {
 		snprintf(st->why, sizeof(st->why),
@@ -532,6 +545,63 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
 }
 
 /*
+ * The candidates that move only the CA LIDs' entries forced off a shortest
+ * route (vt_route_repair_forced_lids.h), ports spread by rank distance up to
+ * 2, then 4: the first that stands and changes fewer entries than limit[0]
+ * in no more blocks than limit[1] into r->t: 0, 1 when none, -1.
+ */
+static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			   uint64_t *changed, uint64_t *blocks, const uint64_t *limit, vt_err *e)
+{
+	static const uint8_t near[] = {2, 4};
+
+	if (r->policy == VT_REPAIR_FEWEST)
+		return 1; /* its whole repairs keep longer routes too: fewer changes */
+
+	for (size_t i = 0; i < sizeof(near); i++) {
+		struct repair_try how = {.prev_turns = 1, .forced_lids = near[i]};
+		uint64_t c, b;
+		int bad = candidate(r, how, g, st, &c, &b, e);
+
+		if (bad < 0)
+			return -1;
+		if (!bad && c < limit[0] && b <= limit[1]) {
+			*changed = c;
+			*blocks = b;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * A whole repair stood (r->t, changed): where it changed more than 1.5 times
+ * the entries whose link was lost (issue 24's bound, on the forced minimum,
+ * which is no less), the forced-LIDs candidates replace it if one stands with
+ * fewer entries in no more blocks (what OpenSM sends): the real-shaped pruned
+ * 36,6, a level-1 switch down, 7595 entries in 1589 blocks against 5582 in
+ * 1507. 0, -1.
+ */
+static int fewer_forced(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+	uint64_t limit[2] = {*changed, *blocks};
+	uint8_t *keep;
+	int bad;
+
+	if (2 * *changed <= 3 * st->minimum || !(keep = malloc(n ? n : 1)))
+		return 0; /* out of memory: the whole repair stays */
+	memcpy(keep, r->t->port, n);
+	bad = try_forced_lids(r, g, st, changed, blocks, limit, e);
+	if (bad > 0)
+		memcpy(r->t->port, keep, n);
+	free(keep);
+	st->why[0] = 0;
+	return bad < 0 ? -1 : 0;
+}
+
+/*
  * The first whole repair that passes into r->t; where the audit or the guard
  * refuses them all, the switch LIDs' entries repaired alone (most of what
  * moves with the turn leaf), with the CA LIDs' fresh.
@@ -558,7 +628,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			memcpy(st->why, tw->why, sizeof(st->why));
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
-			return bad;
+			return bad < 0 ? -1 : fewer_forced(r, g, st, changed, blocks, e);
 		}
 		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
 		memcpy(done[nd++].why, st->why, sizeof(st->why));
@@ -566,6 +636,11 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
+	}
+	if ((bad = try_forced_lids(r, g, st, changed, blocks, (uint64_t[]){UINT64_MAX, UINT64_MAX},
+				   e)) <= 0) {
+		st->why[0] = 0;
+		return bad;
 	}
 	/* off the CA paths first; the audit may refuse the previous turns it keeps */
 	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1}, g, st, changed,
@@ -589,56 +664,6 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 	return rc;
 }
 
-/*
- * Nothing a previous entry uses was lost and nothing was gained (a port that
- * flapped back before the sweep, or a sweep with no change): the previous
- * tables still route every LID as they did, with their own turns, so every
- * candidate would keep them all. They stand without the candidates, the guard
- * and the audit, which cost many fresh routes (pruned 36,12: 0.37 s against
- * 0.03 s): 1 when so (lfts then holds them), 0 when the repair must run, -1.
- * VT_REPAIR_MINIMAL takes them only where no CA route is longer than fresh
- * (previous tables from a guarded repair may hold such routes).
- */
-static int keep_unchanged(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
-			  enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
-{
-	vt_lfts t = *lfts;
-	int64_t nl = 0; /* first: a reason to repair; then the longer CA routes */
-
-	if (st->fresh_changed == 0) /* the fresh tables are the previous ones */
-		return 1;
-	if (st->minimum)
-		return 0;
-	t.port = malloc((size_t)t.nsw * t.nlid + 1);
-	if (!t.port)
-		return vt_err_nomem(e, "out of memory");
-	for (uint32_t s = 0; s < t.nsw && nl == 0; s++) {
-		const uint8_t *a = vt_lft_row(prev, s), *b = vt_lft_row(lfts, s);
-		uint8_t *o = t.port + (size_t)s * t.nlid;
-
-		/* LIDs that left keep the fresh (empty) entry */
-		for (uint32_t lid = 0; lid < t.nlid; lid++)
-			o[lid] = f->lid_port[lid] == VT_NONE ? b[lid] : a[lid];
-		/* a LID the fresh tables cannot reach from s any more: not unchanged */
-		for (uint32_t lid = 1; lid < t.nlid; lid++)
-			nl |= f->lid_port[lid] != VT_NONE && b[lid] == VT_LFT_NONE &&
-			      a[lid] != VT_LFT_NONE;
-	}
-	if (!nl && ((nl = vt_lfts_longer(f, &t, lfts)) < 0 || !nl || policy != VT_REPAIR_MINIMAL)) {
-		if (nl < 0) {
-			free(t.port);
-			return vt_err_nomem(e, "out of memory");
-		}
-		st->longer = (uint64_t)nl;
-		vt_repair_count_changes(f, prev, &t, &st->changed, &st->blocks);
-		free(lfts->port);
-		lfts->port = t.port;
-		return 1;
-	}
-	free(t.port);
-	return 0;
-}
-
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
 {
@@ -660,7 +685,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		st->mode = VT_REPAIR_HEALED;
 		return vt_repair_heal_keep(f, prev, lfts, order, policy, st, e) < 0 ? -1 : 0;
 	}
-	if ((bad = keep_unchanged(f, prev, lfts, policy, st, e)))
+	if ((bad = vt_repair_keep_unchanged(f, prev, lfts, policy, st, e)))
 		return bad < 0 ? -1 : 0;
 	t.port = malloc(n ? n : 1);
 	r.level = malloc((size_t)f->nswitches + 1);

@@ -27,7 +27,9 @@ enum { HOP_UP, HOP_DOWN, HOP_SIDE };
  * choose their port again; ca_fresh keeps the fresh entries of every CA LID;
  * longer keeps CA routes that grew longer (VT_REPAIR_GUARDED tries those first);
  * off_path, with ca_fresh, keeps a CA LID's previous entries at the switches
- * its CA traffic does not cross (the CA paths, hence shift, stay the fresh ones).
+ * its CA traffic does not cross (the CA paths, hence shift, stay the fresh ones);
+ * forced_lids, not 0, moves only the CA LIDs' entries that start no shortest
+ * route any more (vt_route_repair_forced_lids.h: its rank distance).
  */
 enum {
 	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
@@ -38,7 +40,7 @@ enum {
 };
 
 struct repair_try {
-	uint8_t prev_turns, rebalance, ca_fresh, longer, off_path;
+	uint8_t prev_turns, rebalance, ca_fresh, longer, off_path, forced_lids;
 };
 
 enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */

@@ -195,6 +195,19 @@ as_fresh down:S-0002c95002000053 p6.topo p6a.dump p6top \
 	'repaired: 3914 entries in 208 blocks changed (fresh route: 7307 in 197; minimum 3860 in 182: link lost; forced minimum 3860 in 182)' \
 	"2 1.77"
 
+# pruned 36,6, the first level-1 switch down (above the turn leaf): every whole
+# repair congests shift more than the fresh tables; the candidate that moves only
+# the CA LIDs' entries forced off a shortest up*-down* route, spread by rank
+# distance, keeps every other previous entry with the fresh tables' shift (main at
+# d6056f7: the fresh CA routes, 55285 entries), and a heal undoes it
+fault down:S-0002c95001000000 p6t.topo p6.topo
+"$bin/vartree-route" "$tmp/p6t.topo" --previous "$tmp/p6a.dump" -o "$tmp/p6tr.dump" 2>"$tmp/err"
+grep -F 'repaired: 8536 entries in 1652 blocks changed (fresh route: 70022 in 2582; minimum 5487 in 660: link lost; forced minimum 5487 in 660)' "$tmp/err"
+[ "$(changed "$tmp/p6a.dump" "$tmp/p6tr.dump")" = "8536 1652" ]
+[ "$(audit_clean "$tmp/p6t.topo" "$tmp/p6tr.dump")" = "2 1.98" ]
+"$bin/vartree-route" -q "$tmp/p6.topo" --previous "$tmp/p6tr.dump" -o "$tmp/p6th.dump"
+cmp "$tmp/p6a.dump" "$tmp/p6th.dump"
+
 # a real-shaped fabric (aggregation nodes on every switch, dual-homed spine CAs, a
 # host-less leaf), a level-1 up-link: the traffic the repair balances is the
 # compute nodes' (the ranks'), not every CA's, else the aggregation nodes mark

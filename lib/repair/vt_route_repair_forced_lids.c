@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repair candidate that moves only the CA LIDs' entries a fault forces
+ * off a minimal route (vt_route_repair_forced_lids.h): per CA LID, the
+ * switches with an up*-down* route to it in the degraded fabric keep their
+ * previous entry wherever it still starts a shortest such route, and the
+ * others take one that does, spread over the ports like the fresh routing's.
+ * Every other previous entry stays: where a whole repair (every entry tried
+ * in turn against the fresh tables) moves the hosts' entries behind the ones
+ * it had to move, or congests shift with them (a level-1 switch down), this
+ * leaves them be.
+ */
+#include "repair/vt_route_repair_forced_lids.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DIST_NONE 0xFFFFFFFFu
+#define GAP_FAR	  64u /* ranks: farther than this counts as far enough */
+
+struct forced_lids {
+	uint32_t *dist;	 /* per switch: hops of its shortest up*-down* route, DIST_NONE */
+	uint8_t *down;	 /* per switch: that route goes only down */
+	uint32_t *queue; /* switches in the order the search reached them */
+	uint32_t *now;	 /* per switch: the LID whose CA traffic crosses it (route_lid) */
+	/* per switch and port (r->stride): the CA LIDs whose traffic crosses it there */
+	uint32_t *use;
+	/* r->used_now: per switch and LID, CA traffic crosses it (the LIDs done so far:
+	 * under r->t, the others: under r->prev) */
+};
+
+static void set_bit(uint8_t *m, size_t i, int v)
+{
+	if (v)
+		m[i >> 3] |= (uint8_t)(1u << (i & 7));
+	else
+		m[i >> 3] &= (uint8_t) ~(1u << (i & 7));
+}
+
+/* The switch a CA LID hangs off, VT_NONE for none. */
+static uint32_t lid_switch(const struct repair *r, uint32_t lid)
+{
+	const vt_fabric *f = r->f;
+	uint32_t q = f->ports[f->lid_port[lid]].peer;
+
+	if (q == VT_NONE || f->nodes[f->ports[q].node].type != VT_SWITCH)
+		return VT_NONE;
+	return f->nodes[f->ports[q].node].sw;
+}
+
+/* Is switch b a level above switch a in the tree (both in it)? */
+static int above(const struct repair *r, uint32_t a, uint32_t b)
+{
+	return r->level[a] != VT_TREE_OUTSIDE && r->level[b] != VT_TREE_OUTSIDE &&
+	       r->level[b] == r->level[a] + 1;
+}
+
+/*
+ * fl->dist and fl->down from the switch leaf the LID hangs off: a switch
+ * above one that reaches it going only down does too; any other switch goes
+ * up first. Breadth first, so each switch's first distance is its shortest
+ * (on a layered tree a route only down is always the shortest). Returns how
+ * many switches fl->queue holds.
+ */
+static uint32_t search(const struct repair *r, struct forced_lids *fl, uint32_t leaf)
+{
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < r->f->nswitches; s++)
+		fl->dist[s] = DIST_NONE;
+	fl->dist[leaf] = 0;
+	fl->down[leaf] = 1;
+	fl->queue[tail++] = leaf;
+	while (head < tail) {
+		uint32_t x = fl->queue[head++];
+
+		for (unsigned p = 1; p < r->stride; p++) {
+			uint32_t n = sw_peer(r, x, p);
+
+			if (n == VT_NONE || fl->dist[n] != DIST_NONE)
+				continue;
+			if (above(r, x, n) && fl->down[x])
+				fl->down[n] = 1; /* n goes down to x */
+			else if (above(r, n, x))
+				fl->down[n] = 0; /* n goes up to x */
+			else
+				continue;
+			fl->dist[n] = fl->dist[x] + 1;
+			fl->queue[tail++] = n;
+		}
+	}
+	return tail;
+}
+
+/* Does port p of switch s start one of its shortest up*-down* routes (search)? */
+static int good_port(const struct repair *r, const struct forced_lids *fl, uint32_t s, unsigned p)
+{
+	uint32_t n = sw_peer(r, s, p);
+
+	if (p == 0 || p >= r->stride || n == VT_NONE || fl->dist[n] == DIST_NONE ||
+	    fl->dist[n] + 1 != fl->dist[s])
+		return 0;
+	return fl->down[s] ? above(r, n, s) && fl->down[n] : above(r, s, n);
+}
+
+/*
+ * Per port of s, the distance in ranks from lid's rank to the nearest other
+ * rank whose LID s forwards there (GAP_FAR when none is nearer): a shift
+ * stage sends each host a fixed distance on, so LIDs of nearby ranks on one
+ * port tend to share its link in a stage.
+ */
+static void gaps(const struct repair *r, uint32_t s, uint32_t lid, uint32_t *gap)
+{
+	uint32_t n = r->nrank, rank = r->rank_of_lid[lid];
+	const uint8_t *row = vt_lft_row(r->t, s), *prow = vt_lft_row(r->prev, s);
+	size_t base = (size_t)s * r->t->nlid;
+
+	for (unsigned p = 0; p < r->stride; p++)
+		gap[p] = GAP_FAR;
+	if (rank == VT_NONE)
+		return;
+	for (uint32_t d = GAP_FAR - 1; d >= 1; d--) {
+		if (2 * d > n)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
+			unsigned p;
+
+			if (l == VT_NONE || !bit(r->used_now, base + l))
+				continue;
+			p = l < lid ? row[l] : prow[l]; /* the LIDs before lid are done */
+			if (p < r->stride)
+				gap[p] = d;
+		}
+	}
+}
+
+/*
+ * The port s takes for lid among those that start a shortest route: keep (0:
+ * none) unless another has no LID of a rank nearer than r->how.forced_lids
+ * where keep has one, or as few and carries fewer CA LIDs' traffic (then the
+ * nearest rank farthest). A near limit of 2 or 4 keeps a moved LID off the
+ * ports of its rank neighbours without letting a far neighbour outweigh the
+ * load (as the nearest rank alone, one port took every moved LID of a leaf:
+ * fat 8,3, the first level-1 switch down, shift worst 4).
+ */
+static unsigned choose(const struct repair *r, const struct forced_lids *fl, uint32_t s,
+		       uint32_t lid, unsigned keep)
+{
+	const uint32_t *use = fl->use + (size_t)s * r->stride;
+	uint32_t gap[256], near = r->how.forced_lids;
+	unsigned best = keep;
+
+	gaps(r, s, lid, gap);
+	for (unsigned p = 1; p < r->stride; p++) {
+		if (!good_port(r, fl, s, p))
+			continue;
+		uint32_t gp = gap[p] < near ? gap[p] : near;
+		uint32_t gb = best && gap[best] < near ? gap[best] : near;
+
+		if (!best || gp > gb ||
+		    (gp == gb &&
+		     (use[p] < use[best] || (use[p] == use[best] && gap[p] > gap[best]))))
+			best = p;
+	}
+	return best;
+}
+
+/*
+ * lid's entries at the switches with an up*-down* route to it, farthest
+ * first: a switch knows then whether CA traffic to lid crosses it. The
+ * previous entry stays where it starts a shortest route, unless that traffic
+ * crosses it now and did not before (the previous routing left such entries
+ * unbalanced: nobody used them).
+ */
+static void route_lid(struct repair *r, struct forced_lids *fl, uint32_t lid)
+{
+	uint32_t leaf = lid_switch(r, lid), n;
+
+	if (leaf == VT_NONE)
+		return;
+	n = search(r, fl, leaf);
+	for (uint32_t i = 0; i < r->nentry; i++)
+		fl->now[r->entry[i]] = lid;
+	for (uint32_t i = n; i-- > 1;) { /* queue[0]: leaf, whose port is the CA's */
+		uint32_t s = fl->queue[i];
+		size_t b = (size_t)s * r->t->nlid + lid;
+		unsigned old = vt_lft_get(r->prev, s, lid), p = old;
+		int was = bit(r->used_now, b), now = fl->now[s] == lid;
+
+		if (!good_port(r, fl, s, old))
+			p = choose(r, fl, s, lid, 0);
+		else if (now && !was)
+			p = choose(r, fl, s, lid, old);
+		if (p == 0)
+			continue; /* none: the fresh entry stays */
+		vt_lft_set(r->t, s, lid, (uint8_t)p);
+		if (was && old < r->stride && sw_peer(r, s, old) != VT_NONE)
+			fl->use[(size_t)s * r->stride + old]--;
+		set_bit(r->used_now, b, now);
+		if (now) {
+			fl->use[(size_t)s * r->stride + p]++;
+			fl->now[sw_peer(r, s, p)] = lid;
+		}
+	}
+}
+
+/* r->used_now and fl->use from the CA traffic under the previous tables. */
+static void count_use(const struct repair *r, struct forced_lids *fl)
+{
+	uint32_t nlid = r->t->nlid;
+
+	memset(r->used_now, 0, ((size_t)r->t->nsw * nlid + 7) / 8);
+	for (uint32_t lid = 1; lid < nlid; lid++)
+		for (uint32_t i = 0; r->ca[lid] && i < r->nentry; i++) {
+			uint32_t x = r->entry[i];
+
+			for (uint32_t hops = 0; x != VT_NONE && hops <= r->f->nswitches; hops++) {
+				size_t b = (size_t)x * nlid + lid;
+				unsigned p = vt_lft_get(r->prev, x, lid);
+
+				if (bit(r->used_now, b))
+					break;
+				set_bit(r->used_now, b, 1);
+				x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
+			}
+		}
+	for (uint32_t s = 0; s < r->f->nswitches; s++) {
+		const uint8_t *row = vt_lft_row(r->prev, s);
+		uint32_t *use = fl->use + (size_t)s * r->stride;
+
+		for (uint32_t lid = 1; lid < nlid; lid++)
+			if (bit(r->used_now, (size_t)s * nlid + lid) && row[lid] < r->stride &&
+			    sw_peer(r, s, row[lid]) != VT_NONE)
+				use[row[lid]]++;
+	}
+}
+
+int vt_repair_forced_lids(struct repair *r)
+{
+	size_t nsw = (size_t)r->f->nswitches + 1;
+	struct forced_lids fl = {
+		.dist = malloc(nsw * sizeof(*fl.dist)),
+		.down = malloc(nsw),
+		.queue = malloc(nsw * sizeof(*fl.queue)),
+		.now = calloc(nsw, sizeof(*fl.now)),
+		.use = calloc(nsw * r->stride, sizeof(*fl.use)),
+	};
+	int rc = -1;
+
+	if (fl.dist && fl.down && fl.queue && fl.now && fl.use) {
+		count_use(r, &fl);
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE)
+				route_lid(r, &fl, lid);
+		rc = 0;
+	}
+	free(fl.dist);
+	free(fl.down);
+	free(fl.queue);
+	free(fl.now);
+	free(fl.use);
+	return rc;
+}
