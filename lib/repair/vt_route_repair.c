@@ -547,11 +547,15 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
 /*
  * The candidates that move only the CA LIDs' entries forced off a shortest
  * route (vt_route_repair_forced_lids.h), ports spread by rank distance up to
- * 2, then 4: the first that stands and changes fewer entries than limit[0]
- * in no more blocks than limit[1] into r->t: 0, 1 when none, -1.
+ * 2, then 4: the first that stands into r->t: 0, 1 when none, -1. Tried
+ * only where every whole candidate was refused, before the fallback: on the
+ * rows of tests/bench/churn.sh where a whole one stands, these were refused
+ * or changed more blocks (fat 8,3, a level-1 up-link down: 111 entries in
+ * 25 blocks against the whole repair's 154 in 19), at the cost of a shift
+ * count and an audit each.
  */
 static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
-			   uint64_t *changed, uint64_t *blocks, const uint64_t *limit, vt_err *e)
+			   uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	static const uint8_t near[] = {2, 4};
 
@@ -560,45 +564,12 @@ static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_r
 
 	for (size_t i = 0; i < sizeof(near); i++) {
 		struct repair_try how = {.prev_turns = 1, .forced_lids = near[i]};
-		uint64_t c, b;
-		int bad = candidate(r, how, g, st, &c, &b, e);
+		int bad = candidate(r, how, g, st, changed, blocks, e);
 
-		if (bad < 0)
-			return -1;
-		if (!bad && c < limit[0] && b <= limit[1]) {
-			*changed = c;
-			*blocks = b;
-			return 0;
-		}
+		if (bad <= 0)
+			return bad;
 	}
 	return 1;
-}
-
-/*
- * A whole repair stood (r->t, changed): where it changed more than 1.5 times
- * the entries whose link was lost (issue 24's bound, on the forced minimum,
- * which is no less), the forced-LIDs candidates replace it if one stands with
- * fewer entries in no more blocks (what OpenSM sends): the real-shaped pruned
- * 36,6, a level-1 switch down, 7595 entries in 1589 blocks against 5582 in
- * 1507. 0, -1.
- */
-static int fewer_forced(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
-			uint64_t *changed, uint64_t *blocks, vt_err *e)
-{
-	size_t n = (size_t)r->t->nsw * r->t->nlid;
-	uint64_t limit[2] = {*changed, *blocks};
-	uint8_t *keep;
-	int bad;
-
-	if (2 * *changed <= 3 * st->minimum || !(keep = malloc(n ? n : 1)))
-		return 0; /* out of memory: the whole repair stays */
-	memcpy(keep, r->t->port, n);
-	bad = try_forced_lids(r, g, st, changed, blocks, limit, e);
-	if (bad > 0)
-		memcpy(r->t->port, keep, n);
-	free(keep);
-	st->why[0] = 0;
-	return bad < 0 ? -1 : 0;
 }
 
 /*
@@ -628,7 +599,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			memcpy(st->why, tw->why, sizeof(st->why));
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
-			return bad < 0 ? -1 : fewer_forced(r, g, st, changed, blocks, e);
+			return bad;
 		}
 		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
 		memcpy(done[nd++].why, st->why, sizeof(st->why));
@@ -637,8 +608,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
 	}
-	if ((bad = try_forced_lids(r, g, st, changed, blocks, (uint64_t[]){UINT64_MAX, UINT64_MAX},
-				   e)) <= 0) {
+	if ((bad = try_forced_lids(r, g, st, changed, blocks, e)) <= 0) {
 		st->why[0] = 0;
 		return bad;
 	}
