@@ -13,6 +13,10 @@
 # back while the other faults stay keeps the previous tables but for the fresh
 # routes through it (fresh: 2081 entries), and the second flap repairs as the
 # first; the whole fabric back gives the first tables byte for byte.
+# The fresh-route figures moved with bcc5f76 and 6f20b85 (a lost parallel link's
+# lane falls back to the far lane): fresh shift the same at every step but the
+# level-1 switch's (2.63 -> 2.59 average), the repairs as before but that step's
+# (29151 -> 29191 entries, the fresh CA routes it keeps).
 set -u
 bin=$VT_BIN
 top=$VT_TOP
@@ -71,19 +75,19 @@ while IFS='|' read -r label fault line; do
 done <<'EOF'
 leaf-uplink|down:S-0002c95000000053:19|repaired: 206 entries in 27 blocks changed (fresh route: 1413 in 232; minimum 130 in 19: link lost; forced minimum 168 in 23)
 top|down:S-0002c95002000026|switch routes repaired, CA routes fresh: 2215 entries in 178 blocks changed (fresh route: 3063 in 324; minimum 1176 in 40: link lost; forced minimum 1176 in 40)
-L1-uplink|down:S-0002c95001000053:20|repaired: 83 entries in 20 blocks changed (fresh route: 1872 in 214; minimum 83 in 20: link lost; forced minimum 83 in 20)
-flap-down|down:S-0002c95000000000:20|repaired: 319 entries in 110 blocks changed (fresh route: 21535 in 931; minimum 162 in 21: link lost; forced minimum 162 in 21)
-flap-up|up:S-0002c95000000000:20|kept (the fabric gained since): 345 entries in 117 blocks changed (fresh route: 2162 in 319; minimum 0 in 0: link lost; forced minimum 0 in 0)
-flap-down|down:S-0002c95000000000:20|repaired: 302 entries in 109 blocks changed (fresh route: 21475 in 929; minimum 162 in 21: link lost; forced minimum 162 in 21)
-L1|down:S-0002c95001000027|switch routes repaired, CA routes fresh: 29151 entries in 1321 blocks changed (fresh route: 36737 in 1540; minimum 1710 in 320: link lost; forced minimum 1710 in 320)
-top0|down:S-0002c95002000000|switch routes repaired, CA routes fresh: 1139 entries in 75 blocks changed (fresh route: 8505 in 752; minimum 1052 in 41: link lost; forced minimum 1052 in 41)
-leaf|down:S-0002c95000000053|repaired: 0 entries in 0 blocks changed (fresh route: 9390 in 801; minimum 0 in 0: link lost; forced minimum 0 in 0)
-L1-uplink|down:S-0002c95001000012:21|repaired: 90 entries in 20 blocks changed (fresh route: 10282 in 809; minimum 90 in 20: link lost; forced minimum 90 in 20)
+L1-uplink|down:S-0002c95001000053:20|repaired: 83 entries in 20 blocks changed (fresh route: 1996 in 250; minimum 83 in 20: link lost; forced minimum 83 in 20)
+flap-down|down:S-0002c95000000000:20|repaired: 319 entries in 110 blocks changed (fresh route: 21622 in 953; minimum 162 in 21: link lost; forced minimum 162 in 21)
+flap-up|up:S-0002c95000000000:20|kept (the fabric gained since): 345 entries in 117 blocks changed (fresh route: 2283 in 354; minimum 0 in 0: link lost; forced minimum 0 in 0)
+flap-down|down:S-0002c95000000000:20|repaired: 302 entries in 109 blocks changed (fresh route: 21562 in 951; minimum 162 in 21: link lost; forced minimum 162 in 21)
+L1|down:S-0002c95001000027|switch routes repaired, CA routes fresh: 29191 entries in 1332 blocks changed (fresh route: 36790 in 1550; minimum 1710 in 320: link lost; forced minimum 1710 in 320)
+top0|down:S-0002c95002000000|switch routes repaired, CA routes fresh: 1139 entries in 75 blocks changed (fresh route: 8518 in 754; minimum 1052 in 41: link lost; forced minimum 1052 in 41)
+leaf|down:S-0002c95000000053|repaired: 0 entries in 0 blocks changed (fresh route: 9395 in 801; minimum 0 in 0: link lost; forced minimum 0 in 0)
+L1-uplink|down:S-0002c95001000012:21|repaired: 90 entries in 20 blocks changed (fresh route: 10417 in 821; minimum 90 in 20: link lost; forced minimum 90 in 20)
 EOF
 # the whole fabric back: the first tables, byte for byte
 "$bin/vartree-route" "$tmp/s0.topo" --previous "$tmp/r$k" --lft-format binary -o "$tmp/h" 2>"$tmp/err" || exit 1
 # (the last leaf's LIDs came back: the tables before cannot stay)
-grep -qF "against $tmp/r$k: fresh (the fabric gained since): 38732 entries in 1767 blocks changed" "$tmp/err" ||
+grep -qF "against $tmp/r$k: fresh (the fabric gained since): 38769 entries in 1777 blocks changed" "$tmp/err" ||
 	bad "heal: $(grep against "$tmp/err")"
 cmp -s "$tmp/r0" "$tmp/h" || bad "heal: the first tables are not given back"
 [ $nfail = 0 ] || exit 1
