@@ -212,9 +212,12 @@ static uint32_t lost_up(const vt_tree *t, uint32_t s)
 static void far_lanes(struct router *r, const vt_tree *t)
 {
 	memset(r->deg.pcnt, 0, t->nsw * sizeof(*r->deg.pcnt));
-	for (uint32_t s = 0; s < t->nsw; s++)
-		for (uint32_t j = t->up_start[s]; lost_up(t, s) && j < t->up_start[s + 1]; j++)
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		if (!lost_up(t, s))
+			continue;
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
 			r->deg.pcnt[t->up_peer[j]]++;
+	}
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		r->deg.far[s] = lost_up(t, s) == 1;
 		for (uint32_t j = t->up_start[s]; r->deg.far[s] && j < t->up_start[s + 1]; j++)
@@ -255,10 +258,10 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 	for (uint32_t i = t->lvl_start[0]; r->deg.leaf_spread && i < t->lvl_start[1]; i++)
 		spread_round(r, t, t->by_level[i]);
 	for (uint32_t s = 0; s < t->nsw; s++) {
-		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s], p;
+		uint32_t l = t->level[s], p;
 
 		r->deg.sib[s] = VT_NONE;
-		if (l == VT_TREE_OUTSIDE || !l || !nu || nu >= t->lv[l].up_links)
+		if (!lost_up(t, s))
 			continue;
 		p = t->up_peer[t->up_start[s]];
 		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
