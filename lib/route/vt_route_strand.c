@@ -10,11 +10,20 @@
  *     towards a child's own LID (children's links in turn, LID by LID), and
  *     the child then its link up to the stranded switch.
  *
+ * A leaf whose every switch link leads to the stranded switch (an orphan,
+ * its CAs no compute nodes) is part of that end point:
+ *
+ *   - towards every LID but its own and its CAs', it takes a link up to the
+ *     stranded switch (links in turn, LID by LID), which routes on as above;
+ *   - towards its own LID and its CAs', every other switch takes its route
+ *     towards the stranded switch, which then takes a link down to it.
+ *
  * Deadlock-free whatever the tree's routing: a link from a child up to the
- * stranded switch leads only to the switch itself or on to one of its CAs,
- * and a link from it down is entered only where a route starts, at the
- * switch or one of its CAs; neither can lie on a cycle of channel
- * dependencies, and every other hop is one of a route the tables had.
+ * stranded switch leads only to the switch itself, on to one of its CAs or
+ * down to an orphan and its CAs, and a link from it down to a child is
+ * entered only where a route starts, at the switch, an orphan or one of
+ * their CAs (so is a link from an orphan up); neither can lie on a cycle of
+ * channel dependencies, and every other hop is one of a route the tables had.
  */
 #include "route/vt_route_int.h"
 
@@ -84,18 +93,69 @@ static void strand_out(struct router *r, const vt_tree *t, uint32_t s, const uin
 	}
 }
 
-/* Every switch towards the LIDs ending at stranded s: through a child, as to its own LID. */
+/* Switch s's ports linked to switch x, in port order, into port[]; their count. */
+static unsigned links_to(const struct router *r, uint32_t s, uint32_t x, uint8_t *port)
+{
+	unsigned n = 0;
+
+	for (unsigned p = 1; p <= r->f->nodes[r->f->switches[s]].nports; p++)
+		if (peer_of(r, s, p) == x)
+			port[n++] = (uint8_t)p;
+	return n;
+}
+
+/* Orphan o towards every LID that stranded s routes to a child: up to s, links in turn. */
+static void orphan_out(struct router *r, const vt_tree *t, uint32_t o, uint32_t s)
+{
+	const vt_fabric *f = r->f;
+	uint8_t port[VT_MAX_PORTS + 1];
+	unsigned n = links_to(r, o, s, port);
+	uint32_t turn = 0;
+
+	for (uint32_t lid = 1; n && lid <= f->max_lid; lid++) {
+		uint32_t x = lid_switch(f, lid);
+
+		if (x != VT_NONE && !t->strand[x] && vt_lft_get(r->lfts, s, lid) != VT_LFT_NONE)
+			vt_lft_set(r->lfts, o, lid, port[turn++ % n]);
+	}
+}
+
+/* Does LID end at stranded s, or at an orphan hung off it? That switch into *at. */
+static int ends_at(const vt_tree *t, uint32_t s, uint32_t lid, uint32_t *at)
+{
+	*at = lid_switch(t->f, lid);
+	if (*at == s)
+		return 1;
+	return *at != VT_NONE && t->strand[*at] == VT_STRAND_ORPHAN &&
+	       vt_tree_orphan_of(t, *at) == s;
+}
+
+/* The last hop towards lid at its own switch: 0 for the switch's own LID, else its CA's port. */
+static uint8_t last_hop(const vt_fabric *f, uint32_t lid)
+{
+	uint32_t q = f->lid_port[lid];
+
+	return (uint8_t)(f->nodes[f->ports[q].node].type == VT_SWITCH
+				 ? 0
+				 : f->ports[f->ports[q].peer].num);
+}
+
+/*
+ * Every switch towards the LIDs ending at stranded s or its orphans: through
+ * a child, as to its own LID; s down to the orphan, links in turn.
+ */
 static void strand_in(struct router *r, const vt_tree *t, uint32_t s, const uint8_t *port,
 		      unsigned n)
 {
 	const vt_fabric *f = r->f;
-	uint32_t turn = 0;
+	uint32_t turn = 0, oturn = 0;
 
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
-		uint32_t q = f->lid_port[lid], c, ref;
+		uint32_t c, ref, at;
+		uint8_t down[VT_MAX_PORTS + 1];
 		unsigned p;
 
-		if (lid_switch(f, lid) != s)
+		if (!ends_at(t, s, lid, &at))
 			continue;
 		p = port[turn++ % n];
 		c = peer_of(r, s, p);
@@ -107,10 +167,12 @@ static void strand_in(struct router *r, const vt_tree *t, uint32_t s, const uint
 				vt_lft_set(r->lfts, x, lid, v);
 		}
 		vt_lft_set(r->lfts, c, lid, (uint8_t)f->ports[f->ports[swport(r, s, p)].peer].num);
-		vt_lft_set(r->lfts, s, lid,
-			   (uint8_t)(f->nodes[f->ports[q].node].type == VT_SWITCH
-					     ? 0
-					     : f->ports[f->ports[q].peer].num));
+		if (at != s) {
+			unsigned nd = links_to(r, s, at, down);
+
+			vt_lft_set(r->lfts, s, lid, down[oturn++ % nd]);
+		}
+		vt_lft_set(r->lfts, at, lid, last_hop(f, lid));
 	}
 }
 
@@ -120,9 +182,12 @@ void vt_route_strand(struct router *r, const vt_tree *t)
 	unsigned n;
 
 	for (uint32_t s = 0; t->strand && s < t->nsw; s++)
-		if (t->strand[s] && (n = child_links(r, t, s, port)))
+		if (t->strand[s] == VT_STRAND_SWITCH && (n = child_links(r, t, s, port)))
 			strand_out(r, t, s, port, n);
+	for (uint32_t o = 0; t->strand && o < t->nsw; o++)
+		if (t->strand[o] == VT_STRAND_ORPHAN)
+			orphan_out(r, t, o, vt_tree_orphan_of(t, o));
 	for (uint32_t s = 0; t->strand && s < t->nsw; s++)
-		if (t->strand[s] && (n = child_links(r, t, s, port)))
+		if (t->strand[s] == VT_STRAND_SWITCH && (n = child_links(r, t, s, port)))
 			strand_in(r, t, s, port, n);
 }

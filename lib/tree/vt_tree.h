@@ -51,6 +51,9 @@
  * is no real level, and memset() marks a whole array outside.
  */
 #define VT_TREE_OUTSIDE 0xFFu
+/* t->strand values */
+#define VT_STRAND_SWITCH 1u
+#define VT_STRAND_ORPHAN 2u
 
 struct vt_tree_opts {
 	const uint64_t *root_guids; /* node GUIDs of the top switches, or NULL */
@@ -98,9 +101,12 @@ typedef struct vt_tree {
 	uint32_t nlevels; /* switch levels, leaves = 0 */
 	uint8_t *level;	  /* per switch; VT_TREE_OUTSIDE outside the tree */
 	/*
-	 * Per switch, 1 for a switch stranded between levels that the routing goes
-	 * around (vt_tree_strand.c): VT_TREE_OUTSIDE, an end point hung below its
-	 * children; NULL when there is none. nstrand: how many.
+	 * Per switch, VT_STRAND_SWITCH for a switch stranded between levels that
+	 * the routing goes around (vt_tree_strand.c): VT_TREE_OUTSIDE, an end point
+	 * hung below its children; VT_STRAND_ORPHAN for a leaf whose every switch
+	 * link leads to one such switch, hung below it (its CAs no compute nodes);
+	 * 0 otherwise; NULL when there is none. nstrand: how many switches
+	 * stranded (orphans not counted).
 	 */
 	uint8_t *strand;
 	uint32_t nstrand;
@@ -152,6 +158,8 @@ int vt_tree_build(vt_tree *t, const vt_fabric *f, const struct vt_tree_opts *o, 
 void vt_tree_free(vt_tree *t);
 /* The first compute-node CA on switch s, VT_NONE when it has none. */
 uint32_t vt_tree_leaf_ca(const vt_tree *t, uint32_t s);
+/* The stranded switch that orphan o (t->strand[o] == VT_STRAND_ORPHAN) hangs off. */
+uint32_t vt_tree_orphan_of(const vt_tree *t, uint32_t o);
 
 static inline int vt_tree_bit(const vt_tree *t, const uint64_t *rows, uint32_t row, uint32_t s)
 {

@@ -689,8 +689,8 @@ static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *
 }
 
 /* Levels counted down from the roots in q[0 .. nq); see vt_tree.h. */
-static int levels_from_roots(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
-			     uint32_t nq, vt_err *e)
+static int levels_from_roots(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
+			     vt_err *e)
 {
 	char a[300];
 

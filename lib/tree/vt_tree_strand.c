@@ -8,8 +8,11 @@
  * own LID is then reached by a down-up turn while leaves route through it,
  * which closes a credit loop. So the levels leave it out and the routing goes
  * around it (vt_route_strand.c): it carries no route but its own and its CAs',
- * an end point below its children. Only where one of its leaves has no other
- * way up is the tree refused, naming the stranded switch.
+ * an end point below its children. A leaf whose every switch link leads to
+ * the stranded switch (an orphan) is cut with it, hung below it: its CAs stop
+ * being compute nodes (their traffic crosses the switch and one of its other
+ * children, no congestion-free route). Only where such a leaf also has links
+ * elsewhere is the tree refused, naming the stranded switch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,12 +141,42 @@ static void scan_free(struct strand_scan *sc)
 }
 
 /*
- * The stranded switches vt_tree_refuse_stranded() names, when none leaves a leaf
- * without another way up and each lies nearer the leaves than the roots (one
- * as far is a top a root list left out, not a fault): each is marked in
- * t->strand (allocated here), to be left out of the levels and routed around.
- * Returns how many were newly marked (0 otherwise: the refusal names one),
- * -1 when out of memory.
+ * Do the leaves stranded s leaves without another way up (linked to s, which
+ * the roots do not reach going down) hang off s alone, every switch link of
+ * theirs to s? Such orphans can be cut with s; mark: t->strand says so.
+ */
+static int orphans_hang(vt_tree *t, const uint8_t *is_leaf, const uint8_t *down, uint32_t s,
+			int mark)
+{
+	const vt_fabric *f = t->f;
+	uint32_t node = f->switches[s];
+
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p)), rn;
+
+		if (r == VT_NONE || down[r] || !is_leaf[r])
+			continue;
+		rn = f->switches[r];
+		for (unsigned k = 1; k <= f->nodes[rn].nports; k++) {
+			uint32_t x = vt_tree_peer_sw(f, vt_port_index(f, rn, k));
+
+			if (x != VT_NONE && x != s)
+				return 0;
+		}
+		if (mark)
+			t->strand[r] = VT_STRAND_ORPHAN;
+	}
+	return 1;
+}
+
+/*
+ * The stranded switches vt_tree_refuse_stranded() names, when each one's
+ * leaves without another way up hang off it alone (orphans_hang) and each lies
+ * nearer the leaves than the roots (one as far is a top a root list left out,
+ * not a fault): each is marked in t->strand (allocated here), with its
+ * orphans, to be left out of the levels and routed around. Returns how many
+ * were newly marked (0 otherwise: the refusal names one), -1 when out of
+ * memory.
  */
 static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 {
@@ -155,19 +188,21 @@ static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 		scan_free(&sc);
 		return vt_err_nomem(e, "out of memory");
 	}
-	/* keep (refuse) a leaf with no other way up, or a top the root list left out (as far
-	 * from the leaves as a root): no fault stranded those */
+	/* keep (refuse) a leaf with no other way up but also linked elsewhere, or a top the
+	 * root list left out (as far from the leaves as a root): no fault stranded those */
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (t->level[s] == t->nlevels - 1 && sc.dist[s] < near)
 			near = sc.dist[s];
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
 		if (stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf))
-			keep = leaf != VT_NONE || sc.dist[s] >= near;
+			keep = (leaf != VT_NONE && !orphans_hang(t, is_leaf, sc.down, s, 0)) ||
+			       sc.dist[s] >= near;
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
 		if (!t->strand[s] && stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf)) {
-			t->strand[s] = 1;
+			t->strand[s] = VT_STRAND_SWITCH;
 			t->nstrand++;
 			n++;
+			orphans_hang(t, is_leaf, sc.down, s, 1);
 		}
 	scan_free(&sc);
 	return (int)n;
@@ -246,18 +281,60 @@ static int count_levels(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint
 	return 0;
 }
 
-/* The stranded switches cut, one departure line each. */
-static void strand_deps(vt_tree *t)
+/* The stranded switch orphan o hangs off: its first switch neighbour. */
+uint32_t vt_tree_orphan_of(const vt_tree *t, uint32_t o)
+{
+	const vt_fabric *f = t->f;
+	uint32_t node = f->switches[o], x = VT_NONE;
+
+	for (unsigned p = 1; x == VT_NONE && p <= f->nodes[node].nports; p++)
+		x = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+	return x;
+}
+
+/* Does an orphan hang off stranded switch s? */
+static int has_orphan(const vt_tree *t, uint32_t s)
+{
+	for (uint32_t o = 0; o < t->nsw; o++)
+		if (t->strand[o] == VT_STRAND_ORPHAN && vt_tree_orphan_of(t, o) == s)
+			return 1;
+	return 0;
+}
+
+/* Orphan o's CAs stop being compute nodes (no rank); one departure line. */
+static void orphan_dep(vt_tree *t, uint8_t *is_leaf, uint32_t o)
+{
+	char a[300], b[300];
+	uint32_t ncn = t->ncn;
+
+	vt_tree_unmark_cns(t, o);
+	is_leaf[o] = 0;
+	vt_tree_dep(t,
+		    "leaf %s has no up-link but to stranded switch %s: routed around with it, "
+		    "through the switch's other leaves; its %u CAs are not compute nodes "
+		    "(no rank: their routes cannot be free of congestion)",
+		    vt_node_name(t->f, t->f->switches[o], a, sizeof(a)),
+		    vt_node_name(t->f, t->f->switches[vt_tree_orphan_of(t, o)], b, sizeof(b)),
+		    ncn - t->ncn);
+}
+
+/* The stranded switches cut, one departure line each, and their orphans. */
+static void strand_deps(vt_tree *t, uint8_t *is_leaf)
 {
 	char a[300];
 
 	for (uint32_t s = 0; s < t->nsw; s++)
-		if (t->strand[s])
+		if (t->strand[s] == VT_STRAND_SWITCH)
 			vt_tree_dep(t,
 				    "switch %s has no up-link left but switches below it have "
 				    "others (a failed top or failed up-links cut it off): routed "
-				    "around, it carries only its own and its CAs' routes",
-				    vt_node_name(t->f, t->f->switches[s], a, sizeof(a)));
+				    "around, it carries only its own%s routes",
+				    vt_node_name(t->f, t->f->switches[s], a, sizeof(a)),
+				    has_orphan(t, s) ? ", its CAs' and its orphan leaves'"
+						     : " and its CAs'");
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (t->strand[s] == VT_STRAND_ORPHAN)
+			orphan_dep(t, is_leaf, s);
 }
 
 /*
@@ -265,8 +342,8 @@ static void strand_deps(vt_tree *t)
  * where something else skews them (a top the roots left out), the levels are
  * counted with every switch again, for the refusal to name the stranded one.
  */
-int vt_tree_levels_around(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, uint32_t *q,
-			  uint32_t nq, vt_err *e)
+int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
+			  vt_err *e)
 {
 	int n = 1, rc;
 
@@ -277,7 +354,7 @@ int vt_tree_levels_around(vt_tree *t, const uint8_t *is_leaf, uint32_t *dist, ui
 	if (rc || !t->nstrand)
 		return rc;
 	if (leaves_level0(t, is_leaf)) {
-		strand_deps(t);
+		strand_deps(t, is_leaf);
 		return 0;
 	}
 	free(t->strand);
