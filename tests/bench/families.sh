@@ -35,8 +35,20 @@ slow-leaves fat 4,3 slow-leaves=2@DDR
 split-superpod-small split-superpod-small.topo
 split-cores-small split-cores-cs7500-small.topo
 superpod-3,4,8,4,3,2 superpod 3,4,8,4,3,2
+superpod-2,4,8,4,2 superpod 2,4,8,4,2
 superpod-cut2@1 superpod 3,4,8,4,3,2 --drop-links 2@1
+superpod-cut1@1 superpod 3,4,8,4,3,2 --drop-links 1@1
+superpod-cut2@0 superpod 3,4,8,4,3,2 --drop-links 2@0
+superpod-top-down superpod 3,4,8,4,3,2 --drop-switches 1
 cores-2,6,3,12,6 cores 2,6,3,12,6
+cores-3,6,3,18,6 cores 3,6,3,18,6
+cores-cut1@1 cores 2,6,3,12,6 --drop-links 1@1
+cores-cut2@0-s2 cores 2,6,3,12,6 --drop-links 2@0 --seed 2
+cores-spine-down cores 2,6,3,12,6 --drop-switches 1
+uneven-c uneven 12,10,8,8,3,0:6,6,6,6,2,6:6
+uneven-d uneven 20,18,16,14,12,10:10,10,8,8,6,6:10
+uneven-e uneven 16,16,16,8,0,4:8,8,8,4,8,2:8
+gpu-2 gpu 2
 real-gpu real-gpu.topo
 real-sharp real-sharp-4ary3.topo
 EOF
