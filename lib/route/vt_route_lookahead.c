@@ -447,9 +447,9 @@ static int best_plan(struct router *r, struct look_figures *best)
  * each rank's tops seeing only the ranks before it; a move sees them all
  * (uneven 12,10,8,8,3,0:6,6,6,6,2,6:6: 2/1.845 planned, 2/1.831 = the cut
  * bound moved; uneven 20,18,16,14,12,10:10,10,8,8,6,6:10: 3/2.66 routed,
- * 3/2.39 moved, bound 2/1.83). A move changes one flow per stage of the
- * source leaf's ranks, so a local minimum may stay above the bound (uneven
- * 16,16,16,8,0,4:8,8,8,4,8,2:8 stays at 3/2.35). Loads count whole flows here; per stage a
+ * 3/2.39 moved, 3/2.07 with swaps (swap_pass), bound 2/1.83; uneven
+ * 16,16,16,8,0,4:8,8,8,4,8,2:8: 3/2.35 moved, 3/2.05 with swaps, bound
+ * 2/1.92: a local minimum may stay above the bound). Loads count whole flows here; per stage a
  * histogram of the links' loads keeps its highest load, and per load the stages at it keep the
  * worst.
  */
@@ -624,6 +624,56 @@ static int search_pass(struct router *r, struct look_search *ls, uint64_t *work)
 }
 
 /*
+ * Leaf x's flows to rank d (over top k, at a stage's highest load) swapped
+ * with its flows to a rank e near d (over another top ke), whose stages
+ * overlap d's: one move alone may raise a stage the other lowers. 1 when a
+ * swap was kept.
+ */
+static int swap_near(struct router *r, struct look_search *ls, uint32_t d, uint32_t x,
+		     uint64_t *work)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	uint32_t n = t->order.n, y = leaf_of(r, d), w = lk->nranks[x], k = tops_of(lk, d)[x];
+
+	for (uint32_t j = 1; j < 2 * w && j < n; j++) {
+		uint32_t e = (d + n + j - w) % n, ye = leaf_of(r, e), ke;
+		struct look_search before = *ls;
+
+		if (e == d || t->order.port[e] == VT_NONE || ye == x)
+			continue;
+		ke = tops_of(lk, e)[x];
+		if (ke == VT_NONE || ke == k || !linked(lk, y, ke) || !linked(lk, ye, k))
+			continue;
+		*work += 2 * (uint64_t)w;
+		move_flows(r, ls, d, x, k, ke);
+		move_flows(r, ls, e, x, ke, k);
+		if (search_better(ls, &before))
+			return 1;
+		move_flows(r, ls, e, x, k, ke);
+		move_flows(r, ls, d, x, ke, k);
+	}
+	return 0;
+}
+
+/* One pass of swaps over every rank at a stage's highest load: 1 when one was kept. */
+static int swap_pass(struct router *r, struct look_search *ls, uint64_t *work)
+{
+	const vt_tree *t = r->t;
+	struct route_look *lk = &r->look;
+	int kept = 0;
+
+	for (uint32_t d = 0; d < t->order.n && *work < LOOK_SEARCH_WORK; d++) {
+		uint32_t y = leaf_of(r, d), *c = tops_of(lk, d);
+
+		for (uint32_t x = 0; t->order.port[d] != VT_NONE && x < lk->nl; x++)
+			if (x != y && c[x] != VT_NONE && at_max(r, ls, d, x, c[x]))
+				kept |= swap_near(r, ls, d, x, work);
+	}
+	return kept;
+}
+
+/*
  * The plan in the best rows (the tables' choice where none was better: got
  * 0) improved by moves; where it then models a better shift than *best, the
  * best rows take it: 1; 0; -1 when out of memory.
@@ -661,7 +711,7 @@ static int look_search(struct router *r, struct look_figures *best, int got)
 		add_flows(r, d, tops_of(lk, d), VT_LOOK_Q);
 	}
 	search_init(lk, n, &ls);
-	while (search_pass(r, &ls, &work))
+	while (search_pass(r, &ls, &work) || swap_pass(r, &ls, &work))
 		;
 	ls.fg.worst *= VT_LOOK_Q;
 	ls.fg.sum *= VT_LOOK_Q;
