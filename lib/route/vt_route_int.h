@@ -18,6 +18,7 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
+ *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time

@@ -11,18 +11,16 @@
  * bound to go (the look-ahead): a narrow leaf's destinations on their
  * regular lanes, a narrow leaf's own flows spread over the tops it shares
  * with the destination. The best plan (or the tables' choice) is then
- * improved by single moves (look_search). Where the model's shift is
- * better than the tables' (vt_route_look_better_plan), the leaves' entries
- * for the compute nodes' base LIDs are rewritten; on two levels every route
- * stays up-down (a leaf
- * only ever takes a top linked to the destination's leaf) and the tops'
- * entries stay as they are.
+ * improved by moves (vt_route_lookahead_search.c). Where the model's shift
+ * is better than the tables' (vt_route_look_better_plan), the leaves'
+ * entries for the compute nodes' base LIDs are rewritten; on two levels
+ * every route stays up-down (a leaf only ever takes a top linked to the
+ * destination's leaf) and the tops' entries stay as they are.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/vt_route_int.h"
-#include "route/vt_route_policy.h"
+#include "route/vt_route_look_int.h"
 
 /* The model's size past which the look-ahead is left out (ranks x leaves x tops). */
 #define LOOK_MAX_CELLS (1u << 21)
@@ -35,41 +33,8 @@
  */
 #define LOOK_MAX_CHOICES (1ull << 24)
 
-/* Leaf x linked to top k (indices)? */
-static int linked(const struct route_look *lk, uint32_t x, uint32_t k)
-{
-	return lk->has[(size_t)x * lk->ns + k];
-}
-
-/* Leaf index of rank d's leaf. */
-static uint32_t leaf_of(const struct router *r, uint32_t d)
-{
-	return r->look.idx[r->t->rank_leaf[d]];
-}
-
-/* The load cells of stage s: leaf x's up-link to top k, top k's down-link to leaf y. */
-static uint32_t *up_cell(const struct route_look *lk, uint32_t s, uint32_t x, uint32_t k)
-{
-	return &lk->up[((size_t)s * lk->nl + x) * lk->ns + k];
-}
-
-static uint32_t *dn_cell(const struct route_look *lk, uint32_t s, uint32_t k, uint32_t y)
-{
-	return &lk->dn[((size_t)s * lk->ns + k) * lk->nl + y];
-}
-
-/* Rank d's choice of tops: per leaf, the top it goes up to (VT_NONE: none modelled). */
-static uint32_t *tops_of(const struct route_look *lk, uint32_t d)
-{
-	return lk->c + (size_t)d * lk->nl;
-}
-
-/*
- * Adds w (a flow: VT_LOOK_Q; negative takes back) for every flow to rank d,
- * leaf x taking top c[x]; where c is NULL, only the narrow leaves' flows,
- * w spread over the tops each shares with d's leaf.
- */
-static void add_flows(struct router *r, uint32_t d, const uint32_t *c, int32_t w)
+/* vt_route_look_int.h */
+void vt_route_look_add_flows(struct router *r, uint32_t d, const uint32_t *c, int32_t w)
 {
 	const vt_tree *t = r->t;
 	struct route_look *lk = &r->look;
@@ -184,7 +149,7 @@ static void route_rank(struct router *r, uint32_t d)
 		}
 	}
 	if (any)
-		add_flows(r, d, bc, VT_LOOK_Q);
+		vt_route_look_add_flows(r, d, bc, VT_LOOK_Q);
 }
 
 /*
@@ -208,11 +173,8 @@ static void regular_lane(struct router *r, uint32_t d)
 	}
 }
 
-/*
- * Rank d's tops as the tables have them (its base LID's entries at the
- * leaves) into its row; 0 when some leaf's entry is not a link to a top.
- */
-static int table_tops(struct router *r, uint32_t d)
+/* vt_route_look_int.h */
+int vt_route_look_table_tops(struct router *r, uint32_t d)
 {
 	const vt_tree *t = r->t;
 	const vt_fabric *f = r->f;
@@ -359,9 +321,9 @@ static int routed_figures(struct router *r, struct look_figures *fg)
 	for (uint32_t d = 0; d < n; d++) {
 		if (t->order.port[d] == VT_NONE)
 			continue;
-		if (!table_tops(r, d))
+		if (!vt_route_look_table_tops(r, d))
 			return 0;
-		add_flows(r, d, tops_of(&r->look, d), VT_LOOK_Q);
+		vt_route_look_add_flows(r, d, tops_of(&r->look, d), VT_LOOK_Q);
 	}
 	model_figures(&r->look, n, fg);
 	return 1;
@@ -385,9 +347,9 @@ static void planned_figures(struct router *r, uint32_t start, struct look_figure
 			continue;
 		if (lk->narrow[leaf_of(r, d)]) {
 			regular_lane(r, d);
-			add_flows(r, d, tops_of(lk, d), VT_LOOK_Q);
+			vt_route_look_add_flows(r, d, tops_of(lk, d), VT_LOOK_Q);
 		} else {
-			add_flows(r, d, NULL, VT_LOOK_Q);
+			vt_route_look_add_flows(r, d, NULL, VT_LOOK_Q);
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -396,9 +358,9 @@ static void planned_figures(struct router *r, uint32_t start, struct look_figure
 		if (t->order.port[d] == VT_NONE)
 			continue;
 		if (lk->narrow[leaf_of(r, d)])
-			add_flows(r, d, tops_of(lk, d), -(int32_t)VT_LOOK_Q);
+			vt_route_look_add_flows(r, d, tops_of(lk, d), -(int32_t)VT_LOOK_Q);
 		else
-			add_flows(r, d, NULL, -(int32_t)VT_LOOK_Q);
+			vt_route_look_add_flows(r, d, NULL, -(int32_t)VT_LOOK_Q);
 		route_rank(r, d);
 	}
 	model_figures(lk, n, fg);
@@ -438,294 +400,6 @@ static int best_plan(struct router *r, struct look_figures *best)
 		}
 	}
 	return got;
-}
-
-/*
- * The plan improved by single moves (look_search): one source leaf's flows
- * to one rank over another top they share, kept where the shift's worst
- * stage or the sum of the stages' highest loads drops. Greedy plans fix
- * each rank's tops seeing only the ranks before it; a move sees them all
- * (uneven 12,10,8,8,3,0:6,6,6,6,2,6:6: 2/1.845 planned, 2/1.831 = the cut
- * bound moved; uneven 20,18,16,14,12,10:10,10,8,8,6,6:10: 3/2.66 routed,
- * 3/2.39 moved, 3/2.07 with swaps (swap_pass), bound 2/1.83; uneven
- * 16,16,16,8,0,4:8,8,8,4,8,2:8: 3/2.35 moved, 3/2.05 with swaps, bound
- * 2/1.92: a local minimum may stay above the bound). Loads count whole flows here; per stage a
- * histogram of the links' loads keeps its highest load, and per load the stages at it keep the
- * worst.
- */
-struct look_search {
-	uint32_t levels; /* load levels per stage: 0 .. levels - 1 */
-	uint32_t *hist;	 /* hist[s * levels + l]: links of stage s carrying l flows */
-	uint32_t *smax;	 /* per stage: its highest load, at least 1 (a host's link) */
-	uint32_t *whist; /* per load: the stages whose highest load it is */
-	struct look_figures fg;
-	uint64_t crowd; /* links at their stage's highest load, summed over stages */
-	uint64_t sq;	/* loads squared, summed over links and stages */
-};
-
-/*
- * Is the search's state a better than b: the shift figures, then fewer links
- * at their stage's highest load (a stage's highest load drops only once
- * every link at it has moved), then the loads spread more evenly.
- */
-static int search_better(const struct look_search *a, const struct look_search *b)
-{
-	if (a->fg.worst != b->fg.worst || a->fg.sum != b->fg.sum)
-		return vt_route_look_better_plan(&a->fg, &b->fg);
-	if (a->crowd != b->crowd)
-		return a->crowd < b->crowd;
-	return a->sq < b->sq;
-}
-
-/*
- * Leaf ranks visited by moves past which the search stops: oversub
- * 36,24,12,12 --drop-links 5@0 (864 hosts) routes in 0.20 s CPU against 0.12
- * s without the search (3.01 -> 2.98 average, bound 2.92).
- */
-#define LOOK_SEARCH_WORK (1ull << 20)
-
-static void set_smax(struct look_search *ls, uint32_t s, uint32_t v)
-{
-	uint32_t old = ls->smax[s];
-
-	ls->whist[old]--;
-	ls->whist[v]++;
-	ls->fg.sum = ls->fg.sum + v - (uint64_t)old;
-	ls->smax[s] = v;
-	if (v > ls->fg.worst)
-		ls->fg.worst = v;
-	while (!ls->whist[ls->fg.worst])
-		ls->fg.worst--;
-}
-
-/* A link's load in stage s (*cell, whole flows) changed by delta (+1 or -1). */
-static void cell_move(struct look_search *ls, uint32_t s, uint32_t *cell, int delta)
-{
-	uint32_t l = *cell, nl = (uint32_t)((int32_t)l + delta),
-		 *h = ls->hist + (size_t)s * ls->levels;
-
-	ls->crowd -= h[ls->smax[s]];
-	ls->sq = ls->sq + (uint64_t)nl * nl - (uint64_t)l * l;
-	*cell = nl;
-	if (l)
-		h[l]--;
-	if (nl)
-		h[nl]++;
-	if (nl > ls->smax[s])
-		set_smax(ls, s, nl);
-	else if (delta < 0 && l == ls->smax[s] && !h[l])
-		set_smax(ls, s, l > 1 ? l - 1 : 1);
-	ls->crowd += h[ls->smax[s]];
-}
-
-/* Leaf x's flows to rank d (on leaf y) moved from top k to top kk. */
-static void move_flows(struct router *r, struct look_search *ls, uint32_t d, uint32_t x, uint32_t k,
-		       uint32_t kk)
-{
-	const vt_tree *t = r->t;
-	struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, y = leaf_of(r, d);
-
-	for (uint32_t i = lk->first[x]; i < lk->first[x] + lk->nranks[x]; i++) {
-		uint32_t s = (d + n - i) % n;
-
-		if (t->order.port[i] == VT_NONE)
-			continue;
-		cell_move(ls, s, up_cell(lk, s, x, k), -1);
-		cell_move(ls, s, dn_cell(lk, s, k, y), -1);
-		cell_move(ls, s, up_cell(lk, s, x, kk), 1);
-		cell_move(ls, s, dn_cell(lk, s, kk, y), 1);
-	}
-	tops_of(lk, d)[x] = kk;
-}
-
-/* The histograms of the model as it stands (loads in whole flows from here on). */
-static void search_init(struct route_look *lk, uint32_t n, struct look_search *ls)
-{
-	size_t cells = (size_t)lk->nl * lk->ns;
-
-	ls->fg = (struct look_figures){0};
-	ls->crowd = ls->sq = 0;
-	for (uint32_t s = 0; s < n; s++) {
-		uint32_t *h = ls->hist + (size_t)s * ls->levels, m = 1;
-
-		for (size_t i = 0; i < cells; i++) {
-			uint32_t *u = &lk->up[s * cells + i], *w = &lk->dn[s * cells + i];
-
-			*u /= VT_LOOK_Q;
-			*w /= VT_LOOK_Q;
-			h[*u] += *u != 0;
-			h[*w] += *w != 0;
-			ls->sq += (uint64_t)*u * *u + (uint64_t)*w * *w;
-			m = *u > m ? *u : m;
-			m = *w > m ? *w : m;
-		}
-		ls->smax[s] = m;
-		ls->crowd += h[m];
-		if (s) { /* stage 0 sends nowhere */
-			ls->whist[m]++;
-			ls->fg.sum += m;
-			ls->fg.worst = m > ls->fg.worst ? m : ls->fg.worst;
-		}
-	}
-	ls->whist[ls->smax[0]]++; /* set_smax keeps stage 0 counted alike */
-}
-
-/*
- * Does one of leaf x's flows to rank d (on leaf y, over top k) cross a link
- * at its stage's highest load? Only such a move can lower the figures.
- */
-static int at_max(struct router *r, const struct look_search *ls, uint32_t d, uint32_t x,
-		  uint32_t k)
-{
-	const vt_tree *t = r->t;
-	const struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, y = leaf_of(r, d);
-
-	for (uint32_t i = lk->first[x]; i < lk->first[x] + lk->nranks[x]; i++) {
-		uint32_t s = (d + n - i) % n;
-
-		if (t->order.port[i] != VT_NONE &&
-		    (*up_cell(lk, s, x, k) == ls->smax[s] || *dn_cell(lk, s, k, y) == ls->smax[s]))
-			return 1;
-	}
-	return 0;
-}
-
-/* One pass of moves over every rank and leaf: 1 when one was kept. */
-static int search_pass(struct router *r, struct look_search *ls, uint64_t *work)
-{
-	const vt_tree *t = r->t;
-	struct route_look *lk = &r->look;
-	int kept = 0;
-
-	for (uint32_t d = 0; d < t->order.n && *work < LOOK_SEARCH_WORK; d++) {
-		uint32_t y = leaf_of(r, d), *c = tops_of(lk, d);
-
-		for (uint32_t x = 0; t->order.port[d] != VT_NONE && x < lk->nl; x++) {
-			for (uint32_t kk = 0; x != y && c[x] != VT_NONE && kk < lk->ns; kk++) {
-				struct look_search before = *ls;
-				uint32_t k = c[x];
-
-				if (kk == k || !linked(lk, x, kk) || !linked(lk, y, kk))
-					continue;
-				*work += lk->nranks[x];
-				if (!at_max(r, ls, d, x, k))
-					break; /* no other top helps either */
-				move_flows(r, ls, d, x, k, kk);
-				if (search_better(ls, &before))
-					kept = 1;
-				else
-					move_flows(r, ls, d, x, kk, k);
-			}
-		}
-	}
-	return kept;
-}
-
-/*
- * Leaf x's flows to rank d (over top k, at a stage's highest load) swapped
- * with its flows to a rank e near d (over another top ke), whose stages
- * overlap d's: one move alone may raise a stage the other lowers. 1 when a
- * swap was kept.
- */
-static int swap_near(struct router *r, struct look_search *ls, uint32_t d, uint32_t x,
-		     uint64_t *work)
-{
-	const vt_tree *t = r->t;
-	struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, y = leaf_of(r, d), w = lk->nranks[x], k = tops_of(lk, d)[x];
-
-	for (uint32_t j = 1; j < 2 * w && j < n; j++) {
-		uint32_t e = (d + n + j - w) % n, ye = leaf_of(r, e), ke;
-		struct look_search before = *ls;
-
-		if (e == d || t->order.port[e] == VT_NONE || ye == x)
-			continue;
-		ke = tops_of(lk, e)[x];
-		if (ke == VT_NONE || ke == k || !linked(lk, y, ke) || !linked(lk, ye, k))
-			continue;
-		*work += 2 * (uint64_t)w;
-		move_flows(r, ls, d, x, k, ke);
-		move_flows(r, ls, e, x, ke, k);
-		if (search_better(ls, &before))
-			return 1;
-		move_flows(r, ls, e, x, k, ke);
-		move_flows(r, ls, d, x, ke, k);
-	}
-	return 0;
-}
-
-/* One pass of swaps over every rank at a stage's highest load: 1 when one was kept. */
-static int swap_pass(struct router *r, struct look_search *ls, uint64_t *work)
-{
-	const vt_tree *t = r->t;
-	struct route_look *lk = &r->look;
-	int kept = 0;
-
-	for (uint32_t d = 0; d < t->order.n && *work < LOOK_SEARCH_WORK; d++) {
-		uint32_t y = leaf_of(r, d), *c = tops_of(lk, d);
-
-		for (uint32_t x = 0; t->order.port[d] != VT_NONE && x < lk->nl; x++)
-			if (x != y && c[x] != VT_NONE && at_max(r, ls, d, x, c[x]))
-				kept |= swap_near(r, ls, d, x, work);
-	}
-	return kept;
-}
-
-/*
- * The plan in the best rows (the tables' choice where none was better: got
- * 0) improved by moves; where it then models a better shift than *best, the
- * best rows take it: 1; 0; -1 when out of memory.
- */
-static int look_search(struct router *r, struct look_figures *best, int got)
-{
-	const vt_tree *t = r->t;
-	struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, most = 0;
-	size_t cells = (size_t)n * lk->nl * lk->ns;
-	struct look_search ls = {0};
-	uint64_t work = 0;
-	int rc = -1;
-
-	for (uint32_t x = 0; x < lk->nl; x++)
-		most = lk->nranks[x] > most ? lk->nranks[x] : most;
-	ls.levels = most + 2;
-	ls.hist = calloc((size_t)n * ls.levels, sizeof(*ls.hist));
-	ls.smax = calloc(n, sizeof(*ls.smax));
-	ls.whist = calloc(ls.levels, sizeof(*ls.whist));
-	if (!ls.hist || !ls.smax || !ls.whist)
-		goto out;
-	memset(lk->up, 0, cells * sizeof(*lk->up));
-	memset(lk->dn, 0, cells * sizeof(*lk->dn));
-	for (uint32_t d = 0; d < n; d++) {
-		if (t->order.port[d] == VT_NONE)
-			continue;
-		if (got)
-			memcpy(tops_of(lk, d), lk->best + (size_t)d * lk->nl,
-			       lk->nl * sizeof(*lk->c));
-		else if (!table_tops(r, d)) {
-			rc = 0; /* cannot happen: routed_figures read the same tables */
-			goto out;
-		}
-		add_flows(r, d, tops_of(lk, d), VT_LOOK_Q);
-	}
-	search_init(lk, n, &ls);
-	while (search_pass(r, &ls, &work) || swap_pass(r, &ls, &work))
-		;
-	ls.fg.worst *= VT_LOOK_Q;
-	ls.fg.sum *= VT_LOOK_Q;
-	rc = 0;
-	if (vt_route_look_better_plan(&ls.fg, best)) {
-		*best = ls.fg;
-		memcpy(lk->best, lk->c, cells / lk->ns * sizeof(*lk->c));
-		rc = 1;
-	}
-out:
-	free(ls.hist);
-	free(ls.smax);
-	free(ls.whist);
-	return rc;
 }
 
 /* The leaves' entries for each compute node's base LID, as the best rows have them. */
@@ -786,7 +460,7 @@ void vt_route_lookahead(struct router *r, const vt_tree *t)
 	    routed_figures(r, &best)) {
 		got = narrow > 0 && best_plan(r, &best);
 		/* a model at one flow per link is the bound: nothing to improve */
-		if ((best.worst > VT_LOOK_Q && look_search(r, &best, got) > 0) || got)
+		if ((best.worst > VT_LOOK_Q && vt_route_look_search(r, &best, got) > 0) || got)
 			rewrite(r);
 	}
 	look_free(lk);
