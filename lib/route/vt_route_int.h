@@ -192,8 +192,13 @@ struct route_degraded {
 	/*
 	 * minpar[p]: the fewest parallel links a child of p has to it; own[s]:
 	 * s has no sib but some of its lanes (its m-th link to a parent) are
-	 * ones another child of that parent lacks (m >= minpar), so it too
-	 * takes its parents in turn, those lanes falling back as lost ones.
+	 * ones another child of that parent lacks (m >= minpar), one its own
+	 * children reach by the port number s's do (in step: the leaves'
+	 * descent takes the lacking switch where it takes s, so two
+	 * destinations s sends up that parent would meet on its one link), so
+	 * it too takes its parents in turn, those lanes falling back as lost
+	 * ones. Out of step, s keeps the lane: its fallback would pair two of
+	 * its destinations on one link for nothing.
 	 */
 	uint32_t *minpar;
 	uint8_t *own;

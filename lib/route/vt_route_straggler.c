@@ -225,6 +225,34 @@ static void far_lanes(struct router *r, const vt_tree *t)
 	}
 }
 
+/* The port number s's first child reaches it by (its lane there), VT_NONE: no child. */
+static uint32_t down_lane(const struct router *r, const vt_tree *t, uint32_t s)
+{
+	return t->dn_start[s] < t->dn_start[s + 1] ? r->links.dn_rport[t->dn_start[s]] : VT_NONE;
+}
+
+/*
+ * Does a child of p with at most m links to it reach its own children by the
+ * lane s does (down_lane)?
+ */
+static int lacked_in_step(const struct router *r, const vt_tree *t, uint32_t s, uint32_t p,
+			  uint32_t m)
+{
+	uint32_t ls = down_lane(r, t, s);
+
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
+		uint32_t c = t->dn_peer[k], n = 0;
+
+		if (c == s || down_lane(r, t, c) != ls)
+			continue;
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+			n += t->up_peer[j] == p;
+		if (n <= m)
+			return 1;
+	}
+	return 0;
+}
+
 /* deg.minpar and deg.own (see struct route_degraded), after deg.sib. */
 static void own_lanes(struct router *r, const vt_tree *t)
 {
@@ -246,7 +274,8 @@ static void own_lanes(struct router *r, const vt_tree *t)
 			continue;
 		for (uint32_t j = t->up_start[s], m = 0; j < t->up_start[s + 1]; j++) {
 			m = j > t->up_start[s] && t->up_peer[j] == t->up_peer[j - 1] ? m + 1 : 0;
-			r->deg.own[s] |= m >= r->deg.minpar[t->up_peer[j]];
+			r->deg.own[s] |= m >= r->deg.minpar[t->up_peer[j]] &&
+					 lacked_in_step(r, t, s, t->up_peer[j], m);
 		}
 	}
 }
