@@ -128,6 +128,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.nasc, nsw);
 	CARVE(a, r->deg.minpar, nsw);
 	CARVE(a, r->deg.own, nsw);
+	CARVE(a, r->deg.lane0, nsw);
 	CARVE(a, r->deg.far, nsw);
 	CARVE(a, r->deg.pcnt, nsw);
 	CARVE(a, r->deg.spread_seq, np);

@@ -27,7 +27,9 @@
  * to different ones. A switch with no sibling but lanes another child of
  * their parent lacks (deg.own) follows its own run the same way; a lane
  * lacked (vt_route_lane_lost) falls back to the lanes before it, from the
- * cycle's last on. VT_NONE: s has
+ * cycle's last on; the cycle starts at the first lacked lane (deg.lane0), so
+ * the displaced destination and the one it shares with are the cycle's
+ * first and last, the furthest apart in rank order. VT_NONE: s has
  * no such run or none of those parents. *rq: the parent's port, least used
  * first.
  */
@@ -44,7 +46,7 @@ static uint32_t sibling_lane(const struct router *r, uint32_t s, uint32_t rot, u
 		uint32_t sa = t->up_start[sb], e, want;
 
 		sn = t->up_start[sb + 1] - sa;
-		e = sa + (r->deg.nasc[s] + rot +
+		e = sa + (r->deg.nasc[s] + rot + r->deg.lane0[s] +
 			  (!k	  ? 0
 			   : lost ? sn - k
 				  : vt_route_far_lane(r, s, sn) + k - 1)) %

@@ -203,6 +203,13 @@ struct route_degraded {
 	uint32_t *minpar;
 	uint8_t *own;
 	/*
+	 * lane0[s]: where s's cycle over the run it follows (its sib's, or its
+	 * own) starts: the first lacked lane (vt_route_lane_lost), 0 when none.
+	 * The lacked lane's destination is then the cycle's first and falls
+	 * back to the lane of its last, the two furthest apart in rank order.
+	 */
+	uint32_t *lane0;
+	/*
 	 * far[s]: s lost exactly one up-link and no other switch that lost one
 	 * shares a parent with it, where a destination that must share a lane
 	 * shares it with the one furthest from it (vt_route_far_lane); where

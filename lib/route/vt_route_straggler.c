@@ -280,6 +280,24 @@ static void own_lanes(struct router *r, const vt_tree *t)
 	}
 }
 
+/* deg.lane0 (see struct route_degraded), after deg.sib and deg.own. */
+static void lane_starts(struct router *r, const vt_tree *t)
+{
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t sb = r->deg.sib[s] != VT_NONE ? r->deg.sib[s]
+			      : r->deg.own[s]	       ? s
+						       : VT_NONE;
+
+		r->deg.lane0[s] = 0;
+		for (uint32_t e = sb == VT_NONE ? 0 : t->up_start[sb];
+		     sb != VT_NONE && e < t->up_start[sb + 1]; e++)
+			if (vt_route_lane_lost(r, sb, e)) {
+				r->deg.lane0[s] = e - t->up_start[sb];
+				break;
+			}
+	}
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
@@ -305,4 +323,5 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 	}
 	far_lanes(r, t);
 	own_lanes(r, t);
+	lane_starts(r, t);
 }
