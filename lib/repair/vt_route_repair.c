@@ -211,11 +211,14 @@ static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 static void keep_lid(struct repair *r, uint32_t lid, int off)
 {
 	uint32_t n = 0;
-	int progress = 1;
+	int progress = 1, far = r->how.forced_lids == VT_FORCED_FAR;
 
-	for (size_t i = r->pend_at[lid]; i < r->pend_at[lid + 1]; i++)
-		if (!off || !bit(r->used_now, (size_t)r->pend_sw[i] * r->t->nlid + lid))
+	for (size_t i = r->pend_at[lid]; i < r->pend_at[lid + 1]; i++) {
+		size_t b = (size_t)r->pend_sw[i] * r->t->nlid + lid;
+
+		if ((!off || !bit(r->used_now, b)) && !(far && bit(r->fixed, b)))
 			r->pend[n++] = r->pend_sw[i];
+	}
 	while (progress && n) {
 		uint32_t m = 0;
 
@@ -546,8 +549,14 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
 
 /*
  * The candidates that move only the CA LIDs' entries forced off a shortest
- * route (vt_route_repair_forced_lids.h), ports spread by rank distance up to
- * 2, then 4: the first that stands into r->t: 0, 1 when none, -1. Tried
+ * route (vt_route_repair_forced_lids.h): ports spread by the farthest rank
+ * distance, a lost link's destinations on the far link (pruned 36,6, one of
+ * a level-1 switch's six parallel up-links to a top down: 77 entries with the
+ * fresh shift, where the next ones congest more and the fallback changes
+ * 457), only where such a link is lost (elsewhere it differs from the next
+ * in the rank limit alone, and stood with more entries: superpod 3,4,8,4,3,2,
+ * a top down, 258 against the fallback's 250); then by rank distance up to
+ * 2, then 4. The first that stands into r->t: 0, 1 when none, -1. Tried
  * only where every whole candidate was refused, before the fallback: on the
  * rows of tests/bench/churn.sh where a whole one stands, these were refused
  * or changed more blocks (fat 8,3, a level-1 up-link down: 111 entries in
@@ -557,14 +566,22 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
 static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 			   uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
-	static const uint8_t near[] = {2, 4};
+	static const uint8_t near[] = {VT_FORCED_FAR, 2, 4};
+	int far;
 
 	if (r->policy == VT_REPAIR_FEWEST)
 		return 1; /* its whole repairs keep longer routes too: fewer changes */
 
 	for (size_t i = 0; i < sizeof(near); i++) {
 		struct repair_try how = {.prev_turns = 1, .forced_lids = near[i]};
-		int bad = candidate(r, how, g, st, changed, blocks, e);
+		int bad;
+
+		if (near[i] == VT_FORCED_FAR && (far = vt_repair_far_applies(r)) <= 0) {
+			if (far < 0)
+				return vt_err_nomem(e, "out of memory");
+			continue; /* no far link: its tables would differ in the rank limit alone */
+		}
+		bad = candidate(r, how, g, st, changed, blocks, e);
 
 		if (bad <= 0)
 			return bad;
@@ -662,9 +679,10 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
 	r.used_prev = calloc(n / 8 + 1, 1);
 	r.used_now = malloc(n / 8 + 1);
+	r.fixed = malloc(n / 8 + 1);
 	r.grew = calloc((size_t)t.nlid + 1, 1); /* optional: NULL, every LID looked at */
 	st->mode = VT_REPAIR_DONE;
-	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now ||
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.fixed ||
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
@@ -675,6 +693,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.pend);
 	free(r.used_prev);
 	free(r.used_now);
+	free(r.fixed);
 	vt_repair_tables_free(&r);
 	grew = r.grew;
 	if (bad) {

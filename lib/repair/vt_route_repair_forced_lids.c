@@ -25,6 +25,12 @@ struct forced_lids {
 	uint32_t *now;	 /* per switch: the LID whose CA traffic crosses it (route_lid) */
 	/* per switch and port (r->stride): the CA LIDs whose traffic crosses it there */
 	uint32_t *use;
+	/*
+	 * far mode (VT_FORCED_FAR), per switch, for the LID in redir_lid / tport_lid
+	 * only: the CA traffic to it that went down into switch x goes to parent
+	 * redir[x] instead; switch x takes port tport[x] (far_parent)
+	 */
+	uint32_t *redir, *redir_lid, *tport, *tport_lid;
 	/* r->used_now: per switch and LID, CA traffic crosses it (the LIDs done so far:
 	 * under r->t, the others: under r->prev) */
 };
@@ -105,23 +111,26 @@ static int good_port(const struct repair *r, const struct forced_lids *fl, uint3
 
 /*
  * Per port of s, the distance in ranks from lid's rank to the nearest other
- * rank whose LID s forwards there (GAP_FAR when none is nearer): a shift
+ * rank whose LID s forwards there (gap_cap when none is nearer): a shift
  * stage sends each host a fixed distance on, so LIDs of nearby ranks on one
  * port tend to share its link in a stage.
  */
+static uint32_t gap_cap(const struct repair *r)
+{
+	return r->how.forced_lids == VT_FORCED_FAR ? r->nrank / 2 + 1 : GAP_FAR;
+}
+
 static void gaps(const struct repair *r, uint32_t s, uint32_t lid, uint32_t *gap)
 {
-	uint32_t n = r->nrank, rank = r->rank_of_lid[lid];
+	uint32_t n = r->nrank, rank = r->rank_of_lid[lid], cap = gap_cap(r);
 	const uint8_t *row = vt_lft_row(r->t, s), *prow = vt_lft_row(r->prev, s);
 	size_t base = (size_t)s * r->t->nlid;
 
 	for (unsigned p = 0; p < r->stride; p++)
-		gap[p] = GAP_FAR;
+		gap[p] = cap;
 	if (rank == VT_NONE)
 		return;
-	for (uint32_t d = GAP_FAR - 1; d >= 1; d--) {
-		if (2 * d > n)
-			continue;
+	for (uint32_t d = 1; d < cap && 2 * d <= n; d++)
 		for (int side = 0; side < 2; side++) {
 			uint32_t l = r->lid_of_rank[side ? (rank + d) % n : (rank + n - d) % n];
 			unsigned p;
@@ -129,31 +138,33 @@ static void gaps(const struct repair *r, uint32_t s, uint32_t lid, uint32_t *gap
 			if (l == VT_NONE || !bit(r->used_now, base + l))
 				continue;
 			p = l < lid ? row[l] : prow[l]; /* the LIDs before lid are done */
-			if (p < r->stride)
-				gap[p] = d;
+			if (p < r->stride && gap[p] == cap)
+				gap[p] = d; /* the nearest */
 		}
-	}
 }
 
 /*
- * The port s takes for lid among those that start a shortest route: keep (0:
- * none) unless another has no LID of a rank nearer than r->how.forced_lids
- * where keep has one, or as few and carries fewer CA LIDs' traffic (then the
- * nearest rank farthest). A near limit of 2 or 4 keeps a moved LID off the
- * ports of its rank neighbours without letting a far neighbour outweigh the
- * load (as the nearest rank alone, one port took every moved LID of a leaf:
- * fat 8,3, the first level-1 switch down, shift worst 4).
+ * The port s takes for lid among those that start a shortest route (and lead
+ * to switch only, unless VT_NONE): keep (0: none) unless another has no LID of
+ * a rank nearer than r->how.forced_lids where keep has one, or as few and
+ * carries fewer CA LIDs' traffic (then the nearest rank farthest). A near
+ * limit of 2 or 4 keeps a moved LID off the ports of its rank neighbours
+ * without letting a far neighbour outweigh the load (as the nearest rank
+ * alone, one port took every moved LID of a leaf: fat 8,3, the first level-1
+ * switch down, shift worst 4); VT_FORCED_FAR has no limit.
  */
 static unsigned choose(const struct repair *r, const struct forced_lids *fl, uint32_t s,
-		       uint32_t lid, unsigned keep)
+		       uint32_t lid, unsigned keep, uint32_t only)
 {
 	const uint32_t *use = fl->use + (size_t)s * r->stride;
 	uint32_t gap[256], near = r->how.forced_lids;
 	unsigned best = keep;
 
+	if (near == VT_FORCED_FAR)
+		near = gap_cap(r);
 	gaps(r, s, lid, gap);
 	for (unsigned p = 1; p < r->stride; p++) {
-		if (!good_port(r, fl, s, p))
+		if (!good_port(r, fl, s, p) || (only != VT_NONE && sw_peer(r, s, p) != only))
 			continue;
 		uint32_t gp = gap[p] < near ? gap[p] : near;
 		uint32_t gb = best && gap[best] < near ? gap[best] : near;
@@ -167,34 +178,128 @@ static unsigned choose(const struct repair *r, const struct forced_lids *fl, uin
 }
 
 /*
+ * VT_FORCED_FAR: where lid's CA traffic went down from switch p over a link
+ * that is lost while p still starts a shortest route to lid (one of parallel
+ * links lost, or the link to one of several children that reach lid), the
+ * traffic goes down into p's children over the link, of all their links to
+ * parents on a shortest route, whose CA LIDs' ranks are farthest from lid's
+ * (p's own first): as the fresh route sends a lost lane's destination to the
+ * far lane (vt_route_far_lane), not onto a rank neighbour's link, which
+ * congests shift in every stage that sends to both from outside. Where that
+ * link's parent is another, the switches that sent the traffic up into p
+ * send it there (route_port).
+ */
+/* far_parent's pick so far: link q of parent best, gap ranks away; gap[] is switch at's */
+struct far_pick {
+	uint32_t best, q, gap, at, gaps[256];
+};
+
+/* Child c's links to parents on a shortest route (p's own only, or the others) into k. */
+static void far_links(const struct repair *r, const struct forced_lids *fl, uint32_t lid,
+		      uint32_t p, uint32_t c, int own, struct far_pick *k)
+{
+	const vt_fabric *f = r->f;
+
+	for (unsigned u = 1; u < r->stride; u++) {
+		uint32_t pp = sw_peer(r, c, u), q;
+
+		if (pp == VT_NONE || (pp == p) != own || !above(r, c, pp) ||
+		    fl->dist[pp] != fl->dist[p] || !fl->down[pp])
+			continue;
+		q = f->ports[f->ports[sw_node(r, c)->first_port + u].peer].num;
+		if (pp != k->at) /* parallel links are numbered together */
+			gaps(r, pp, lid, k->gaps);
+		k->at = pp;
+		if (good_port(r, fl, pp, q) && (k->best == VT_NONE || k->gaps[q] > k->gap)) {
+			k->best = pp;
+			k->q = q;
+			k->gap = k->gaps[q];
+		}
+	}
+}
+
+static void far_parent(struct repair *r, struct forced_lids *fl, uint32_t lid, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t p = fl->queue[i];
+		unsigned old = vt_lft_get(r->prev, p, lid);
+		struct far_pick k = {.best = VT_NONE, .at = VT_NONE};
+
+		if (!fl->down[p] || !bit(r->used_now, (size_t)p * r->t->nlid + lid) ||
+		    good_port(r, fl, p, old))
+			continue;
+		for (int own = 1; own >= 0; own--)
+			for (unsigned w = 1; w < r->stride; w++) /* each child once */
+				if (good_port(r, fl, p, w) &&
+				    (w == 1 || sw_peer(r, p, w - 1) != sw_peer(r, p, w)))
+					far_links(r, fl, lid, p, sw_peer(r, p, w), own, &k);
+		if (k.best == VT_NONE)
+			continue;
+		fl->tport[k.best] = k.q;
+		fl->tport_lid[k.best] = lid;
+		if (k.best != p) {
+			fl->redir[p] = k.best;
+			fl->redir_lid[p] = lid;
+		}
+	}
+}
+
+/*
+ * The port switch s takes for lid (0: none, the fresh entry stays), its
+ * previous one old; now, was: CA traffic to lid crosses s now, did before.
+ */
+static unsigned route_port(const struct repair *r, const struct forced_lids *fl, uint32_t s,
+			   uint32_t lid, unsigned old, int now, int was)
+{
+	uint32_t to = old < r->stride ? sw_peer(r, s, old) : VT_NONE;
+	unsigned p = 0;
+
+	if (r->how.forced_lids == VT_FORCED_FAR && now) {
+		if (to != VT_NONE && fl->redir_lid[to] == lid) /* up to the far link's parent */
+			p = choose(r, fl, s, lid, 0, fl->redir[to]);
+		else if (fl->tport_lid[s] == lid)
+			p = fl->tport[s]; /* down the far link */
+		if (p)
+			return p;
+	}
+	if (!good_port(r, fl, s, old))
+		return choose(r, fl, s, lid, 0, VT_NONE);
+	if (now && !was)
+		return choose(r, fl, s, lid, old, VT_NONE);
+	return old;
+}
+
+/*
  * lid's entries at the switches with an up*-down* route to it, farthest
  * first: a switch knows then whether CA traffic to lid crosses it. The
  * previous entry stays where it starts a shortest route, unless that traffic
  * crosses it now and did not before (the previous routing left such entries
- * unbalanced: nobody used them).
+ * unbalanced: nobody used them), or VT_FORCED_FAR moves it to the far link
+ * (far_parent).
  */
 static void route_lid(struct repair *r, struct forced_lids *fl, uint32_t lid)
 {
 	uint32_t leaf = lid_switch(r, lid), n;
+	int far = r->how.forced_lids == VT_FORCED_FAR;
 
 	if (leaf == VT_NONE)
 		return;
 	n = search(r, fl, leaf);
+	if (far)
+		far_parent(r, fl, lid, n);
 	for (uint32_t i = 0; i < r->nentry; i++)
 		fl->now[r->entry[i]] = lid;
 	for (uint32_t i = n; i-- > 1;) { /* queue[0]: leaf, whose port is the CA's */
 		uint32_t s = fl->queue[i];
 		size_t b = (size_t)s * r->t->nlid + lid;
-		unsigned old = vt_lft_get(r->prev, s, lid), p = old;
+		unsigned old = vt_lft_get(r->prev, s, lid), p;
 		int was = bit(r->used_now, b), now = fl->now[s] == lid;
 
-		if (!good_port(r, fl, s, old))
-			p = choose(r, fl, s, lid, 0);
-		else if (now && !was)
-			p = choose(r, fl, s, lid, old);
-		if (p == 0)
+		if ((p = route_port(r, fl, s, lid, old, now, was)) == 0)
 			continue; /* none: the fresh entry stays */
 		vt_lft_set(r->t, s, lid, (uint8_t)p);
+		if (far)
+			set_bit(r->fixed, b, 1); /* keep_lid leaves it */
 		if (was && old < r->stride && sw_peer(r, s, old) != VT_NONE)
 			fl->use[(size_t)s * r->stride + old]--;
 		set_bit(r->used_now, b, now);
@@ -245,10 +350,17 @@ int vt_repair_forced_lids(struct repair *r)
 		.queue = malloc(nsw * sizeof(*fl.queue)),
 		.now = calloc(nsw, sizeof(*fl.now)),
 		.use = calloc(nsw * r->stride, sizeof(*fl.use)),
+		.redir = malloc(nsw * sizeof(*fl.redir)),
+		.redir_lid = calloc(nsw, sizeof(*fl.redir_lid)),
+		.tport = malloc(nsw * sizeof(*fl.tport)),
+		.tport_lid = calloc(nsw, sizeof(*fl.tport_lid)),
 	};
 	int rc = -1;
 
-	if (fl.dist && fl.down && fl.queue && fl.now && fl.use) {
+	if (fl.dist && fl.down && fl.queue && fl.now && fl.use && fl.redir && fl.redir_lid &&
+	    fl.tport && fl.tport_lid) {
+		if (r->how.forced_lids == VT_FORCED_FAR)
+			memset(r->fixed, 0, ((size_t)r->t->nsw * r->t->nlid + 7) / 8);
 		count_use(r, &fl);
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 			if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE)
@@ -260,5 +372,71 @@ int vt_repair_forced_lids(struct repair *r)
 	free(fl.queue);
 	free(fl.now);
 	free(fl.use);
+	free(fl.redir);
+	free(fl.redir_lid);
+	free(fl.tport);
+	free(fl.tport_lid);
 	return rc;
+}
+
+/* Has port p of switch s lost its link (a port the switch has, linked to nothing now)? */
+static int lost_port(const struct repair *r, uint32_t s, unsigned p)
+{
+	const struct vt_node *n = sw_node(r, s);
+
+	return p >= 1 && p <= n->nports && r->f->ports[n->first_port + p].peer == VT_NONE;
+}
+
+/* Does a switch whose previous entry for lid lost its link still start a shortest route to it? */
+static int far_case(const struct repair *r, struct forced_lids *fl, uint32_t lid)
+{
+	uint32_t leaf = lid_switch(r, lid), n;
+
+	if (leaf == VT_NONE)
+		return 0;
+	n = search(r, fl, leaf);
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t p = fl->queue[i];
+
+		if (!fl->down[p] || !lost_port(r, p, vt_lft_get(r->prev, p, lid)))
+			continue;
+		for (unsigned q = 1; q < r->stride; q++)
+			if (good_port(r, fl, p, q))
+				return 1;
+	}
+	return 0;
+}
+
+int vt_repair_far_applies(const struct repair *r)
+{
+	size_t nsw = (size_t)r->f->nswitches + 1, nlid = r->t->nlid;
+	struct forced_lids fl = {
+		.dist = malloc(nsw * sizeof(*fl.dist)),
+		.down = malloc(nsw),
+		.queue = malloc(nsw * sizeof(*fl.queue)),
+	};
+	uint8_t *lost = calloc(nlid + 1, 1);
+	uint32_t x;
+	int found = -1;
+
+	if (fl.dist && fl.down && fl.queue && lost) {
+		found = 0;
+		/* the LIDs a switch lost its previous port to, where the fresh route goes down */
+		for (uint32_t s = 0; s < r->f->nswitches; s++) {
+			const uint8_t *row = vt_lft_row(r->prev, s), *fr = vt_lft_row(r->fresh, s);
+
+			for (uint32_t lid = 1; lid < nlid; lid++)
+				lost[lid] |= r->ca[lid] && lost_port(r, s, row[lid]) &&
+					     (x = sw_peer(r, s, fr[lid])) != VT_NONE &&
+					     above(r, x, s);
+		}
+		for (uint32_t lid = 1; !found && lid < nlid; lid++)
+			found = lost[lid] && r->f->lid_port[lid] != VT_NONE &&
+				far_case(r, &fl, lid);
+	}
+	free(fl.dist);
+	free(fl.down);
+	free(fl.queue);
+	free(lost);
+	return found;
 }

@@ -16,9 +16,25 @@
  * else it takes the port of such a route whose CA LIDs' ranks are farthest
  * from the LID's, up to r->how.forced_lids ranks, then that carries the
  * fewest CA LIDs. The other switches keep the fresh entry (the caller then
- * keeps previous ones where they serve). Uses r->used_now. -1 when out of
- * memory.
+ * keeps previous ones where they serve; with VT_FORCED_FAR only where
+ * r->fixed, set here, does not hold the entry). Uses r->used_now. -1 when
+ * out of memory.
  */
 int vt_repair_forced_lids(struct repair *r);
+
+/*
+ * r->how.forced_lids for no rank limit: the farthest port, and where a lost
+ * link leaves its switch on a shortest route (one of parallel links), the
+ * farthest of the links into the switch's children (the far lane), its
+ * entries kept from the caller's keep_lid.
+ */
+#define VT_FORCED_FAR 255u
+
+/*
+ * Can VT_FORCED_FAR move a destination to the far link: has a switch that
+ * still starts a shortest up*-down* route down to a CA LID lost the link its
+ * previous entry for it took? 1, 0, -1 when out of memory.
+ */
+int vt_repair_far_applies(const struct repair *r);
 
 #endif

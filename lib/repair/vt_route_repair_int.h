@@ -29,7 +29,8 @@ enum { HOP_UP, HOP_DOWN, HOP_SIDE };
  * off_path, with ca_fresh, keeps a CA LID's previous entries at the switches
  * its CA traffic does not cross (the CA paths, hence shift, stay the fresh ones);
  * forced_lids, not 0, moves only the CA LIDs' entries that start no shortest
- * route any more (vt_route_repair_forced_lids.h: its rank distance).
+ * route any more (vt_route_repair_forced_lids.h: its rank distance, or
+ * VT_FORCED_FAR).
  */
 enum {
 	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
@@ -93,6 +94,8 @@ struct repair {
 	uint8_t *grew;
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
+	/* per switch and LID: an entry the VT_FORCED_FAR candidate chose, which keep_lid leaves */
+	uint8_t *fixed;
 	int have_used_prev;
 	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
 	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */

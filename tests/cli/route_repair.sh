@@ -178,12 +178,17 @@ audit_clean "$tmp/pleaf.topo" "$tmp/pr.dump" >/dev/null
 # a level-1 switch's up-link on that tree (one of six parallel links to a top):
 # the fresh route sends the lost lane's destinations to the far lane (bcc5f76,
 # 6f20b85: shift 2/1.52 -> 2/1.35, the cut bound's worst, 1.33 its average), which
-# moving the lost link's 37 entries alone does not match (2/1.61), so the guard
-# keeps the fresh CA routes: 170 entries (37 while the fresh tables were 2/1.52;
-# main at 1500d30 fell back so too: 895 entries)
+# moving the lost link's 37 entries alone does not match (2/1.61); the candidate
+# that moves only the forced entries sends the lost link's destination down the
+# far link, of every link into the level-1 switch, as the fresh route does, with
+# the switches above it that fed the old one: 42 entries in 17 blocks, the fresh
+# shift (main at a342abf: the fresh CA routes, 170 entries in 55 blocks)
 as_fresh down:S-0002c95001000053:19 p.topo pa.dump pup \
-	'switch routes repaired, CA routes fresh: 170 entries in 55 blocks changed (fresh route: 1152 in 63; minimum 37 in 12: link lost; forced minimum 37 in 12)' \
+	'repaired: 42 entries in 17 blocks changed (fresh route: 1152 in 63; minimum 37 in 12: link lost; forced minimum 37 in 12)' \
 	"2 1.35"
+[ "$(changed "$tmp/pa.dump" "$tmp/pr.dump")" = "42 17" ]
+"$bin/vartree-route" -q "$tmp/p.topo" --previous "$tmp/pr.dump" -o "$tmp/puph.dump"
+cmp "$tmp/pa.dump" "$tmp/puph.dump"
 
 # pruned 36,6, its last top switch down (six parallel links from each of its
 # level-1 switches): the moved entries send more traffic through the two other
@@ -210,6 +215,14 @@ grep -F 'repaired: 8536 entries in 1652 blocks changed (fresh route: 70022 in 25
 "$bin/vartree-route" -q "$tmp/p6.topo" --previous "$tmp/p6tr.dump" -o "$tmp/p6th.dump"
 cmp "$tmp/p6a.dump" "$tmp/p6th.dump"
 
+# pruned 36,6, the last level-1 switch's first up-link (the churn bench's
+# L1-uplink row): the lost link's destination goes down the far link into it,
+# from another top (main at a342abf: the fresh CA routes, 457 entries in 159 blocks)
+as_fresh down:S-0002c95001000107:19 p6.topo p6a.dump p6up \
+	'repaired: 77 entries in 27 blocks changed (fresh route: 2398 in 191; minimum 66 in 16: link lost; forced minimum 66 in 16)' \
+	"2 1.68"
+[ "$(changed "$tmp/p6a.dump" "$tmp/pr.dump")" = "77 27" ]
+
 # a real-shaped fabric (aggregation nodes on every switch, dual-homed spine CAs, a
 # host-less leaf), a level-1 up-link: the traffic the repair balances is the
 # compute nodes' (the ranks'), not every CA's, else the aggregation nodes mark
@@ -217,12 +230,16 @@ cmp "$tmp/p6a.dump" "$tmp/p6th.dump"
 # 2000 entries). Shift here in the analyzer's default order, as fresh. Since
 # bcc5f76/6f20b85 the fresh route moves the lost parallel link's lane to the far
 # one (shift over the ranks 2/1.80 -> 2/1.68), which the 91 forced entries alone
-# do not match (2/1.80): the guard keeps the fresh CA routes, 529 entries (was 91)
+# do not match (2/1.80); the lost link's destinations down the far link do: 102
+# entries (main at a342abf: the fresh CA routes, 529 entries in 193 blocks)
 "$bin/vartree-gen" pruned 36,6 --aggregation-nodes --spine-cas 2:dual --hostless-leaves 1 -o "$tmp/r6.topo"
 "$bin/vartree-route" -q "$tmp/r6.topo" -o "$tmp/r6a.dump"
 as_fresh down:S-0002c95001000107:19 r6.topo r6a.dump r6up \
-	'switch routes repaired, CA routes fresh: 529 entries in 193 blocks changed (fresh route: 2686 in 221; minimum 91 in 24: link lost; forced minimum 91 in 24)' \
+	'repaired: 102 entries in 35 blocks changed (fresh route: 2686 in 221; minimum 91 in 24: link lost; forced minimum 91 in 24)' \
 	"4 3.82"
+[ "$(changed "$tmp/r6a.dump" "$tmp/pr.dump")" = "102 35" ]
+"$bin/vartree-route" -q "$tmp/r6.topo" --previous "$tmp/pr.dump" -o "$tmp/r6h.dump"
+cmp "$tmp/r6a.dump" "$tmp/r6h.dump"
 
 # a split core (superpod 3,4,8,4,3,2: tops in groups that share no switch below
 # them; vartree routes it over two VLs), a level-1 switch down: the fresh tables
@@ -236,6 +253,20 @@ fault down:S-0002c95001000015 spl1.topo sp.topo
 grep -F 'repaired: 114 entries in 17 blocks changed (fresh route: 740 in 92; minimum 114 in 17: link lost; forced minimum 114 in 17)' "$tmp/err"
 "$bin/vartree-analyze" "$tmp/spl1.topo" --lfts "$tmp/spr.dump" --all-sources --vl-split -q >"$tmp/an"
 grep -qxF 'audit: ok (no unreachable destination, loop, misdelivery or credit loop)' "$tmp/an"
+"$bin/vartree-route" -q "$tmp/sp.topo" --previous "$tmp/spr.dump" -o "$tmp/sph.dump"
+cmp "$tmp/spa.dump" "$tmp/sph.dump"
+# its level-1 switch's first up-link (one of two parallel links to a top): the
+# lost link's destination goes down the far link, of every link into the switch
+# (main at a342abf: the fresh CA routes, 124 entries in 28 blocks); shift as
+# fresh: over the ranks 2/1.58 (tests/bench/churn.sh), 2 1.73 in the
+# analyzer's default order
+fault down:S-0002c95001000015:7 spup.topo sp.topo
+"$bin/vartree-route" "$tmp/spup.topo" --previous "$tmp/spa.dump" -o "$tmp/spr.dump" 2>"$tmp/err"
+grep -F 'repaired: 29 entries in 8 blocks changed (fresh route: 209 in 28; minimum 26 in 5: link lost; forced minimum 26 in 5)' "$tmp/err"
+[ "$(changed "$tmp/spa.dump" "$tmp/spr.dump")" = "29 8" ]
+"$bin/vartree-analyze" "$tmp/spup.topo" --lfts "$tmp/spr.dump" --all-sources --vl-split -p shift >"$tmp/an"
+grep -qxF 'audit: ok (no unreachable destination, loop, misdelivery or credit loop)' "$tmp/an"
+[ "$(awk '$1 == "shift" { print $4, $5 }' "$tmp/an")" = "2 1.73" ]
 "$bin/vartree-route" -q "$tmp/sp.topo" --previous "$tmp/spr.dump" -o "$tmp/sph.dump"
 cmp "$tmp/spa.dump" "$tmp/sph.dump"
 
