@@ -39,11 +39,14 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
  * (vt_tree_refuse_stranded() names the others) until the leaves the roots
  * reach lie on one level or none is left; a stranded switch's orphan leaves
  * are left out with it, no longer leaves (is_leaf) and their CAs no compute
- * nodes; q beyond nq and dist are scratch.
+ * nodes. twins (the roots were found, not given): where the cut leaves the
+ * leaves skewed, the switches as far from the leaves as the roots that they
+ * left out as host-less leaves are roots too (appended to q, one departure
+ * each) if that levels them. q beyond nq and dist are scratch.
  * -1 with e when a leaf is not connected to the roots.
  */
 int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
-			  vt_err *e);
+			  int twins, vt_err *e);
 /*
  * (vt_tree_strand.c) Every leaf must reach every leaf. Where one reaches
  * another by no up/down path but the two are still linked through the tree

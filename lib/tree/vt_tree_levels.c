@@ -688,13 +688,13 @@ static uint32_t given_roots(vt_tree *t, const struct vt_tree_opts *o, uint32_t *
 	return nq;
 }
 
-/* Levels counted down from the roots in q[0 .. nq); see vt_tree.h. */
+/* Levels counted down from the roots in q[0 .. nq), found (not given) or not; see vt_tree.h. */
 static int levels_from_roots(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
-			     vt_err *e)
+			     int found, vt_err *e)
 {
 	char a[300];
 
-	if (vt_tree_levels_around(t, is_leaf, dist, q, nq, e))
+	if (vt_tree_levels_around(t, is_leaf, dist, q, nq, found, e))
 		return -1;
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (t->level[s] == VT_TREE_OUTSIDE && !(t->strand && t->strand[s]) &&
@@ -782,7 +782,7 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 		if (fail)
 			goto out;
 	}
-	rc = levels_from_roots(t, is_leaf, dist, q, nq, e);
+	rc = levels_from_roots(t, is_leaf, dist, q, nq, !(o && o->root_guids && o->nroots), e);
 	if (!rc)
 		rank_hostless(t, &nl, is_leaf, ranked);
 	for (uint32_t s = 0; !rc && s < nsw; s++)

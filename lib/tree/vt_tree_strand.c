@@ -142,25 +142,27 @@ static void scan_free(struct strand_scan *sc)
 
 /*
  * Do the leaves stranded s leaves without another way up (linked to s, which
- * the roots do not reach going down) hang off s alone, every switch link of
- * theirs to s? Such orphans can be cut with s; mark: t->strand says so.
+ * the roots do not reach going down) hang off stranded switches alone (s, or
+ * others stranded or cut before), every switch link of theirs to one? Such
+ * orphans can be cut with s; mark: t->strand says so.
  */
-static int orphans_hang(vt_tree *t, const uint8_t *is_leaf, const uint8_t *down, uint32_t s,
-			int mark)
+static int orphans_hang(vt_tree *t, const uint8_t *is_leaf, const struct strand_scan *sc,
+			uint32_t s, int mark)
 {
 	const vt_fabric *f = t->f;
-	uint32_t node = f->switches[s];
+	uint32_t node = f->switches[s], leaf;
 
 	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
 		uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p)), rn;
 
-		if (r == VT_NONE || down[r] || !is_leaf[r])
+		if (r == VT_NONE || sc->down[r] || !is_leaf[r])
 			continue;
 		rn = f->switches[r];
 		for (unsigned k = 1; k <= f->nodes[rn].nports; k++) {
 			uint32_t x = vt_tree_peer_sw(f, vt_port_index(f, rn, k));
 
-			if (x != VT_NONE && x != s)
+			if (x != VT_NONE && x != s && t->strand[x] != VT_STRAND_SWITCH &&
+			    !stranded(t, is_leaf, sc->dist, sc->down, sc->lowest, x, &leaf))
 				return 0;
 		}
 		if (mark)
@@ -195,14 +197,14 @@ static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			near = sc.dist[s];
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
 		if (stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf))
-			keep = (leaf != VT_NONE && !orphans_hang(t, is_leaf, sc.down, s, 0)) ||
+			keep = (leaf != VT_NONE && !orphans_hang(t, is_leaf, &sc, s, 0)) ||
 			       sc.dist[s] >= near;
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
 		if (!t->strand[s] && stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf)) {
 			t->strand[s] = VT_STRAND_SWITCH;
 			t->nstrand++;
 			n++;
-			orphans_hang(t, is_leaf, sc.down, s, 1);
+			orphans_hang(t, is_leaf, &sc, s, 1);
 		}
 	scan_free(&sc);
 	return (int)n;
@@ -304,18 +306,29 @@ static int has_orphan(const vt_tree *t, uint32_t s)
 /* Orphan o's CAs stop being compute nodes (no rank); one departure line. */
 static void orphan_dep(vt_tree *t, uint8_t *is_leaf, uint32_t o)
 {
-	char a[300], b[300];
-	uint32_t ncn = t->ncn;
+	const vt_fabric *f = t->f;
+	char a[300], b[300], more[80] = "";
+	uint32_t ncn = t->ncn, node = f->switches[o], s = vt_tree_orphan_of(t, o), nother = 0;
 
+	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+		uint32_t x = vt_tree_peer_sw(f, vt_port_index(f, node, p));
+		unsigned k = 1;
+
+		while (k < p && vt_tree_peer_sw(f, vt_port_index(f, node, k)) != x)
+			k++;
+		nother += x != VT_NONE && x != s && k == p; /* each other switch once */
+	}
+	if (nother)
+		snprintf(more, sizeof(more), " (and to %u other stranded switch%s, unused)", nother,
+			 nother > 1 ? "es" : "");
 	vt_tree_unmark_cns(t, o);
 	is_leaf[o] = 0;
 	vt_tree_dep(t,
-		    "leaf %s has no up-link but to stranded switch %s: routed around with it, "
+		    "leaf %s has no up-link but to stranded switch %s%s: routed around with it, "
 		    "through the switch's other leaves; its %u CAs are not compute nodes "
 		    "(no rank: their routes cannot be free of congestion)",
-		    vt_node_name(t->f, t->f->switches[o], a, sizeof(a)),
-		    vt_node_name(t->f, t->f->switches[vt_tree_orphan_of(t, o)], b, sizeof(b)),
-		    ncn - t->ncn);
+		    vt_node_name(f, node, a, sizeof(a)),
+		    vt_node_name(f, f->switches[s], b, sizeof(b)), more, ncn - t->ncn);
 }
 
 /* The stranded switches cut, one departure line each, and their orphans. */
@@ -338,12 +351,12 @@ static void strand_deps(vt_tree *t, uint8_t *is_leaf)
 }
 
 /*
- * Stranded switches are cut only where that puts the leaves on one level:
- * where something else skews them (a top the roots left out), the levels are
- * counted with every switch again, for the refusal to name the stranded one.
+ * Count the levels from the roots in q[0 .. nq), cutting stranded switches
+ * while that brings leaves to level 0: 1 when a cut put every leaf there
+ * (t->strand kept), 0 otherwise, -1 with e.
  */
-int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
-			  vt_err *e)
+static int cut_levels(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
+		      vt_err *e)
 {
 	int n = 1, rc;
 
@@ -351,15 +364,91 @@ int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t
 	       !leaves_level0(t, is_leaf))
 		if ((n = strand_cut(t, is_leaf, e)) < 0)
 			return -1;
-	if (rc || !t->nstrand)
-		return rc;
-	if (leaves_level0(t, is_leaf)) {
-		strand_deps(t, is_leaf);
-		return 0;
-	}
+	if (rc)
+		return -1;
+	return t->nstrand && leaves_level0(t, is_leaf);
+}
+
+static void uncut(vt_tree *t)
+{
 	free(t->strand);
 	t->strand = NULL;
 	t->nstrand = 0;
+}
+
+/*
+ * The switches as far from the leaves as the roots that the roots left out
+ * as host-less leaves (each has a leaf's switch neighbours): a top that kept
+ * links to one pod only reads so. Appended to q[0 .. nq); the new count,
+ * VT_NONE when out of memory.
+ */
+static uint32_t twin_tops(const vt_tree *t, const uint8_t *is_leaf, uint32_t *q, uint32_t nq)
+{
+	struct strand_scan sc;
+	uint32_t n = nq, h = 0;
+
+	if (scan(t, is_leaf, &sc)) {
+		scan_free(&sc);
+		return VT_NONE;
+	}
+	for (uint32_t i = 0; i < nq; i++)
+		if (sc.dist[q[i]] != VT_NONE && sc.dist[q[i]] > h)
+			h = sc.dist[q[i]];
+	for (uint32_t s = 0; h && s < t->nsw; s++) {
+		uint32_t i = 0;
+
+		while (i < nq && q[i] != s)
+			i++;
+		if (i == nq && !is_leaf[s] && sc.dist[s] == h)
+			q[n++] = s;
+	}
+	scan_free(&sc);
+	return n;
+}
+
+/* Twin tops q[from .. to) taken as roots, one departure line each. */
+static void twin_deps(vt_tree *t, const uint32_t *q, uint32_t from, uint32_t to)
+{
+	char a[300];
+
+	for (uint32_t i = from; i < to; i++)
+		vt_tree_dep(t,
+			    "switch %s is cabled like a host-less leaf but as far from the leaves "
+			    "as the roots: a top left with one pod's links, taken as a root (as a "
+			    "host-less leaf, a switch below it would be stranded)",
+			    vt_node_name(t->f, t->f->switches[q[i]], a, sizeof(a)));
+}
+
+/*
+ * Stranded switches are cut only where that puts the leaves on one level.
+ * Where it does not, found roots (twins: roots not given) are tried with the
+ * twin tops as roots too; where that fails as well, the levels are counted
+ * with every switch again, for the refusal to name the stranded one.
+ */
+int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t *q, uint32_t nq,
+			  int twins, vt_err *e)
+{
+	int rc = cut_levels(t, is_leaf, dist, q, nq, e);
+	uint32_t nt = nq;
+
+	if (rc < 0)
+		return -1;
+	if (!rc && t->nstrand && twins && (nt = twin_tops(t, is_leaf, q, nq)) == VT_NONE)
+		return vt_err_nomem(e, "out of memory");
+	if (!rc && nt > nq) {
+		uncut(t);
+		if ((rc = cut_levels(t, is_leaf, dist, q, nt, e)) < 0)
+			return -1;
+		if (rc)
+			twin_deps(t, q, nq, nt);
+	}
+	if (rc) {
+		strand_deps(t, is_leaf);
+		return 0;
+	}
+	if (!t->nstrand && nt == nq)
+		return 0;
+	uncut(t);
 	return count_levels(t, is_leaf, dist, q, nq, e);
 }
 
