@@ -135,9 +135,10 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
 		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+		uint32_t u = r->use.dn[q] + (t->level[s] ? 0 : r->deg.charge[j]);
 
-		if (r->use.dn[q] < bu) {
-			bu = r->use.dn[q];
+		if (u < bu) {
+			bu = u;
 			best = j;
 			*rq = q;
 		}
@@ -177,7 +178,11 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 
 		r->deg.nasc[s]++;
 		if (best == VT_NONE) {
-			best = vt_route_leaf_lane(r, s, rot, least_loaded(r, s, rot, &rq));
+			uint32_t lb = least_loaded(r, s, rot, &rq);
+
+			best = vt_route_leaf_lane(r, s, rot, lb);
+			if (best != lb) /* lb keeps its turn (deg.charge) */
+				r->deg.charge[lb]++;
 			if (best != VT_NONE)
 				rq = r->f->ports[swport(r, s, t->up_port[best])].peer;
 		}

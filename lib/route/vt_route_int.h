@@ -232,6 +232,14 @@ struct route_degraded {
 	 */
 	uint32_t *spread_seq;
 	/*
+	 * Per up_port[] entry of a leaf: destinations its ascent would have
+	 * taken up that link but sent up another, as its parent lost up-links
+	 * (vt_route_leaf_lane). They count towards the link's load in the
+	 * leaf's choice, so the lane keeps its turn and the leaf's next
+	 * destinations stay in their own lanes rather than moving up one.
+	 */
+	uint32_t *charge;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */

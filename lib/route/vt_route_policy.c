@@ -34,13 +34,21 @@ static int lost_uplinks(const vt_tree *t, uint32_t p)
 	return t->up_start[p + 1] - t->up_start[p] < t->lv[t->level[p]].up_links;
 }
 
+/* Leaf s's load on up-link j: its parent's destinations down it, and those it left (deg.charge). */
+static uint32_t lane_load(const struct router *r, uint32_t s, uint32_t j)
+{
+	return r->use.dn[r->f->ports[swport(r, s, r->t->up_port[j])].peer] + r->deg.charge[j];
+}
+
 /*
  * The ascent's least-loaded up-link best of leaf s (scanned from rot) goes to
  * a parent that lost up-links: its way on takes the lane of some other
  * destination of the same shift windows. Where the leaf has spare lanes (more
  * up-links than destinations, lane_share 0) the destination takes one of
  * those, as loaded, instead; else the first as loaded to a complete parent,
- * so the leaf's other destinations keep their lanes. Otherwise best.
+ * so the leaf's other destinations keep their lanes. Otherwise best. Loads
+ * count what a lane left for another (deg.charge), so a spare taken stays
+ * taken and the lost lane keeps its turn.
  */
 uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t best)
 {
@@ -51,12 +59,11 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 	if (t->level[s] || best == VT_NONE || t->hosts_per_leaf >= nu ||
 	    !lost_uplinks(t, t->up_peer[best]))
 		return best;
-	bu = r->use.dn[r->f->ports[swport(r, s, t->up_port[best])].peer];
+	bu = lane_load(r, s, best);
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
 
-		if (r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer] != bu ||
-		    lost_uplinks(t, t->up_peer[j]))
+		if (lane_load(r, s, j) != bu || lost_uplinks(t, t->up_peer[j]))
 			continue;
 		if (spare == VT_NONE && lane_share(r, s, t->up_port[j]) == 0)
 			spare = j;

@@ -47,6 +47,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # the first of its two links to its second top, the third of its four lanes,
 # and the destination displaced from it (rail offset 10) shared a link with
 # offset 2 (shift stages 11-15 and 33-34 over the bound); now offsets 2 and 14.
+# fat 8,3 --hosts-per-leaf 6 --drop-links 2@1 --seed 3 (a pod's leaves lose two
+# lanes, 6 hosts on 8 up-links): 2/1.164491 before a lane a leaf leaves for a
+# spare one kept its turn (deg.charge): its next destination took the lost lane's
+# spare too, the one after it another's lane.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -71,7 +75,7 @@ done <<'EOF'
 fat 4,3 --hosts-per-leaf 3 --drop-links 1@1|1 1.000000|bound
 fat 4,3 --hosts-per-leaf 3 --drop-links 1@1 --seed 2|1 1.000000|bound
 fat 4,3 --hosts-per-leaf 3 --drop-links 2@1 --seed 3|2 1.553191|-
-fat 8,3 --hosts-per-leaf 6 --drop-links 2@1 --seed 3|2 1.164491|-
+fat 8,3 --hosts-per-leaf 6 --drop-links 2@1 --seed 3|1 1.000000|bound
 fat 4,3 --drop-links 2@1 --seed 2|2 1.587302|-
 uneven 24,20,16,12,12,5,0:12,12,12,12,12,4,12:5 slow-leaves=2 --seed 2|2 1.856287|bound
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12|2 1.832168|bound
