@@ -133,6 +133,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.pcnt, nsw);
 	CARVE(a, r->deg.spread_seq, np);
 	CARVE(a, r->deg.charge, np);
+	CARVE(a, r->deg.lane_seq, np);
 	CARVE(a, r->deg.inz, nsw);
 	CARVE(a, r->deg.hz, nsw);
 	CARVE(a, r->deg.zfirst, nsw);

@@ -240,6 +240,13 @@ struct route_degraded {
 	 */
 	uint32_t *charge;
 	/*
+	 * Per up_port[] entry a + i of a leaf (a its up_start): the up_port[]
+	 * entry its i-th ascent takes, lanes left for spare ones included
+	 * (vt_route_leaf_lanes), for the shift-window policy's forecast of
+	 * destinations not routed yet. Not set where leaf_spread.
+	 */
+	uint32_t *lane_seq;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */

@@ -28,6 +28,39 @@ static uint32_t lane_share(const struct router *r, uint32_t x, uint8_t pnum)
 	return 63;
 }
 
+/*
+ * The up_port[] entry leaf x's destination at offset off (in its run of
+ * ranks) goes up: its place in x's cycle of lanes (deg.lane_seq).
+ */
+static uint32_t lane_of(const struct router *r, uint32_t x, uint32_t off)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[x], nu = t->up_start[x + 1] - a;
+
+	return r->deg.leaf_spread ? a + off % nu : r->deg.lane_seq[a + off % nu];
+}
+
+/*
+ * Destinations of leaf x expected down its up-link with port number pnum,
+ * as its cycle of lanes sends them (lane_of; capped at 62, 63 when x has no
+ * such port).
+ */
+static uint32_t lane_expected(const struct router *r, uint32_t x, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[x], nu = t->up_start[x + 1] - a, hpl = t->hosts_per_leaf, v, j;
+
+	for (j = a; j < a + nu && t->up_port[j] != pnum; j++)
+		;
+	if (j == a + nu)
+		return 63;
+	/* whole cycles hold one destination a lane; the last, partial one as lane_of says */
+	v = hpl / nu;
+	for (uint32_t i = 0; i < hpl % nu; i++)
+		v += t->up_port[lane_of(r, x, i)] == pnum;
+	return v > 62 ? 62 : v;
+}
+
 /* Has parent p lost up-links (fewer than its level's most common count)? */
 static int lost_uplinks(const vt_tree *t, uint32_t p)
 {
@@ -73,6 +106,38 @@ uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, ui
 	return spare != VT_NONE ? spare : full != VT_NONE ? full : best;
 }
 
+void vt_route_leaf_lanes(struct router *r, uint32_t s)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, hpl = t->hosts_per_leaf;
+	uint32_t load[VT_MAX_PORTS + 1];
+
+	assert(nu <= VT_MAX_PORTS);
+	for (uint32_t i = 0; i < nu; i++) {
+		load[i] = 0;
+		r->deg.lane_seq[a + i] = a + i;
+	}
+	/* as vt_route_leaf_lane: only where the leaf has spare lanes; rot 0 (base LIDs) */
+	for (uint32_t n = 0; hpl < nu && n < hpl; n++) {
+		uint32_t best = 0, pick = VT_NONE, full = VT_NONE;
+
+		for (uint32_t i = 1; i < nu; i++)
+			best = load[i] < load[best] ? i : best;
+		for (uint32_t i = 0; lost_uplinks(t, t->up_peer[a + best]) && i < nu; i++) {
+			if (load[i] != load[best] || lost_uplinks(t, t->up_peer[a + i]))
+				continue;
+			if (pick == VT_NONE && lane_share(r, s, t->up_port[a + i]) == 0)
+				pick = i;
+			if (full == VT_NONE)
+				full = i;
+		}
+		pick = pick != VT_NONE ? pick : full != VT_NONE ? full : best;
+		load[best] += pick != best; /* the lane left keeps its turn (deg.charge) */
+		load[pick]++;
+		r->deg.lane_seq[a + n] = a + pick;
+	}
+}
+
 /*
  * Is up-link e of switch w a lane some switch of w's level lacks: where
  * another child of its parent has only m links to it (deg.minpar), w's
@@ -114,17 +179,18 @@ static int same_lane(const struct router *r, uint32_t d, uint8_t pnum, uint32_t 
 {
 	const vt_tree *t = r->t;
 	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
-	uint32_t off = d - t->subs[t->sub[L]].first_rank, pp;
+	uint32_t off = d - t->subs[t->sub[L]].first_rank, pp, e;
 
 	if (!nu)
 		return 0;
-	pp = t->up_peer[a + off % nu];
+	e = lane_of(r, L, off);
+	pp = t->up_peer[e];
 	if (pp == p)
 		return 1;
 	for (uint32_t j = a; j < a + nu; j++)
 		if (t->up_peer[j] == p)
 			return 0;
-	return t->up_port[a + off % nu] == pnum;
+	return t->up_port[e] == pnum;
 }
 
 /*
@@ -169,6 +235,45 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
 			 (e != VT_LFT_NONE ? e == pnum
 			  : spread	   ? rank_parent(r, dd) == p
 					   : same_lane(r, dd, pnum, p));
+	}
+	for (uint32_t a = 0; a < w; a++) {
+		uint32_t sum = 0;
+
+		for (uint32_t k = a; k < a + w; k++)
+			sum += hit[k];
+		best = sum > best ? sum : best;
+	}
+	return best > 62 ? 62 : best;
+}
+
+/*
+ * Above the leaves: the hosts below switch c (its subtree's ranks) send a
+ * shift stage to a window of as many consecutive ranks; the most of the
+ * destinations routed so far in any such window holding the current one
+ * that c sends up port pnum (its entry; destinations in the subtree do not
+ * go up). A straggler that joins them there meets them in that stage.
+ * Only where leaves have spare lanes (fewer ranks than the level's
+ * up-links): there a switch above has up-links no such destination takes,
+ * elsewhere every up-link carries one and the entries, fill routes among
+ * them, only mislead (fat 4,3 --drop-switches 1@1: 2/1.92 counting, 3/2.11).
+ * Capped at 62; 0 for subtrees wider than 64 ranks.
+ */
+static uint32_t up_window(const struct router *r, uint32_t c, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, n = t->order.n, id, w, f0, hit[2 * 64], best = 0;
+
+	if (d == VT_NONE || t->hosts_per_leaf >= t->lv[0].up_links ||
+	    (id = t->sub[(size_t)t->level[c] * t->nsw + c]) == VT_NONE)
+		return 0;
+	w = t->subs[id].nranks;
+	f0 = t->subs[id].first_rank;
+	if (!w || w > 64 || 2 * w > n)
+		return 0;
+	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
+		uint32_t dd = (d + n + k - (w - 1)) % n;
+
+		hit[k] = dd < d && (dd < f0 || dd >= f0 + w) && routed_entry(r, c, dd) == pnum;
 	}
 	for (uint32_t a = 0; a < w; a++) {
 		uint32_t sum = 0;
@@ -235,9 +340,11 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 							    : PREF_NONE;
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
+	if (l)
+		k->up_window = up_window(r, c, port);
 	if (!l) {
 		k->window_load = window_load(r, c, port, p);
-		k->lane_share = lane_share(r, r->plan.px, port);
+		k->lane_share = lane_expected(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING ? 2 : 1;
 		k->down_load = pref >= PREF_SIBLING ? 0 : down_load(r, p);
@@ -254,6 +361,8 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
 		return a->tier > b->tier;
 	if (a->down_load != b->down_load)
 		return a->down_load < b->down_load;
+	if (a->up_window != b->up_window)
+		return a->up_window < b->up_window;
 	if (a->pref != b->pref)
 		return a->pref > b->pref;
 	if (a->window_load != b->window_load)

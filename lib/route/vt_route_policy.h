@@ -35,6 +35,7 @@ enum straggler_pref {
 struct straggler_keys {
 	uint32_t tier;	    /* higher wins; see vt_route_straggler_keys */
 	uint32_t down_load; /* lower wins: above the leaves, the parent's way down */
+	uint32_t up_window; /* lower wins: above the leaves, destinations of the windows up j */
 	uint32_t pref;	    /* higher wins: enum straggler_pref */
 	uint32_t
 		window_load; /* lower wins: leaves, destinations of the shift windows on the lane */
@@ -58,6 +59,8 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
  * (Algorithm 4), when best's parent lost up-links.
  */
 uint32_t vt_route_leaf_lane(const struct router *r, uint32_t s, uint32_t rot, uint32_t best);
+/* deg.lane_seq of leaf s: its first ascents replayed as Algorithm 4 and the above take them. */
+void vt_route_leaf_lanes(struct router *r, uint32_t s);
 
 /* A flow in the look-ahead's loads (vt_route_lookahead.c): flows still to come count fractions. */
 #define VT_LOOK_Q 2520u

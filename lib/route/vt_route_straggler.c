@@ -303,8 +303,11 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 {
 	r->deg.leaf_spread = leaf_spread(t);
 	memset(r->deg.charge, 0, t->up_start[t->nsw] * sizeof(*r->deg.charge));
-	for (uint32_t i = t->lvl_start[0]; r->deg.leaf_spread && i < t->lvl_start[1]; i++)
-		spread_round(r, t, t->by_level[i]);
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
+		if (r->deg.leaf_spread)
+			spread_round(r, t, t->by_level[i]);
+		else
+			vt_route_leaf_lanes(r, t->by_level[i]);
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t l = t->level[s], p;
 
