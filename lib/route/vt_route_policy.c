@@ -209,6 +209,22 @@ static uint8_t routed_entry(const struct router *r, uint32_t c, uint32_t d)
 	return vt_lft_get(r->lfts, c, lid);
 }
 
+/* The most hits in any w consecutive of hit[0 .. 2w - 2] (windows holding the middle), at most 62.
+ */
+static uint32_t window_max(const uint32_t *hit, uint32_t w)
+{
+	uint32_t best = 0;
+
+	for (uint32_t a = 0; a < w; a++) {
+		uint32_t sum = 0;
+
+		for (uint32_t k = a; k < a + w; k++)
+			sum += hit[k];
+		best = sum > best ? sum : best;
+	}
+	return best > 62 ? 62 : best;
+}
+
 /*
  * A shift stage sends a leaf's hosts to a window of as many consecutive
  * ranks: the most of the other destinations in any window holding the
@@ -222,7 +238,7 @@ static uint8_t routed_entry(const struct router *r, uint32_t c, uint32_t d)
 static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, uint32_t p)
 {
 	const vt_tree *t = r->t;
-	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64], best = 0;
+	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64];
 	int spread = r->deg.leaf_spread;
 
 	if (d == VT_NONE || w > 64 || 2 * w > n)
@@ -236,14 +252,7 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
 			  : spread	   ? rank_parent(r, dd) == p
 					   : same_lane(r, dd, pnum, p));
 	}
-	for (uint32_t a = 0; a < w; a++) {
-		uint32_t sum = 0;
-
-		for (uint32_t k = a; k < a + w; k++)
-			sum += hit[k];
-		best = sum > best ? sum : best;
-	}
-	return best > 62 ? 62 : best;
+	return window_max(hit, w);
 }
 
 /*
@@ -261,7 +270,7 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
 static uint32_t up_window(const struct router *r, uint32_t c, uint8_t pnum)
 {
 	const vt_tree *t = r->t;
-	uint32_t d = r->main.crank, n = t->order.n, id, w, f0, hit[2 * 64], best = 0;
+	uint32_t d = r->main.crank, n = t->order.n, id, w, f0, hit[2 * 64];
 
 	if (d == VT_NONE || t->hosts_per_leaf >= t->lv[0].up_links ||
 	    (id = t->sub[(size_t)t->level[c] * t->nsw + c]) == VT_NONE)
@@ -275,14 +284,7 @@ static uint32_t up_window(const struct router *r, uint32_t c, uint8_t pnum)
 
 		hit[k] = dd < d && (dd < f0 || dd >= f0 + w) && routed_entry(r, c, dd) == pnum;
 	}
-	for (uint32_t a = 0; a < w; a++) {
-		uint32_t sum = 0;
-
-		for (uint32_t k = a; k < a + w; k++)
-			sum += hit[k];
-		best = sum > best ? sum : best;
-	}
-	return best > 62 ? 62 : best;
+	return window_max(hit, w);
 }
 
 /*
