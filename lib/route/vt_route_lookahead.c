@@ -249,6 +249,9 @@ static int look_applies(struct router *r, const vt_tree *t)
 /*
  * Marks the links in has[] and the narrow leaves (vt_route_look_narrow) in
  * narrow[]: how many are narrow; -1 when a leaf has parallel links to a top.
+ * Without a narrow leaf the look-ahead is left out, its moves too: the model
+ * alone costs 0.08 s CPU on fat 36,2 and oversub 36,24,12,12, whose tables
+ * it leaves as they are.
  */
 static int look_links(struct router *r, const vt_tree *t)
 {
@@ -456,9 +459,9 @@ void vt_route_lookahead(struct router *r, const vt_tree *t)
 	memset(lk, 0, sizeof(*lk));
 	lk->idx = calloc(t->nsw + 1, sizeof(*lk->idx));
 	if (lk->idx && look_applies(r, t) && !look_alloc(lk, t) &&
-	    (narrow = look_links(r, t)) >= 0 && look_affordable(lk, t->order.n) &&
+	    (narrow = look_links(r, t)) > 0 && look_affordable(lk, t->order.n) &&
 	    routed_figures(r, &best)) {
-		got = narrow > 0 && best_plan(r, &best);
+		got = best_plan(r, &best);
 		/* a model at one flow per link is the bound: nothing to improve */
 		if ((best.worst > VT_LOOK_Q && vt_route_look_search(r, &best, got) > 0) || got)
 			rewrite(r);
