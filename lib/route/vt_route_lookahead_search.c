@@ -127,13 +127,12 @@ static void search_init(struct route_look *lk, uint32_t n, struct look_search *l
 		}
 		ls->smax[s] = m;
 		ls->crowd += h[m];
-		if (s) { /* stage 0 sends nowhere */
-			ls->whist[m]++;
+		ls->whist[m]++;
+		if (s) { /* stage 0 sends nowhere: no figure (its highest load stays 1) */
 			ls->fg.sum += m;
 			ls->fg.worst = m > ls->fg.worst ? m : ls->fg.worst;
 		}
 	}
-	ls->whist[ls->smax[0]]++; /* set_smax keeps stage 0 counted alike */
 }
 
 /*
