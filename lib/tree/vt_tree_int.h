@@ -70,6 +70,41 @@ int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e);
  * switch; each switch reached gets one more than the switch it was reached from.
  */
 void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist);
+
+/* (vt_tree_classes.c) Every switch's sorted distinct switch neighbours: v[start[s] .. start[s +
+ * 1]). */
+struct vt_nblist {
+	uint32_t *start, *v;
+};
+/* Found once for the fabric; -1 when out of memory (free start and v either way). */
+int vt_tree_nblist_build(struct vt_nblist *nl, const vt_fabric *f);
+/* Have switches a and b the same switch neighbours? */
+int vt_tree_same_neighbours(const struct vt_nblist *nl, uint32_t a, uint32_t b);
+/*
+ * (vt_tree_classes.c) Switches grouped by their set of switch neighbours
+ * (loop-backs left out): switches of one class are equally far from every
+ * other switch.
+ */
+struct vt_classes {
+	uint32_t n;	  /* classes */
+	uint32_t *of;	  /* per switch: its class, VT_NONE for non-members */
+	uint32_t *rep;	  /* per class: first member */
+	uint32_t *active; /* per class: members still counted */
+	uint16_t *dist;	  /* n rows of nsw: hops from the class's members, 0xFFFF if none */
+};
+/*
+ * Classes of the member switches (member[s] set), each with its BFS distance
+ * row (q and dist: scratch for nsw + 1 switches). 1 when built, 0 when there
+ * are too many classes (plain rules then), -1 when out of memory.
+ */
+int vt_tree_classes_build(struct vt_classes *c, const vt_fabric *f, const struct vt_nblist *nl,
+			  const uint8_t *member, uint32_t *q, uint32_t *dist);
+void vt_tree_classes_free(struct vt_classes *c);
+/*
+ * Does switch s lie on a shortest path between two active members of the
+ * classes, neither of them s?
+ */
+int vt_tree_between(const struct vt_classes *c, uint32_t nsw, uint32_t s);
 /* Compute-node CA ports on switch s. */
 uint32_t vt_tree_cn_count(const vt_tree *t, uint32_t s);
 /* Switch s's CA ports stop being compute nodes (it is a spine with CAs). */

@@ -17,180 +17,6 @@
 
 #include "tree/vt_tree_int.h"
 
-/* Distance tables past this many leaf classes cost too much: plain rules instead. */
-#define MAX_CLASSES 256u
-#define FAR	    0xFFFFu
-
-void vt_tree_bfs(const vt_fabric *f, uint32_t *queue, uint32_t nq, uint32_t *dist)
-{
-	for (uint32_t h = 0; h < nq; h++) {
-		uint32_t s = queue[h], node = f->switches[s];
-
-		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p));
-
-			if (r != VT_NONE && dist[r] == VT_NONE) {
-				dist[r] = dist[s] + 1;
-				queue[nq++] = r;
-			}
-		}
-	}
-}
-
-/*
- * Switches grouped by their set of switch neighbours (sorted, loop-backs
- * left out): switches of one class are equally far from every other switch.
- */
-struct classes {
-	uint32_t n;	  /* classes */
-	uint32_t *of;	  /* per switch: its class, VT_NONE for non-members */
-	uint32_t *rep;	  /* per class: first member */
-	uint32_t *active; /* per class: members still counted */
-	uint16_t *dist;	  /* n rows of nsw: hops from the class's members, FAR if none */
-};
-
-static void classes_free(struct classes *c)
-{
-	free(c->of);
-	free(c->rep);
-	free(c->active);
-	free(c->dist);
-	memset(c, 0, sizeof(*c));
-}
-
-/* Sorted distinct switch neighbours of s into out; returns their count. */
-static uint32_t neighbours(const vt_fabric *f, uint32_t s, uint32_t *out)
-{
-	uint32_t node = f->switches[s], n = 0;
-
-	for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-		uint32_t r = vt_tree_peer_sw(f, vt_port_index(f, node, p)), i;
-
-		if (r == VT_NONE)
-			continue;
-		for (i = n; i > 0 && out[i - 1] > r; i--)
-			;
-		if (i > 0 && out[i - 1] == r)
-			continue;
-		memmove(&out[i + 1], &out[i], (n - i) * sizeof(*out));
-		out[i] = r;
-		n++;
-	}
-	return n;
-}
-
-/* Every switch's sorted distinct switch neighbours, found once: v[start[s] .. start[s + 1]). */
-struct nblist {
-	uint32_t *start, *v;
-};
-
-static int nblist_build(struct nblist *nl, const vt_fabric *f)
-{
-	uint32_t nsw = f->nswitches, n = 0, buf[VT_MAX_PORTS + 1];
-
-	nl->start = malloc((nsw + 1) * sizeof(*nl->start));
-	nl->v = NULL;
-	if (!nl->start)
-		return -1;
-	for (uint32_t s = 0; s < nsw; s++) {
-		nl->start[s] = n;
-		n += neighbours(f, s, buf);
-	}
-	nl->start[nsw] = n;
-	nl->v = malloc((n + 1) * sizeof(*nl->v));
-	if (!nl->v)
-		return -1;
-	for (uint32_t s = 0; s < nsw; s++)
-		neighbours(f, s, &nl->v[nl->start[s]]);
-	return 0;
-}
-
-static int same_neighbours(const struct nblist *nl, uint32_t a, uint32_t b)
-{
-	uint32_t n = nl->start[a + 1] - nl->start[a];
-
-	return n == nl->start[b + 1] - nl->start[b] &&
-	       !memcmp(&nl->v[nl->start[a]], &nl->v[nl->start[b]], n * sizeof(*nl->v));
-}
-
-/*
- * Classes of the member switches (member[s] set), each with its BFS distance
- * row. Returns 1 when built, 0 when there are more than MAX_CLASSES, -1 when
- * out of memory.
- */
-static int classes_build(struct classes *c, const vt_fabric *f, const struct nblist *nl,
-			 const uint8_t *member, uint32_t *q, uint32_t *dist)
-{
-	uint32_t nsw = f->nswitches;
-
-	memset(c, 0, sizeof(*c));
-	c->of = malloc((nsw + 1) * sizeof(*c->of));
-	c->rep = malloc((MAX_CLASSES + 1) * sizeof(*c->rep));
-	c->active = calloc(MAX_CLASSES + 1, sizeof(*c->active));
-	if (!c->of || !c->rep || !c->active)
-		return -1;
-	for (uint32_t s = 0; s < nsw; s++) {
-		uint32_t k = 0;
-
-		c->of[s] = VT_NONE;
-		if (!member[s])
-			continue;
-		while (k < c->n && !same_neighbours(nl, c->rep[k], s))
-			k++;
-		if (k == c->n) {
-			if (c->n == MAX_CLASSES)
-				return 0;
-			c->rep[c->n++] = s;
-		}
-		c->of[s] = k;
-		c->active[k]++;
-	}
-	c->dist = malloc(((size_t)c->n * nsw + 1) * sizeof(*c->dist));
-	if (!c->dist)
-		return -1;
-	for (uint32_t k = 0; k < c->n; k++) {
-		uint16_t *row = &c->dist[(size_t)k * nsw];
-
-		memset(dist, 0xff, nsw * sizeof(*dist));
-		dist[c->rep[k]] = 0;
-		q[0] = c->rep[k];
-		vt_tree_bfs(f, q, 1, dist);
-		for (uint32_t s = 0; s < nsw; s++)
-			row[s] = dist[s] < FAR ? (uint16_t)dist[s] : FAR;
-	}
-	return 1;
-}
-
-/*
- * Does switch s lie on a shortest path between two active members of the
- * classes, neither of them s? Two members of one class are two hops apart
- * (they share their neighbours), so s lies between them when it is one of
- * those neighbours.
- */
-static int between(const struct classes *c, uint32_t nsw, uint32_t s)
-{
-	uint32_t own = c->of[s];
-
-	for (uint32_t b = 0; b < c->n; b++) {
-		uint32_t db = c->dist[(size_t)b * nsw + s];
-		uint32_t nb = c->active[b] - (b == own);
-
-		if (!nb || db == FAR)
-			continue;
-		if (nb >= 2 && db == 1 && b != own)
-			return 1;
-		for (uint32_t k = b + 1; k < c->n; k++) {
-			uint32_t dk = c->dist[(size_t)k * nsw + s];
-
-			if (k == own || b == own || !(c->active[k] - (k == own)) || dk == FAR)
-				continue;
-			if (db + dk == c->dist[(size_t)b * nsw + c->rep[k]])
-				return 1;
-		}
-	}
-	return 0;
-}
-
 struct cand {
 	uint32_t cas, s;
 };
@@ -205,7 +31,7 @@ static int cand_cmp(const void *a, const void *b)
 }
 
 /* Is s a far end: every switch neighbour nearer to the leaves (dist) than s? */
-static int far_end(const struct nblist *nl, const uint32_t *dist, uint32_t s)
+static int far_end(const struct vt_nblist *nl, const uint32_t *dist, uint32_t s)
 {
 	uint32_t i = nl->start[s];
 
@@ -221,7 +47,7 @@ static int far_end(const struct nblist *nl, const uint32_t *dist, uint32_t s)
  * leaf or on one pod's leaves), and s does not? Only then can a switch with
  * fewer CAs be a top one that lies between no two leaves.
  */
-static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+static int one_fullest_class(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
 			     uint32_t most, uint32_t s)
 {
 	uint32_t rep = VT_NONE;
@@ -231,10 +57,10 @@ static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const ui
 			continue;
 		if (rep == VT_NONE)
 			rep = x;
-		else if (!same_neighbours(nl, rep, x))
+		else if (!vt_tree_same_neighbours(nl, rep, x))
 			return 0;
 	}
-	return rep != VT_NONE && !same_neighbours(nl, rep, s);
+	return rep != VT_NONE && !vt_tree_same_neighbours(nl, rep, s);
 }
 
 /*
@@ -243,7 +69,7 @@ static int one_fullest_class(const vt_tree *t, const struct nblist *nl, const ui
  * those and the empty pods' host-less leaves. NULL when out of memory; q and
  * dist are scratch.
  */
-static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
+static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct vt_nblist *nl,
 				    const uint8_t *is_leaf, uint32_t most, uint32_t *q,
 				    uint32_t *dist)
 {
@@ -270,7 +96,7 @@ static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct nblist *nl,
  * (with hosts on a single leaf no spine lies between two leaves). Two lone
  * switches linked to each other stay as they are: no tree, refused later.
  */
-static int above_fuller_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+static int above_fuller_leaf(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
 			     uint32_t s, uint32_t cas)
 {
 	int fuller = 0;
@@ -289,12 +115,12 @@ static int above_fuller_leaf(const vt_tree *t, const struct nblist *nl, const ui
  * Fewest CAs first, so spines drop out before they could make a leaf look
  * like it lies between them.
  */
-static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *q,
+static int demote_spines(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_leaf, uint32_t *q,
 			 uint32_t *dist, vt_err *e)
 {
 	uint32_t nsw = t->nsw, nc = 0, most = 0;
 	struct cand *c = malloc((nsw + 1) * sizeof(*c));
-	struct classes cl = {0};
+	struct vt_classes cl = {0};
 	uint8_t *far = NULL;
 	int rc;
 
@@ -307,9 +133,9 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 			nc++;
 		}
 	qsort(c, nc, sizeof(*c), cand_cmp);
-	rc = nc && c[0].cas < most ? classes_build(&cl, t->f, nl, is_leaf, q, dist) : 0;
+	rc = nc && c[0].cas < most ? vt_tree_classes_build(&cl, t->f, nl, is_leaf, q, dist) : 0;
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most; i++)
-		if (between(&cl, nsw, c[i].s)) {
+		if (vt_tree_between(&cl, nsw, c[i].s)) {
 			vt_tree_unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 			cl.active[cl.of[c[i].s]]--;
@@ -321,19 +147,19 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
 		}
 	for (uint32_t i = 0; rc == 1 && i < nc && c[i].cas < most && !far; i++)
 		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s)) {
-			classes_free(&cl);
+			vt_tree_classes_free(&cl);
 			far = leaves_and_far_ends(t, nl, is_leaf, most, q, dist);
-			rc = far ? classes_build(&cl, t->f, nl, far, q, dist) : -1;
+			rc = far ? vt_tree_classes_build(&cl, t->f, nl, far, q, dist) : -1;
 		}
 	for (uint32_t i = 0; rc == 1 && far && i < nc && c[i].cas < most; i++)
 		if (is_leaf[c[i].s] && one_fullest_class(t, nl, is_leaf, most, c[i].s) &&
-		    between(&cl, nsw, c[i].s)) {
+		    vt_tree_between(&cl, nsw, c[i].s)) {
 			vt_tree_unmark_cns(t, c[i].s);
 			is_leaf[c[i].s] = 0;
 			cl.active[cl.of[c[i].s]]--;
 		}
 	free(far);
-	classes_free(&cl);
+	vt_tree_classes_free(&cl);
 	free(c);
 	return rc < 0 ? vt_err_nomem(e, "out of memory") : 0;
 }
@@ -346,7 +172,7 @@ static int demote_spines(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, 
  * waiting for hosts. No switch lies between it and a leaf, so
  * demote_spines() keeps it; its CAs stop being compute nodes here.
  */
-static void demote_lone_tops(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf)
+static void demote_lone_tops(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_leaf)
 {
 	uint32_t most = 0, wide = 0;
 	char name[300];
@@ -365,7 +191,7 @@ static void demote_lone_tops(vt_tree *t, const struct nblist *nl, uint8_t *is_le
 			continue;
 		for (uint32_t x = 0; x < t->nsw; x++)
 			if (x != s && !is_leaf[x] && vt_tree_leaf_ca(t, x) == VT_NONE &&
-			    same_neighbours(nl, s, x)) {
+			    vt_tree_same_neighbours(nl, s, x)) {
 				vt_tree_dep(
 					t,
 					"switch %s holds CAs but is cabled like a top left with "
@@ -381,7 +207,7 @@ static void demote_lone_tops(vt_tree *t, const struct nblist *nl, uint8_t *is_le
 }
 
 /* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
-static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+static int twin_of_leaf(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
 			uint32_t s)
 {
 	const uint32_t *ns = &nl->v[nl->start[s]];
@@ -409,7 +235,7 @@ static int twin_of_leaf(const vt_tree *t, const struct nblist *nl, const uint8_t
  * of empty pods) are leaves too, so the roots lie halfway to them: the largest
  * such half, 0 when there is none.
  */
-static uint32_t far_middle(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+static uint32_t far_middle(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
 			   const uint32_t *dist)
 {
 	uint32_t mid = 0;
@@ -507,12 +333,12 @@ static uint32_t stranded_tops(vt_tree *t, uint8_t *is_leaf, const uint8_t *twin,
  * between, takes the farthest switches that are not host-less leaves.
  * Fills q with the roots and returns their count; listed: compute nodes given.
  */
-static uint32_t find_roots(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf, uint32_t *dist,
+static uint32_t find_roots(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_leaf, uint32_t *dist,
 			   uint32_t *q, int listed, vt_err *e, int *fail)
 {
 	uint32_t nsw = t->nsw, top = 0, nq = 0, found = 0, *scratch;
 	uint8_t *twin = calloc(nsw + 1, 1);
-	struct classes cl;
+	struct vt_classes cl;
 	int rc;
 
 	scratch = malloc((nsw + 1) * sizeof(*scratch));
@@ -527,16 +353,16 @@ static uint32_t find_roots(vt_tree *t, const struct nblist *nl, uint8_t *is_leaf
 		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
 			top = dist[s];
 	}
-	rc = classes_build(&cl, t->f, nl, is_leaf, q, scratch);
+	rc = vt_tree_classes_build(&cl, t->f, nl, is_leaf, q, scratch);
 	if (rc < 0)
 		*fail = vt_err_nomem(e, "out of memory");
 	for (uint32_t d = top; rc == 1 && !found && d > 0; d--)
 		for (uint32_t s = 0; s < nsw && !found; s++)
-			if (dist[s] == d && !twin[s] && between(&cl, nsw, s))
+			if (dist[s] == d && !twin[s] && vt_tree_between(&cl, nsw, s))
 				found = d;
 	if (rc == 1 && cl.n == 1 && far_middle(t, nl, is_leaf, dist) > found)
 		found = far_middle(t, nl, is_leaf, dist);
-	classes_free(&cl);
+	vt_tree_classes_free(&cl);
 	top = found ? found : top;
 	for (uint32_t s = 0; s < nsw; s++)
 		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
@@ -727,7 +553,7 @@ static int director_spine(const char *desc)
  * a director's spine ASIC that the leaves' up-links bypass (every leaf reaches
  * every line ASIC).
  */
-static void rank_hostless(const vt_tree *t, const struct nblist *nl, const uint8_t *is_leaf,
+static void rank_hostless(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
 			  uint8_t *ranked)
 {
 	for (uint32_t s = 0; s < t->nsw; s++) {
@@ -751,10 +577,10 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 {
 	uint32_t nsw = t->nsw, nq = 0;
 	uint32_t *dist = malloc((nsw + 1) * sizeof(*dist)), *q = malloc((nsw + 1) * sizeof(*q));
-	struct nblist nl = {0};
+	struct vt_nblist nl = {0};
 	int rc = -1, fail = 0;
 
-	if (!dist || !q || nblist_build(&nl, t->f)) {
+	if (!dist || !q || vt_tree_nblist_build(&nl, t->f)) {
 		vt_err_nomem(e, "out of memory");
 		goto out;
 	}
