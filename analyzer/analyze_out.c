@@ -35,11 +35,12 @@ static void print_vl1(FILE *fp, const vt_fabric *f, const struct routing *r)
 	for (uint32_t sw = 0; sw < v->nsw; sw++)
 		for (uint32_t lid = 1; lid < v->nlid; lid++)
 			if (vt_vl_split_get(v, sw, lid)) {
+				/* placed one by one, a leaf's routes to switch LIDs may be there */
 				fprintf(fp,
-					"audit: VL 1: %" PRIu64 " routes from %u switches that are "
-					"not leaves, audited apart (first: %s to LID %u); every "
-					"other route on VL 0\n",
-					v->nvl1, v->nsrc,
+					"audit: VL 1: %" PRIu64
+					" routes from %u switches%s, audited "
+					"apart (first: %s to LID %u); every other route on VL 0\n",
+					v->nvl1, v->nsrc, v->placed ? "" : " that are not leaves",
 					vt_node_name(f, f->switches[sw], n, sizeof(n)), lid);
 				return;
 			}

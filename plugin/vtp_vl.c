@@ -61,10 +61,18 @@ void vtp_vl_check(struct vtp *p)
 		return;
 	}
 	p->vl_on = 1;
+	if (p->vl.nopen) { /* the route's log line names the first and the credit loop */
+		OSM_LOG(&p->osm->log, OSM_LOG_ERROR,
+			"ERR VT11: %" PRIu64 " routes from %u switches use SL %u and VL 1; every "
+			"other route VL 0; %" PRIu64 " of them (from %u switches) close a credit "
+			"loop on either VL and are not covered\n",
+			p->vl.nvl1, p->vl.nsrc, VTP_SL, p->vl.nopen, p->vl.nopen_src);
+		return;
+	}
 	OSM_LOG(&p->osm->log, OSM_LOG_INFO,
-		"vartree: %" PRIu64 " routes from %u switches that are not leaves use SL %u "
-		"and VL 1; every other route VL 0\n",
-		p->vl.nvl1, p->vl.nsrc, VTP_SL);
+		"vartree: %" PRIu64 " routes from %u switches%s use SL %u and VL 1; every other "
+		"route VL 0\n",
+		p->vl.nvl1, p->vl.nsrc, p->vl.placed ? "" : " that are not leaves", VTP_SL);
 }
 
 /* The switch a route from slid starts at: its own, or a CA port's neighbour. */

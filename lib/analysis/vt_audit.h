@@ -59,6 +59,16 @@ typedef struct vt_vl_split {
 	uint64_t *bits;	    /* bit sw * nlid + lid: switch sw's route to lid is on VL 1 */
 	uint64_t nvl1;	    /* routes on VL 1 */
 	uint32_t nsrc;	    /* switches with a route on VL 1 */
+	/*
+	 * placed: the rule's split left a credit loop, so the routes were placed
+	 * again one by one (vt_audit_vl_fix.c; a leaf's routes to switch LIDs
+	 * may then be on VL 1). Routes not covered: on either VL they would
+	 * close a credit loop with the routes placed before them; the switches
+	 * they start at, and the first (switch ordinal, LID).
+	 */
+	int placed;
+	uint64_t nopen;
+	uint32_t nopen_src, open_sw, open_lid;
 } vt_vl_split;
 
 /*
@@ -70,6 +80,14 @@ typedef struct vt_vl_split {
 int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *level, vt_vl_split *s,
 			vt_err *e);
 void vt_vl_split_free(vt_vl_split *s);
+/*
+ * The split's last step (vt_vl_split_compute calls it): where the split
+ * leaves a cycle on a VL, the routes are placed again one by one, each VL
+ * kept free of cycles (vt_audit_vl_fix.c); nopen counts those that fit on
+ * neither. -1 with e only when out of memory.
+ */
+int vt_vl_split_fix(const vt_fabric *f, const vt_lfts *t, const uint8_t *level, vt_vl_split *s,
+		    vt_err *e);
 
 static inline int vt_vl_split_get(const vt_vl_split *s, uint32_t sw, uint32_t lid)
 {

@@ -277,6 +277,7 @@ int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *lev
 				break;
 			}
 	}
+	rc = vt_vl_split_fix(f, t, level, s, e);
 out:
 	if (rc)
 		vt_vl_split_free(s);

@@ -457,25 +457,48 @@ static int vl0_clean(const vt_audit *a)
 	       (!cl->count || (cl->count == 1 && !strncmp(cl->detail, "VL 1: ", 6)));
 }
 
-static void log_split(const struct vt_route_opts *o, const vt_vl_split *vl, const char *first,
-		      const struct vt_audit_item *loop1)
+static void log_split(const vt_fabric *f, const struct vt_route_opts *o, const vt_vl_split *vl,
+		      const char *first, const struct vt_audit_item *loop1)
 {
-	char line[2 * VT_ERR_MAX + 1200], tail[VT_ERR_MAX + 800] = "each VL has no credit loop";
+	char line[2 * VT_ERR_MAX + 1600], tail[VT_ERR_MAX + 1000] = "each VL has no credit loop";
+	char nm[VT_NODE_NAME_MAX];
 
 	if (!o || !o->log || o->log_level < VT_LOG_INFO)
 		return;
-	if (loop1->count)
+	if (vl->nopen)
+		snprintf(
+			tail, sizeof(tail),
+			"VL 0 has no credit loop; %" PRIu64 " routes that start at %u switches "
+			"(the first: %s to LID %u) close one on either VL with the routes placed "
+			"before them, so VL 1 has one (%.600s): those routes are not covered (they "
+			"stay on VL 1, apart from every CA-to-CA route)",
+			vl->nopen, vl->nopen_src,
+			vt_node_name(f, f->switches[vl->open_sw], nm, sizeof(nm)), vl->open_lid,
+			loop1->count ? loop1->detail + 6 : "");
+	else if (loop1->count)
 		snprintf(tail, sizeof(tail),
 			 "VL 0 has no credit loop, but VL 1 has (%.600s): the routes on VL 1 "
 			 "are not covered (not deadlock-free among themselves)",
 			 loop1->detail + 6);
-	snprintf(line, sizeof(line),
-		 "routed with a second VL: no routing of every source on one VL passed the "
-		 "audit (the first: %s); %" PRIu64 " routes that start at %u switches other than "
-		 "leaves use VL 1 (their own SL), where they would close a credit loop with the "
-		 "leaves' routes; every other route, CA-to-CA up*-down* among them, uses VL 0; "
-		 "%s",
-		 first, vl->nvl1, vl->nsrc, tail);
+	if (vl->placed)
+		snprintf(line, sizeof(line),
+			 "routed with a second VL: no routing of every source on one VL passed the "
+			 "audit (the first: %s); the leaves' routes to CA LIDs (every CA-to-CA "
+			 "route, up*-down*) use VL 0, and every other route, placed one by one, VL "
+			 "0 "
+			 "where it closes no credit loop there, else VL 1 (their own SL): %" PRIu64
+			 " routes that start at %u switches use VL 1; %s",
+			 first, vl->nvl1, vl->nsrc, tail);
+	else
+		snprintf(
+			line, sizeof(line),
+			"routed with a second VL: no routing of every source on one VL passed the "
+			"audit (the first: %s); %" PRIu64 " routes that start at %u switches other "
+			"than leaves use VL 1 (their own SL), where they would close a credit loop "
+			"with the leaves' routes; every other route, CA-to-CA up*-down* among "
+			"them, "
+			"uses VL 0; %s",
+			first, vl->nvl1, vl->nsrc, tail);
 	ROUTE_LOG(o, VT_LOG_INFO, line);
 }
 
@@ -528,7 +551,7 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 		rc = vl0_clean(&a) ? 0 : 1;
 	free(level);
 	if (!rc)
-		log_split(o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
+		log_split(f, o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
 	return try_done(rc, vl, vl == &own, lfts, order);
 }
 

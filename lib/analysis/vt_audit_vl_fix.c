@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The second VL's last step (vt_vl_split_compute): where the split's rule
+ * leaves a credit loop on a VL (a damaged tree, whose leaves' own routes to
+ * switch LIDs turn down-up, or two VL 1 routes turning each into the
+ * other's group), the routes are placed again one by one. The leaves'
+ * routes to CA LIDs (every CA-to-CA route: up*-down*, so acyclic) are VL
+ * 0's fixed base; every other route, in LID then switch order, goes on the
+ * VL the rule gave it where its channel dependencies close no cycle there,
+ * else on the other VL where they close none, else it goes on VL 1 left
+ * out of the checks: not covered (nopen), named in the log line.
+ * Each VL then has no cycle among the routes placed; the audit checks.
+ */
+#include "analysis/vt_audit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/vt_tree.h"
+
+struct fix_ctx {
+	const vt_fabric *f;
+	const vt_lfts *t;
+	uint32_t nsw;
+	uint32_t *chan_sw; /* per port: switch it leads to, VT_NONE */
+	uint32_t *swfirst; /* per switch: index of its port 0 */
+	uint32_t *out;	   /* per switch: its channel toward the LID, VT_NONE */
+	uint32_t *mark[2]; /* per switch: LID whose route from it is all in g[vl] */
+	uint64_t *g[2];	   /* per VL and port: 4 words, bit p = dependency on port p next */
+	uint32_t *seen;	   /* per port: DFS stamp */
+	uint32_t stamp;
+	uint32_t *stack; /* DFS stack of ports */
+	uint32_t *added; /* a route's new dependencies: (port, bit) pairs */
+	uint8_t *open;	 /* per switch: a route of it not covered */
+};
+
+static uint32_t next_sw(const struct fix_ctx *c, uint32_t w)
+{
+	return c->out[w] == VT_NONE ? VT_NONE : c->chan_sw[c->out[w]];
+}
+
+/* The channel after ch (the next switch's toward the LID), VT_NONE at the end. */
+static uint32_t next_chan(const struct fix_ctx *c, uint32_t ch)
+{
+	uint32_t u = c->chan_sw[ch];
+
+	return u == VT_NONE || c->out[u] == VT_NONE || c->chan_sw[c->out[u]] == VT_NONE ? VT_NONE
+											: c->out[u];
+}
+
+static void fill_out(struct fix_ctx *c, uint32_t lid)
+{
+	for (uint32_t x = 0; x < c->nsw; x++) {
+		uint8_t p = vt_lft_get(c->t, x, lid);
+
+		c->out[x] = p && p != VT_LFT_NONE && p <= c->f->nodes[c->f->switches[x]].nports &&
+					    c->f->ports[c->swfirst[x] + p].peer != VT_NONE
+				    ? c->swfirst[x] + p
+				    : VT_NONE;
+	}
+}
+
+/* Is channel to reachable from channel from in g? */
+static int reaches(struct fix_ctx *c, const uint64_t *g, uint32_t from, uint32_t to)
+{
+	uint32_t sp = 0;
+
+	if (++c->stamp == 0) {
+		memset(c->seen, 0, (c->f->nports + 1) * sizeof(*c->seen));
+		c->stamp = 1;
+	}
+	c->seen[from] = c->stamp;
+	c->stack[sp++] = from;
+	while (sp) {
+		uint32_t ch = c->stack[--sp], u = c->chan_sw[ch];
+
+		if (ch == to)
+			return 1;
+		for (unsigned w = 0; w < 4; w++)
+			for (uint64_t b = g[(size_t)ch * 4 + w]; b; b &= b - 1) {
+				uint32_t n = c->swfirst[u] + w * 64 + (unsigned)__builtin_ctzll(b);
+
+				if (c->seen[n] != c->stamp) {
+					c->seen[n] = c->stamp;
+					c->stack[sp++] = n;
+				}
+			}
+	}
+	return 0;
+}
+
+/*
+ * Adds the dependencies of switch x's route on VL v (up to a switch whose
+ * route is all in g[v] for this LID); 0 and marked where they close no
+ * cycle (check), else none added and -1.
+ */
+static int place(struct fix_ctx *c, uint32_t x, uint32_t lid, int v, int check)
+{
+	uint64_t *g = c->g[v];
+	uint32_t na = 0, n = 0;
+
+	for (uint32_t w = x; w != VT_NONE && c->mark[v][w] != lid && n++ <= c->nsw;
+	     w = next_sw(c, w)) {
+		uint32_t ch = c->out[w], ch2 = ch == VT_NONE ? VT_NONE : next_chan(c, ch);
+		size_t at;
+		uint64_t bit;
+
+		if (ch2 == VT_NONE)
+			break;
+		at = (size_t)ch * 4 + c->f->ports[ch2].num / 64;
+		bit = 1ull << (c->f->ports[ch2].num % 64);
+		if (g[at] & bit)
+			continue;
+		if (check && reaches(c, g, ch2, ch)) {
+			while (na) { /* undo this route's own */
+				na -= 2;
+				g[c->added[na]] &= ~(1ull << c->added[na + 1]);
+			}
+			return -1;
+		}
+		g[at] |= bit;
+		c->added[na++] = (uint32_t)at;
+		c->added[na++] = c->f->ports[ch2].num % 64;
+	}
+	for (uint32_t w = x, k = 0; w != VT_NONE && c->mark[v][w] != lid && k++ <= c->nsw;
+	     w = next_sw(c, w))
+		c->mark[v][w] = lid;
+	return 0;
+}
+
+/* Has g a cycle? Kahn's order over the channels (deg: per port, scratch). */
+static int has_cycle(struct fix_ctx *c, const uint64_t *g, uint32_t *deg)
+{
+	uint32_t np = c->f->nports, sp = 0, left = 0;
+
+	memset(deg, 0, (np + 1) * sizeof(*deg));
+	for (uint32_t p = 0; p < np; p++)
+		for (unsigned w = 0; c->chan_sw[p] != VT_NONE && w < 4; w++)
+			for (uint64_t b = g[(size_t)p * 4 + w]; b; b &= b - 1, left++)
+				deg[c->swfirst[c->chan_sw[p]] + w * 64 +
+				    (unsigned)__builtin_ctzll(b)]++;
+	for (uint32_t p = 0; p < np; p++)
+		if (!deg[p] && c->chan_sw[p] != VT_NONE)
+			c->stack[sp++] = p;
+	while (sp) {
+		uint32_t p = c->stack[--sp], u = c->chan_sw[p];
+
+		for (unsigned w = 0; w < 4; w++)
+			for (uint64_t b = g[(size_t)p * 4 + w]; b; b &= b - 1) {
+				uint32_t n = c->swfirst[u] + w * 64 + (unsigned)__builtin_ctzll(b);
+
+				left--;
+				if (!--deg[n])
+					c->stack[sp++] = n;
+			}
+	}
+	return left != 0;
+}
+
+static void set_bit(vt_vl_split *s, uint32_t x, uint32_t lid, int v)
+{
+	uint64_t b = (uint64_t)x * s->nlid + lid;
+
+	if (v)
+		s->bits[b / 64] |= 1ull << (b % 64);
+	else
+		s->bits[b / 64] &= ~(1ull << (b % 64));
+}
+
+/* Every route of the LIDs the audit follows into g[] as the split has them. */
+static void place_all(struct fix_ctx *c, const vt_vl_split *s)
+{
+	for (uint32_t lid = 1; lid <= c->f->max_lid; lid++)
+		if (vt_audit_lid(c->f, lid, 1)) {
+			fill_out(c, lid);
+			for (uint32_t x = 0; x < c->nsw; x++)
+				place(c, x, lid, vt_vl_split_get(s, x, lid), 0);
+		}
+}
+
+/* The routes placed again (see the top): the base, then the others one by one. */
+static void replace_all(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s)
+{
+	const vt_fabric *f = c->f;
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++)
+		if (vt_audit_lid(f, lid, 0)) {
+			fill_out(c, lid);
+			for (uint32_t x = 0; x < c->nsw; x++)
+				if (!level[x])
+					place(c, x, lid, 0, 0);
+		}
+	memset(c->mark[0], 0, c->nsw * sizeof(*c->mark[0]));
+	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
+		int ca = vt_audit_lid(f, lid, 0);
+
+		if (!vt_audit_lid(f, lid, 1))
+			continue;
+		fill_out(c, lid);
+		for (uint32_t x = 0; x < c->nsw; x++) {
+			int v = vt_vl_split_get(s, x, lid);
+
+			if (ca && !level[x]) {
+				set_bit(s, x, lid, 0);
+				place(c, x, lid, 0, 0);
+			} else if (!place(c, x, lid, v, 1)) {
+				continue;
+			} else if (!place(c, x, lid, !v, 1)) {
+				set_bit(s, x, lid, !v);
+			} else { /* on VL 1, never among the CA-to-CA routes */
+				set_bit(s, x, lid, 1);
+				if (!s->nopen++) {
+					s->open_sw = x;
+					s->open_lid = lid;
+				}
+				s->nopen_src += !c->open[x];
+				c->open[x] = 1;
+			}
+		}
+	}
+}
+
+int vt_vl_split_fix(const vt_fabric *f, const vt_lfts *t, const uint8_t *level, vt_vl_split *s,
+		    vt_err *e)
+{
+	struct fix_ctx c = {.f = f, .t = t, .nsw = f->nswitches};
+	size_t np = (size_t)f->nports + 1, words = np * 4;
+	int rc = 0;
+
+	c.chan_sw = malloc(np * sizeof(*c.chan_sw));
+	c.swfirst = malloc((c.nsw + 1) * sizeof(*c.swfirst));
+	c.out = malloc((c.nsw + 1) * sizeof(*c.out));
+	c.mark[0] = calloc(c.nsw + 1, sizeof(*c.mark[0]));
+	c.mark[1] = calloc(c.nsw + 1, sizeof(*c.mark[1]));
+	c.g[0] = calloc(words, sizeof(*c.g[0]));
+	c.g[1] = calloc(words, sizeof(*c.g[1]));
+	c.seen = calloc(np, sizeof(*c.seen));
+	c.stack = malloc((np + 1) * sizeof(*c.stack));
+	c.added = malloc((2 * (size_t)c.nsw + 4) * sizeof(*c.added));
+	c.open = calloc(c.nsw + 1, 1);
+	if (!c.open || !c.chan_sw || !c.swfirst || !c.out || !c.mark[0] || !c.mark[1] || !c.g[0] ||
+	    !c.g[1] || !c.seen || !c.stack || !c.added) {
+		rc = vt_err_nomem(e, "out of memory placing the routes of %u switches", c.nsw);
+		goto out;
+	}
+	for (uint32_t x = 0; x < c.nsw; x++)
+		c.swfirst[x] = vt_port_index(f, f->switches[x], 0);
+	for (uint32_t p = 0; p < f->nports; p++) {
+		uint32_t q = f->ports[p].peer;
+
+		c.chan_sw[p] = q != VT_NONE && f->nodes[f->ports[q].node].type == VT_SWITCH &&
+					       f->ports[q].node != f->ports[p].node
+				       ? f->nodes[f->ports[q].node].sw
+				       : VT_NONE;
+	}
+	place_all(&c, s);
+	if (!has_cycle(&c, c.g[0], c.seen) && !has_cycle(&c, c.g[1], c.seen))
+		goto out; /* the rule's split holds */
+	for (int v = 0; v < 2; v++) {
+		memset(c.g[v], 0, words * sizeof(*c.g[v]));
+		memset(c.mark[v], 0, (c.nsw + 1) * sizeof(*c.mark[v]));
+	}
+	memset(c.seen, 0, np * sizeof(*c.seen)); /* has_cycle's scratch: stamps from 1 again */
+	c.stamp = 0;
+	s->placed = 1;
+	replace_all(&c, level, s);
+	s->nvl1 = 0;
+	s->nsrc = 0;
+	for (uint32_t x = 0; x < s->nsw; x++) {
+		uint64_t n = 0;
+
+		for (uint32_t lid = 0; lid < s->nlid; lid++)
+			n += (uint64_t)vt_vl_split_get(s, x, lid);
+		s->nvl1 += n;
+		s->nsrc += n > 0;
+	}
+out:
+	free(c.chan_sw);
+	free(c.swfirst);
+	free(c.out);
+	free(c.mark[0]);
+	free(c.mark[1]);
+	free(c.g[0]);
+	free(c.g[1]);
+	free(c.seen);
+	free(c.stack);
+	free(c.added);
+	free(c.open);
+	return rc;
+}
