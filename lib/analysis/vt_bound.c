@@ -2,6 +2,8 @@
 /* Cut lower bounds per stage (see vt_bound.h). */
 #include "analysis/vt_bound.h"
 
+#include "analysis/vt_bound_int.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,14 +50,45 @@ int vt_cuts_leaf(vt_cuts *c, const vt_routes *r, vt_err *e)
 	return 0;
 }
 
+/*
+ * Each subtree's links: its up-links, or fewer where fewer cables separate
+ * its hosts from the others (vt_bound_flow.c).
+ */
+static int cut_links(vt_cuts *c, const vt_routes *r, const vt_tree *t, vt_err *e)
+{
+	const vt_fabric *f = r->f;
+	struct vt_cut_flow cf;
+	uint8_t *has = calloc((size_t)t->nsw + 1, 1);
+
+	if (!has || vt_cut_flow_init(&cf, f)) {
+		free(has);
+		return vt_err_nomem(e, "out of memory for the cut bound");
+	}
+	for (uint32_t a = 0; a < r->n; a++)
+		if (r->rank_sw[a] != VT_NONE)
+			has[r->rank_sw[a]] = 1;
+	for (uint32_t i = 0; i < t->nsubs; i++) {
+		uint32_t l = t->subs[i].level;
+
+		for (uint32_t s = 0; s < t->nsw; s++)
+			cf.side[s] = has[s] ? 1 + (t->sub[(size_t)l * t->nsw + s] != i) : 0;
+		c->links[i] = vt_bound_cut_links(f, t->subs[i].nup, &cf);
+	}
+	vt_cut_flow_free(&cf);
+	free(has);
+	return 0;
+}
+
 int vt_cuts_tree(vt_cuts *c, const vt_routes *r, const vt_tree *t, vt_err *e)
 {
 	uint32_t nl = t->nlevels > 1 ? t->nlevels - 1 : 1;
 
 	if (cuts_alloc(c, r->n, nl, t->nsubs, e))
 		return -1;
-	for (uint32_t i = 0; i < t->nsubs; i++)
-		c->links[i] = t->subs[i].nup;
+	if (cut_links(c, r, t, e)) {
+		vt_cuts_free(c);
+		return -1;
+	}
 	for (uint32_t l = 0; l < nl; l++)
 		for (uint32_t a = 0; a < r->n; a++) {
 			uint32_t sw = r->rank_sw[a];

@@ -24,7 +24,9 @@ typedef struct vt_cuts {
 	uint32_t nlevels; /* cut families (levels) */
 	uint32_t *member; /* member[l * n + rank]: cut id, VT_NONE when outside every level-l cut */
 	uint32_t ncuts;
-	uint32_t *links; /* per cut: links crossing it (per direction) */
+	/* per cut: links crossing it (per direction); a subtree's: the fewest that
+	 * separate its hosts from the others, at most its up-links (vt_bound_flow.c) */
+	uint32_t *links;
 } vt_cuts;
 
 /* One cut per switch with ranks attached: its ranks and its switch-to-switch links. */

@@ -35,6 +35,7 @@ gen=(
 	"pruned 8,3 --drop-links 2@1"
 	"pruned 8,3 --drop-links 2@0 --seed 2"
 	"thin 4:2,3 --drop-links 1@1"
+	"slender 4:2,3 --drop-links 2@1"
 	"oversub 8,4,2,2 --drop-links 1@0"
 	"uneven 8,8,6,4:4,4,4,2:4"
 	"uneven 12,10,8,8,3,0:6,6,6,6,2,6:6"
