@@ -366,6 +366,7 @@ struct run {
 	vt_fabric *f;
 	vt_lfts lfts;
 	vt_order order;
+	struct vt_route_proof proof; /* what vt_route proved of lfts, for --previous */
 	vt_tree tree;
 	int have_tree;
 	uint32_t *plane;
@@ -381,6 +382,7 @@ static void run_free(struct run *r)
 	free(r->roots_at);
 	vt_lfts_free(&r->lfts);
 	vt_order_free(&r->order);
+	vt_route_proof_free(&r->proof);
 	vt_fabric_free(r->f);
 }
 
@@ -418,7 +420,7 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 		memcpy(fresh.port, r->lfts.port, (size_t)fresh.nsw * fresh.nlid);
 	t1 = now();
 	cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-	rc = vt_route_repair(r->f, &prev, &r->lfts, &r->order, o->policy, &st, e);
+	rc = vt_route_repair(r->f, &prev, &r->lfts, &r->order, &r->proof, o->policy, &st, e);
 	t1 = now() - t1;
 	cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu;
 	/* a yardstick, not part of the repair: counted after its time was taken */
@@ -471,6 +473,7 @@ static int route(struct opts *o, struct run *r, vt_err *e)
 	ro.io_file = o->files[2];
 	ro.root_lines = r->roots_at;
 	ro.shortest_detours = o->shortest_detours;
+	ro.proof = o->previous ? &r->proof : NULL;
 	ro.log = o->quiet ? NULL : log_stderr;
 	ro.log_level = VT_LOG_INFO;
 	t1 = now();

@@ -215,8 +215,8 @@ struct vtp_times {
  * harness logs, it was 74 ms of a 413 ms step at 3888 hosts). -1 with e.
  */
 static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
-			 const vt_lfts *prev, vt_lfts *fresh, struct vt_repair_stats *st,
-			 struct vtp_times *tm, vt_err *e)
+			 const struct vt_route_proof *proof, const vt_lfts *prev, vt_lfts *fresh,
+			 struct vt_repair_stats *st, struct vtp_times *tm, vt_err *e)
 {
 	size_t n = (size_t)p->lfts.nsw * p->lfts.nlid;
 	double t0 = vtp_now_ms();
@@ -226,7 +226,7 @@ static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order
 		fresh->nsw = p->lfts.nsw;
 		fresh->nlid = p->lfts.nlid;
 	}
-	if (vt_route_repair(p->fab, prev, &p->lfts, order, o->repair_policy, st, e))
+	if (vt_route_repair(p->fab, prev, &p->lfts, order, proof, o->repair_policy, st, e))
 		return -1;
 	tm->repair = vtp_now_ms() - t0;
 	if (!fresh->nsw)
@@ -247,7 +247,7 @@ static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order
  * where they still serve it no worse (a link back while another fault stays).
  */
 static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
-		  struct vtp_times *tm)
+		  const struct vt_route_proof *proof, struct vtp_times *tm)
 {
 	static const char *const mode[] = {"repaired", "fresh tables (the fabric gained since)",
 					   "fresh tables (repair refused)",
@@ -263,7 +263,7 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 		return 0;
 	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
 	    (tm->remap = vtp_now_ms() - t0,
-	     repair_tables(p, o, order, &prev, &fresh, &st, tm, &e))) {
+	     repair_tables(p, o, order, proof, &prev, &fresh, &st, tm, &e))) {
 		char msg[VT_ERR_MAX + 128];
 
 		vt_lfts_free(&prev);
@@ -320,7 +320,7 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 	}
 	tm.fresh = vtp_now_ms() - t1;
 	/* tables other than the fresh ones get a split of their own */
-	if (repair(p, o, order, &tm) && p->vl.nvl1) {
+	if (repair(p, o, order, ro->proof, &tm) && p->vl.nvl1) {
 		double t3 = vtp_now_ms();
 
 		vt_vl_split_free(&p->vl);
@@ -357,6 +357,7 @@ static int vtp_route(void *ctx)
 	struct vtp *p = ctx;
 	const osm_subn_opt_t *so = &p->osm->subn.opt;
 	struct vt_route_opts ro = {0};
+	struct vt_route_proof proof = {0}; /* what the routing proved, for the repair */
 	struct vtp_opts o;
 	struct hops_job hops;
 	uint64_t *roots = NULL, *cns = NULL, *ios = NULL;
@@ -377,6 +378,7 @@ static int vtp_route(void *ctx)
 	ro.cn_file = so->cn_guid_file;
 	ro.io_file = so->io_guid_file;
 	ro.root_lines = roots_at;
+	ro.proof = &proof;
 	ro.log = core_log;
 	ro.log_ctx = p;
 	ro.log_level = osm_level(&p->osm->log);
@@ -406,6 +408,7 @@ out:
 		prev_clear(p); /* another engine fills the switches */
 	}
 	vt_order_free(&order);
+	vt_route_proof_free(&proof);
 	free(roots);
 	free(roots_at);
 	free(cns);

@@ -13,6 +13,7 @@
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
 #include "model/vt_order.h"
+#include "route/vt_route.h"
 
 /*
  * Fewest table changes after a fault (vt_route_repair.c). OpenSM sends every
@@ -27,7 +28,12 @@
  * turn there (non-minimal hops, which the audit allows, and more load there).
  * VT_REPAIR_GUARDED keeps them too where the quality guard below passes the
  * result, and is VT_REPAIR_MINIMAL where it does not. The
- * result is audited with every switch and CA as a source; a credit loop or a
+ * result is audited with every switch and CA as a source, unless the fresh
+ * routing was sure (proof: no audit needed, vt_route_turn.c) and the result
+ * keeps that proof: every route through an entry it changed arrives, crosses
+ * no link within a level, and turns down-up only at the turn leaf Z or its
+ * ancestors (vt_route_repair_sure.c has the argument; a cost of what changed,
+ * not of the fabric); a credit loop or a
  * broken route (none expected) gives the fresh tables back, and so do (the
  * quality guard; not for VT_REPAIR_FEWEST) more changed entries than the fresh
  * tables or more shift congestion over the ranks of order than theirs, worst
@@ -76,11 +82,13 @@ struct vt_repair_stats {
 /*
  * prev: the previous tables mapped onto f (VT_LFT_NONE where they have no
  * entry; vt_lfts_remap, or vt_lfts_read_prev from a file); order: the
- * compute-node order vt_route gave with lfts (NULL: no shift guard). Returns
- * -1 only when out of memory (lfts then unchanged).
+ * compute-node order vt_route gave with lfts (NULL: no shift guard); proof:
+ * what that routing proved of lfts (vt_route_opts.proof; NULL: nothing, every
+ * candidate audited). Returns -1 only when out of memory (lfts then unchanged).
  */
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
-		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+		    const struct vt_route_proof *proof, enum vt_repair_policy policy,
+		    struct vt_repair_stats *st, vt_err *e);
 /*
  * The forced minimum of st (forced, forced_blocks, minimum_blocks) for a
  * repair vt_route_repair made of prev into st, fresh being the tables it was

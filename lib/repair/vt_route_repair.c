@@ -494,6 +494,8 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	if (r->policy != VT_REPAIR_FEWEST && !how.ca_fresh &&
 	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
 		return bad > 0 ? CAND_WORSE : -1;
+	if (vt_repair_sure(r, r->t))
+		return 0; /* the fresh routing's proof holds for it (vt_route_repair_sure.c) */
 	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
 	return bad > 0 ? CAND_AUDIT : bad;
 }
@@ -652,10 +654,12 @@ static int repair_candidates(struct repair *r, const vt_order *order, struct vt_
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
-		    enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e)
+		    const struct vt_route_proof *proof, enum vt_repair_policy policy,
+		    struct vt_repair_stats *st, vt_err *e)
 {
 	vt_lfts t = *lfts;
-	struct repair r = {.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy};
+	struct repair r = {
+		.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy, .proof = proof};
 	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
 	uint8_t *grew;

@@ -110,6 +110,10 @@ struct repair {
 	uint32_t *peer, stride; /* sw_peer's table: per switch, stride ports */
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
+	/* what the fresh routing proved (NULL: nothing), and vt_repair_sure's scratch */
+	const struct vt_route_proof *proof;
+	uint32_t *sure_ok, *sure_path, sure_stamp, *sure_at, *sure_sw;
+	size_t sure_cap; /* sure_sw's room */
 };
 
 static inline int bit(const uint8_t *m, size_t i)
@@ -141,6 +145,13 @@ static inline uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
  */
 int vt_repair_tables(struct repair *r, const vt_order *order);
 void vt_repair_tables_free(struct repair *r);
+
+/*
+ * vt_route_repair_sure.c: does candidate t keep the fresh routing's proof
+ * (r->proof sure), so that no credit loop or broken route can be in t that the
+ * fresh tables do not have: no audit needed? 0: the audit decides.
+ */
+int vt_repair_sure(struct repair *r, const vt_lfts *t);
 
 /*
  * vt_route_repair_gaps.c: per port of switch s, the distance in ranks from

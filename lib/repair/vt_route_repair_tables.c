@@ -192,4 +192,8 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->kept_used);
 	free(r->rank_port);
 	free(r->rx.rank);
+	free(r->sure_ok);
+	free(r->sure_path);
+	free(r->sure_at);
+	free(r->sure_sw);
 }

@@ -281,6 +281,7 @@ enum route_try { TRY_SPREAD, TRY_ONE_WAY, TRY_TURN_SWITCH, TRY_TOP_TREE, NTRIES 
 #define ROUTED_UNSURE  1
 #define ROUTED_NO_Z    2
 #define ROUTED_DETOURS 4 /* some switch had no up*-down* route to some destination */
+#define ROUTED_STRAND  8 /* some plane had a stranded switch: no proof for the repair */
 
 /* The tree options of the routing's options (none: o NULL). */
 static void tree_opts(const struct vt_route_opts *o, struct vt_tree_opts *to)
@@ -333,6 +334,12 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 	vt_route_mainloop(r, &t);
 	vt_route_strand(r, &t);
 	r->deg.unsure |= t.ca_detours > 0;
+	for (uint32_t s = 0; r->proof && s < r->f->nswitches; s++)
+		if (t.level[s] != VT_TREE_OUTSIDE) { /* the plane's levels and turn switches */
+			r->proof->level[s] = t.level[s];
+			r->proof->turn[s] = r->deg.inz[s];
+		}
+	r->strand |= t.strand != NULL;
 	if (!p) {
 		order->port = malloc((t.order.n + 1) * sizeof(*order->port));
 		if (!order->port) {
@@ -371,6 +378,11 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.plane_of = plane;
 	r.f = f;
 	r.lfts = lfts;
+	if ((r.proof = o ? o->proof : NULL)) { /* this routing's, filled plane by plane */
+		r.proof->sure = 0;
+		memset(r.proof->level, VT_TREE_OUTSIDE, f->nswitches);
+		memset(r.proof->turn, 0, f->nswitches);
+	}
 	if (vt_lfts_init(lfts, f, e) || router_alloc(&r, f, e))
 		goto fail;
 	for (uint32_t p = 0; p < (np ? np : 1); p++)
@@ -384,7 +396,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 			vt_lft_set(lfts, s, p0->lid, 0);
 	}
 	*got = (r.deg.unsure ? ROUTED_UNSURE : 0) | (r.deg.no_z ? ROUTED_NO_Z : 0) |
-	       (r.deg.detours ? ROUTED_DETOURS : 0);
+	       (r.deg.detours ? ROUTED_DETOURS : 0) | (r.strand ? ROUTED_STRAND : 0);
 	apart[0] = r.deg.apart;
 	apart[1] = r.deg.napart;
 	router_free(&r);
@@ -637,8 +649,8 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	return vt_route_vl(f, o, lfts, order, NULL, e);
 }
 
-int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
-		vt_vl_split *vl, vt_err *e)
+static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts,
+		    vt_order *order, vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_opts quiet = {0};
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
@@ -657,8 +669,12 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 	if (rc != 2 &&
 	    route_planes(f, rc == 1 ? &quiet : o, try, 0, lfts, order, &got, apart, NULL, e))
 		return -1;
-	if (!(got & ROUTED_UNSURE))
+	if (!(got & ROUTED_UNSURE)) {
+		if (o &&
+		    o->proof) /* vt_route_turn.c's argument holds: the repair may build on it */
+			o->proof->sure = !(got & ROUTED_STRAND);
 		return 0;
+	}
 	for (;;) {
 		if (audit_every_source(f, lfts, &found[try], e)) {
 			vt_order_free(order);
@@ -681,6 +697,36 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 	}
 	log_tries(o, f, try, found);
 	return 0;
+}
+
+int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
+		vt_vl_split *vl, vt_err *e)
+{
+	struct vt_route_proof *pf = o ? o->proof : NULL;
+	int rc;
+
+	if (pf) {
+		*pf = (struct vt_route_proof){0};
+		pf->level = malloc((size_t)f->nswitches + 1);
+		pf->turn = malloc((size_t)f->nswitches + 1);
+		if (!pf->level || !pf->turn) {
+			vt_route_proof_free(pf);
+			if (vl)
+				memset(vl, 0, sizeof(*vl));
+			return vt_err_nomem(e, "out of memory");
+		}
+	}
+	rc = route_vl(f, o, lfts, order, vl, e);
+	if (rc && pf)
+		vt_route_proof_free(pf);
+	return rc;
+}
+
+void vt_route_proof_free(struct vt_route_proof *p)
+{
+	free(p->level);
+	free(p->turn);
+	*p = (struct vt_route_proof){0};
 }
 
 int vt_route_vl_split(const vt_fabric *f, const struct vt_route_opts *o, const vt_lfts *lfts,

@@ -29,6 +29,27 @@ enum vt_log_level { VT_LOG_ERROR = 0, VT_LOG_INFO = 1, VT_LOG_VERBOSE = 2, VT_LO
  */
 typedef void (*vt_log_fn)(void *ctx, enum vt_log_level level, const char *func, const char *msg);
 
+/*
+ * What a routing proved of the tables it gave (vt_route_opts.proof), for the
+ * repair after a fault (vt_route_repair), which audits its own tables only
+ * where they leave the proof (vt_repair.h).
+ */
+struct vt_route_proof {
+	/*
+	 * The tables needed no audit (vt_route_turn.c): routes to CA LIDs
+	 * up*-down*; every down-up turn at the turn leaf Z of its plane or an
+	 * ancestor of Z, which Z reaches by one up-path each; no route crosses a
+	 * link between switches of one level or outside the tree (no stranded
+	 * switch). 0: the routing audited them, or could not say.
+	 */
+	int sure;
+	uint8_t *level; /* per switch: its tree level (vt_tree.h), VT_TREE_OUTSIDE outside */
+	uint8_t *turn;	/* per switch: 1 for Z and its ancestors */
+};
+
+/* Frees what vt_route_vl filled in p (a zeroed p too). */
+void vt_route_proof_free(struct vt_route_proof *p);
+
 struct vt_route_opts {
 	const uint64_t *root_guids; /* node GUIDs of the top switches (root_guid_file), or NULL */
 	uint32_t nroots;
@@ -47,6 +68,11 @@ struct vt_route_opts {
 	 * turn at the turn leaf on one VL, as before.
 	 */
 	int shortest_detours;
+	/*
+	 * Where not NULL, filled with what the routing proved of its tables
+	 * (caller frees with vt_route_proof_free; nothing allocated on refusal).
+	 */
+	struct vt_route_proof *proof;
 	vt_log_fn log; /* may be NULL */
 	void *log_ctx;
 	enum vt_log_level log_level;

@@ -358,6 +358,9 @@ struct router {
 	const vt_fabric *f;
 	const vt_tree *t; /* the plane being routed */
 	vt_lfts *lfts;
+	/* filled plane by plane where not NULL (vt_route_opts.proof); sure set by vt_route_vl */
+	struct vt_route_proof *proof;
+	int strand; /* some plane has a stranded switch: no proof */
 	struct route_batch batch;
 	struct route_usage use;
 	struct route_plan plan;

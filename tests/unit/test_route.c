@@ -424,7 +424,7 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 	given.port = malloc((size_t)fresh.nsw * fresh.nlid);
 	ck_assert_ptr_nonnull(given.port);
 	memcpy(given.port, fresh.port, (size_t)fresh.nsw * fresh.nlid);
-	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, VT_REPAIR_MINIMAL, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, NULL, VT_REPAIR_MINIMAL, &st, &e), 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.minimum, lost);
 	ck_assert_uint_eq(st.forced, 0); /* a yardstick the repair leaves to the caller */
@@ -463,7 +463,7 @@ START_TEST(guarded_repair_8ary3_leaf_uplink)
 	vt_order_free(&o);
 	ck_assert_int_eq(vt_route(g, NULL, &fresh, &o, &e), 0);
 	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
-	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, VT_REPAIR_GUARDED, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, NULL, VT_REPAIR_GUARDED, &st, &e), 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.changed, 95);
 	ck_assert_uint_eq(st.blocks, 14);
