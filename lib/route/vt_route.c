@@ -316,9 +316,19 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 		if (np > 1) { /* after the refusal's "SOURCE:LINE: " */
 			char buf[VT_ERR_MAX];
 			unsigned c = e->cause < sizeof(buf) ? e->cause : 0;
+			uint32_t in = vt_route_plane_cas(r->f, to->plane_of, p);
+			uint32_t all = vt_route_plane_cas(r->f, to->plane_of, VT_NONE);
 
 			memcpy(buf, e->msg, sizeof(buf));
-			snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p, buf + c);
+			if (in < all) /* pieces, not rails: say so before the tree's rule */
+				snprintf(e->msg + c, sizeof(e->msg) - c,
+					 "the fabric falls into %u parts no cable joins "
+					 "(planes of a multi-rail fabric, or pieces): "
+					 "part %u, with %u of the %u CAs: %.340s",
+					 np, p, in, all, buf + c);
+			else
+				snprintf(e->msg + c, sizeof(e->msg) - c, "plane %u: %.480s", p,
+					 buf + c);
 		}
 		return -1;
 	}
@@ -573,7 +583,16 @@ static void log_minimal(const struct vt_route_opts *o, const vt_vl_split *vl)
 
 	if (!o || !o->log || o->log_level < VT_LOG_INFO)
 		return;
-	if (vl->nvl1)
+	if (vl->nvl1 && vl->placed)
+		snprintf(line, sizeof(line),
+			 "routed with a second VL: switches with no up*-down* route to a "
+			 "destination take a shortest way over any link; the leaves' routes to CA "
+			 "LIDs (every CA-to-CA route, up*-down*) use VL 0, and every other route, "
+			 "placed one by one, VL 0 where it closes no credit loop there, else VL 1 "
+			 "(their own SL): %" PRIu64 " routes that start at %u switches use VL 1; "
+			 "each VL has no credit loop",
+			 vl->nvl1, vl->nsrc);
+	else if (vl->nvl1)
 		snprintf(line, sizeof(line),
 			 "routed with a second VL: switches with no up*-down* route to a "
 			 "destination take a shortest way over any link; %" PRIu64 " routes that "

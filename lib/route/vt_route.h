@@ -131,4 +131,11 @@ uint32_t vt_route_planes(const vt_fabric *f, uint32_t *plane);
 int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, vt_order *out,
 			 vt_err *e);
 
+/*
+ * CA nodes with a port on a switch of plane p (plane[] as vt_route_planes
+ * fills it; p VT_NONE: of any plane). Fewer in a plane than in all: the
+ * fabric is in pieces, not planes of one multi-rail fabric.
+ */
+uint32_t vt_route_plane_cas(const vt_fabric *f, const uint32_t *plane, uint32_t p);
+
 #endif

@@ -80,3 +80,23 @@ int vt_route_plane_order(const vt_fabric *f, const vt_order *o, uint32_t plane, 
 	free(pl);
 	return 0;
 }
+
+uint32_t vt_route_plane_cas(const vt_fabric *f, const uint32_t *plane, uint32_t p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t c = 0; c < f->nnodes; c++) {
+		int in = 0;
+
+		for (unsigned k = 1; f->nodes[c].type != VT_SWITCH && k <= f->nodes[c].nports;
+		     k++) {
+			uint32_t m = vt_peer_node(f, vt_port_index(f, c, k));
+
+			in |= m != VT_NONE && f->nodes[m].type == VT_SWITCH &&
+			      plane[f->nodes[m].sw] != VT_NONE &&
+			      (p == VT_NONE || plane[f->nodes[m].sw] == p);
+		}
+		n += (uint32_t)in;
+	}
+	return n;
+}

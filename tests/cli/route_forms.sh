@@ -204,6 +204,6 @@ expect 1 "vartree-route: $d/leaf-isl.topo:31: "'switches "MF0;leaf1:MQM8700/U1" 
 # added to the second rail as line 96 of its first leaf's record
 sed $'91s/Switch\t4/Switch\t5/; 101s/Switch\t4/Switch\t5/; 95a [5]\t"S-7cfe900300a0c040"[5]' \
 	"$d/dualrail.topo" >"$tmp/dual-isl.topo"
-expect 1 "vartree-route: $tmp/dual-isl.topo:96: plane 1: "'switches "MF0;leaf1-r2:MQM8700/U1" (0x7cfe900300a0c030) port 5 and "MF0;leaf2-r2:MQM8700/U1" (0x7cfe900300a0c040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
+expect 1 "vartree-route: $tmp/dual-isl.topo:96: the fabric falls into 2 parts no cable joins (planes of a multi-rail fabric, or pieces): part 1, with 4 of the 8 CAs: "'switches "MF0;leaf1-r2:MQM8700/U1" (0x7cfe900300a0c030) port 5 and "MF0;leaf2-r2:MQM8700/U1" (0x7cfe900300a0c040) port 5 are linked but both at level 0; an up/down tree links only adjacent levels' \
 	"$r" -q "$tmp/dual-isl.topo" -o l
 finish
