@@ -319,6 +319,18 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 		return -1;
 	}
 	tm.fresh = vtp_now_ms() - t1;
+	if (p->vl.placed == 2) { /* CA-to-CA routes on VL 1 too: without it, refused */
+		vtp_vl_room(p, msg, sizeof(msg));
+		if (msg[0]) {
+			OSM_LOG(&osm->log, OSM_LOG_ERROR,
+				"ERR VT01: fabric refused: its CA-to-CA routes turn down-up and "
+				"close a credit loop on one VL; %" PRIu64
+				" routes from %u switches "
+				"need VL 1, and %s; falling back to the next routing engine\n",
+				p->vl.nvl1, p->vl.nsrc, msg);
+			return -1;
+		}
+	}
 	/* tables other than the fresh ones get a split of their own */
 	if (repair(p, o, order, ro->proof, &tm) && p->vl.nvl1) {
 		double t3 = vtp_now_ms();

@@ -62,12 +62,13 @@ typedef struct vt_vl_split {
 	/*
 	 * placed: the rule's split left a credit loop, so the routes were placed
 	 * again one by one (vt_audit_vl_fix.c; a leaf's routes to switch LIDs
-	 * may then be on VL 1). Routes not covered: on either VL they would
-	 * close a credit loop with the routes placed before them; the switches
+	 * may then be on VL 1); 2: the CA-to-CA routes themselves close one
+	 * (they turn down-up), so they were placed too and some are on VL 1. Routes not covered: on
+	 * either VL they would close a credit loop with the routes placed before them; the switches
 	 * they start at, and the first (switch ordinal, LID).
 	 */
 	int placed;
-	uint64_t nopen;
+	uint64_t nopen, nopen_ca; /* nopen_ca: of them, a leaf's to a CA LID (placed 2) */
 	uint32_t nopen_src, open_sw, open_lid;
 } vt_vl_split;
 

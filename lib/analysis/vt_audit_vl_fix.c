@@ -179,22 +179,30 @@ static void place_all(struct fix_ctx *c, const vt_vl_split *s)
 		}
 }
 
-/*
- * The routes placed again (see the top): the base, then the others one by
- * one, in variant way's order: bit 0, switches in reverse order; bits 1-2,
- * the VL tried first (0: the rule's, 1: VL 0, 2: VL 1).
- */
-static void replace_all(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s, unsigned way)
+/* VL 0's base: the leaves' routes to CA LIDs (every CA-to-CA route). */
+static void place_base(struct fix_ctx *c, const uint8_t *level)
 {
-	const vt_fabric *f = c->f;
-
-	for (uint32_t lid = 1; lid <= f->max_lid; lid++)
-		if (vt_audit_lid(f, lid, 0)) {
+	for (uint32_t lid = 1; lid <= c->f->max_lid; lid++)
+		if (vt_audit_lid(c->f, lid, 0)) {
 			fill_out(c, lid);
 			for (uint32_t x = 0; x < c->nsw; x++)
 				if (!level[x])
 					place(c, x, lid, 0, 0);
 		}
+}
+
+/*
+ * The routes placed again (see the top): the base, then the others one by
+ * one, in variant way's order: bit 0, switches in reverse order; bits 1-2,
+ * the VL tried first (0: the rule's, 1: VL 0, 2: VL 1).
+ */
+static void replace_all(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s, unsigned way,
+			int fixed)
+{
+	const vt_fabric *f = c->f;
+
+	if (fixed)
+		place_base(c, level);
 	memset(c->mark[0], 0, c->nsw * sizeof(*c->mark[0]));
 	for (uint32_t lid = 1; lid <= f->max_lid; lid++) {
 		int ca = vt_audit_lid(f, lid, 0);
@@ -206,7 +214,7 @@ static void replace_all(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s,
 			uint32_t x = way & 1 ? c->nsw - 1 - i : i;
 			int v = way >> 1 ? (int)(way >> 1) - 1 : vt_vl_split_get(s, x, lid);
 
-			if (ca && !level[x]) {
+			if (fixed && ca && !level[x]) {
 				set_bit(s, x, lid, 0);
 				place(c, x, lid, 0, 0);
 			} else if (!place(c, x, lid, v, 1)) {
@@ -215,6 +223,7 @@ static void replace_all(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s,
 				set_bit(s, x, lid, !v);
 			} else { /* on VL 1, never among the CA-to-CA routes */
 				set_bit(s, x, lid, 1);
+				s->nopen_ca += (uint64_t)(ca && !level[x]);
 				if (!s->nopen++) {
 					s->open_sw = x;
 					s->open_lid = lid;
@@ -245,6 +254,15 @@ static int replace_ways(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s,
 		return vt_err_nomem(e, "out of memory placing the routes of %u switches", c->nsw);
 	}
 	memcpy(rule, s->bits, nw * sizeof(*rule));
+	/* the base alone closes a credit loop where CA-to-CA routes turn down-up
+	 * (leaves with no up*-down* path between them): those are placed too */
+	memset(c->g[0], 0, words * sizeof(*c->g[0]));
+	memset(c->mark[0], 0, (c->nsw + 1) * sizeof(*c->mark[0]));
+	place_base(c, level);
+	if (has_cycle(c, c->g[0], c->seen))
+		s->placed = 2;
+	memset(c->seen, 0, ((size_t)c->f->nports + 1) * sizeof(*c->seen));
+	c->stamp = 0;
 	for (size_t k = 0; k < sizeof(ways) / sizeof(ways[0]); k++) {
 		for (int v = 0; v < 2; v++) {
 			memset(c->g[v], 0, words * sizeof(*c->g[v]));
@@ -253,8 +271,9 @@ static int replace_ways(struct fix_ctx *c, const uint8_t *level, vt_vl_split *s,
 		memset(c->open, 0, c->nsw + 1);
 		memcpy(s->bits, rule, nw * sizeof(*rule));
 		s->nopen = 0;
+		s->nopen_ca = 0;
 		s->nopen_src = 0;
-		replace_all(c, level, s, ways[k]);
+		replace_all(c, level, s, ways[k], s->placed == 1);
 		if (!k || s->nopen < b.nopen) {
 			b = *s;
 			memcpy(best, s->bits, nw * sizeof(*best));

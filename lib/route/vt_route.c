@@ -502,7 +502,16 @@ static void log_split(const vt_fabric *f, const struct vt_route_opts *o, const v
 			 "VL 0 has no credit loop, but VL 1 has (%.600s): the routes on VL 1 "
 			 "are not covered (not deadlock-free among themselves)",
 			 loop1->detail + 6);
-	if (vl->placed)
+	if (vl->placed == 2)
+		snprintf(line, sizeof(line),
+			 "routed with a second VL: no routing of every source on one VL passed the "
+			 "audit (the first: %s); the CA-to-CA routes turn down-up themselves "
+			 "(leaves with no up*-down* path between them), so every route, placed one "
+			 "by one, uses VL 0 where it closes no credit loop there, else VL 1 (their "
+			 "own SL; CA-to-CA routes among them: OpenSM needs QoS on): %" PRIu64
+			 " routes that start at %u switches use VL 1; %s",
+			 first, vl->nvl1, vl->nsrc, tail);
+	else if (vl->placed)
 		snprintf(line, sizeof(line),
 			 "routed with a second VL: no routing of every source on one VL passed the "
 			 "audit (the first: %s); the leaves' routes to CA LIDs (every CA-to-CA "
@@ -570,7 +579,7 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 	}
 	ao.vl = vl;
 	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
-		rc = vl0_clean(&a) ? 0 : 1;
+		rc = vl0_clean(&a) && !vl->nopen_ca ? 0 : 1; /* CA-to-CA: never uncovered */
 	free(level);
 	if (!rc)
 		log_split(f, o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
@@ -643,7 +652,8 @@ static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_l
 		return 2; /* deg.minimal changed nothing */
 	}
 	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
-		rc = vt_audit_failed(&a) ? 1 : 0;
+		rc = vt_audit_failed(&a) || vl->placed == 2 ? 1
+							    : 0; /* CA-to-CA on VL 1: not here */
 	free(level);
 	if (!rc)
 		log_minimal(o, vl);

@@ -42,6 +42,18 @@ placed "pruned 8,2 --drop-switches 1@1 --drop-links 6@0 --seed 1" 76 14 "shift 3
 placed "thin 4:2,3 --drop-links 6@1 --seed 11" 79 28 "shift 63 4032 16 10.16 8 6.41 -"
 placed "thin 4:2,3 --drop-links 6@1 --seed 16" 67 20 "shift 63 4032 16 12.19 8 6.41 -"
 
+# thin seed 20: leaves with no up*-down* path between them (32 ordered pairs), so the
+# CA-to-CA routes themselves close a credit loop on one VL (refused before): every
+# route is placed, CA-to-CA ones too (inside OpenSM only with QoS on); 3 routes of
+# one top fit on neither VL and are named, not covered; the exit stays 0
+"$bin/vartree-gen" thin 4:2,3 --drop-links 6@1 --seed 20 -o "$tmp/g.topo"
+"$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err" || bad "thin seed 20: $(tail -1 "$tmp/err")"
+grep -q '^vartree-route: routed with a second VL: .*; the CA-to-CA routes turn down-up themselves (leaves with no up\*-down\* path between them), so every route, placed one by one, .*: 194 routes that start at 28 switches use VL 1; VL 0 has no credit loop; 3 routes that start at 1 switches (the first: "L2-S0003" (0x0002c95002000003) to LID 20) close one on either VL with the routes placed before them, so VL 1 has one (.*): those routes are not covered' "$tmp/err" ||
+	bad "thin seed 20: $(grep 'second VL' "$tmp/err" | cut -c1-300)"
+a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --all-sources --vl-split -q)
+[ $? = 1 ] && grep -q '^audit: credit-loop: 1 (first: VL 1: ' <<<"$a" && grep -q '^audit: VL 1: 194 routes from 28 switches, audited apart' <<<"$a" ||
+	bad "thin seed 20: $(grep '^audit' <<<"$a")"
+
 # a fabric cut into pieces (hosts that reach no other host) may be refused, but the
 # refusal says it is in pieces before the tree's rule (it named "plane 0" only)
 "$bin/vartree-gen" pruned 4,2 --drop-switches 1 --drop-links 4@0 --seed 2 -o "$tmp/g.topo"
