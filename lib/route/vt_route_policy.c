@@ -256,6 +256,22 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
 }
 
 /*
+ * Leaf c, which several main-route links found (vt_route_upgoing.c), lost
+ * up-links: its links to the parents that found it are fewer than its
+ * siblings', so taking them in turn no longer keeps a shift window's
+ * destinations on different lanes. The window's load on up-link j (as a
+ * straggler's, window_load) then ranks them first; 0 elsewhere.
+ */
+uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j)
+{
+	const vt_tree *t = r->t;
+
+	if (t->level[c] || t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
+		return 0;
+	return window_load(r, c, t->up_port[j], t->up_peer[j]);
+}
+
+/*
  * Above the leaves: the hosts below switch c (its subtree's ranks) send a
  * shift stage to a window of as many consecutive ranks; the most of the
  * destinations routed so far in any such window holding the current one

@@ -50,6 +50,12 @@ struct straggler_keys {
  */
 void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
 			     const uint8_t *pn, struct straggler_keys *k);
+/*
+ * Leaf c's up-link j to a parent that found it among several (Algorithm 3):
+ * where c lost up-links, the most destinations of a shift window on that
+ * lane (lower first), else 0.
+ */
+uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j);
 /* Is a strictly better than b? */
 int vt_route_straggler_better(const struct straggler_keys *a, const struct straggler_keys *b);
 

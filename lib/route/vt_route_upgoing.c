@@ -18,6 +18,7 @@
  * them, least used first, counting apart per key (struct route_usage).
  */
 #include "route/vt_route_int.h"
+#include "route/vt_route_policy.h"
 
 /*
  * Switch c, which several main-route links found in round hh - 1, goes up
@@ -28,7 +29,7 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	const vt_tree *t = r->t;
 	const uint32_t serial = r->main.serial, *first = r->links.swfirst;
 	const uint32_t key = r->use.key[t->level[c]];
-	uint32_t best = VT_NONE, bu = UINT32_MAX, q;
+	uint32_t best = VT_NONE, bu = UINT32_MAX, bw = UINT32_MAX, q;
 
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		uint32_t p = t->up_peer[j];
@@ -36,7 +37,10 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 		if (r->main.mark[p] != serial || r->plan.h[p] + 1 != hh)
 			continue;
 		q = (first[c] + t->up_port[j]) * VT_ROUTE_KEYS + key;
-		if (r->use.by_key[q] < bu) {
+		uint32_t w = vt_route_found_window(r, c, j);
+
+		if (w < bw || (w == bw && r->use.by_key[q] < bu)) {
+			bw = w;
 			bu = r->use.by_key[q];
 			best = j;
 		}

@@ -56,6 +56,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # policy forecast a leaf's lanes as it takes them (deg.lane_seq, a lost lane's
 # destination on a spare one), 2/1.04 before a straggler above the leaves
 # counted the destinations of its subtree's windows up each link (up_window).
+# cores 2,6,3,12,6 --drop-links 2@0 --seed 5 (two leaves each lost a link to a
+# line ASIC, a split core of two chassis): 3/1.915493 (cut bound 2/1.859155)
+# before such a leaf, found over several links, took the one its shift windows
+# load least rather than its links in turn.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -91,6 +95,7 @@ uneven 12,10,8,8,3,0:6,6,6,6,2,6:6|2 1.830986|bound
 uneven 20,18,16,14,12,10:10,10,8,8,6,6:10|3 2.067227|-
 uneven 16,16,16,8,0,4:8,8,8,4,8,2:8|3 2.052632|-
 superpod 3,4,8,4,3,2 --drop-links 2@1|2 1.578947|-|--vl-split
+cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
