@@ -88,32 +88,80 @@ static uint32_t parent_load(const struct router *r, uint32_t s, uint32_t p, uint
 	return sum;
 }
 
+/* A leaf's destinations so far over a group of its parents (deg.grp). */
+struct group_share {
+	int64_t behind; /* the group's share (as whole) less its load, scaled */
+	int64_t n;	/* 1 + the group's destinations so far */
+	uint32_t nu;	/* the leaf's links into the group */
+};
+
+/*
+ * Leaf s's share of group g: gw[i] the weight of its up-link a + i's group
+ * (vt_route_group_weights) on the group's first link, else 0. A leaf that
+ * lost up-links so keeps the destinations its siblings send into a group
+ * there, and the other leaves' routes towards them, which follow their own
+ * lanes, stay in step.
+ */
+static void group_share(const struct router *r, uint32_t s, uint32_t g, const uint32_t *gw,
+			struct group_share *gs)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s];
+	int64_t n = 1, w = 0, wg = 0;
+
+	*gs = (struct group_share){.n = 1};
+	for (uint32_t j = a; j < t->up_start[s + 1]; j++) {
+		uint32_t u = r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer];
+
+		n += u;
+		w += gw[j - a];
+		if (r->deg.grp[t->up_peer[j]] != g)
+			continue;
+		gs->n += u;
+		gs->nu++;
+		wg += gw[j - a];
+	}
+	gs->behind = wg * n - w * (gs->n - 1);
+}
+
 /*
  * Leaf s's up-link where leaves have different numbers of parallel links to
- * a parent (deg.leaf_spread): a smooth weighted round robin over its parents,
- * each weighted by its links to s. The parent furthest behind its share of
- * s's destinations so far (this one included) goes first, then its
- * least-loaded link, scanned from rot on. A run of consecutive destinations
- * so spreads over the parents, each parent's spaced evenly: up-links are
- * listed parent by parent, and a leaf cabled with one link to each parent
- * would otherwise share it among a run on one parent.
+ * a parent (deg.leaf_spread), or s lost up-links into a group of parents
+ * (deg.gsplit): a smooth weighted round robin, first over the groups of its
+ * parents (deg.grp: parents that share a parent of their own; a split
+ * core's tops reach their group's only), then over the group's parents,
+ * each weighted by its links to s. The group and then the parent furthest
+ * behind its share of s's destinations so far (this one included) goes
+ * first, then its least-loaded link, scanned from rot on. A run of
+ * consecutive destinations so spreads over the parents, each parent's
+ * spaced evenly: up-links are listed parent by parent, and a leaf cabled
+ * with one link to each parent would otherwise share it among a run on one
+ * parent.
  */
 static uint32_t spread_pick(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
 	const vt_tree *t = r->t;
 	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE, bu = UINT32_MAX;
-	int64_t n = 1, bd = 0;
+	uint32_t bgrp = VT_NONE, gw[VT_MAX_PORTS + 1];
+	int64_t bg = 0, bd = 0;
 
-	for (uint32_t j = a; j < a + nu; j++)
-		n += r->use.dn[r->f->ports[swport(r, s, t->up_port[j])].peer];
+	assert(nu <= VT_MAX_PORTS);
+	vt_route_group_weights(r, s, gw);
 	for (uint32_t i = 0; i < nu; i++) {
-		uint32_t j = a + (i + rot) % nu, nl;
+		uint32_t j = a + (i + rot) % nu, nl, g = r->deg.grp[t->up_peer[j]];
 		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
 		uint32_t pl = parent_load(r, s, t->up_peer[j], &nl);
-		/* the parent's share (nl / nu of n) less its load, times nu */
-		int64_t d = (int64_t)nl * n - (int64_t)nu * pl;
+		struct group_share gs;
 
-		if (best == VT_NONE || d > bd || (d == bd && r->use.dn[q] < bu)) {
+		group_share(r, s, g, gw, &gs);
+		/* the parent's share (nl / gs.nu of its group's gs.n) less its load, times gs.nu */
+		int64_t d = (int64_t)nl * gs.n - (int64_t)gs.nu * pl;
+
+		/* parents of different groups as far behind: the least-loaded link */
+		if (best == VT_NONE || gs.behind > bg || (gs.behind == bg && g == bgrp && d > bd) ||
+		    (gs.behind == bg && (g != bgrp || d == bd) && r->use.dn[q] < bu)) {
+			bgrp = g;
+			bg = gs.behind;
 			bd = d;
 			bu = r->use.dn[q];
 			best = j;
@@ -130,7 +178,7 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
 	uint32_t bu = UINT32_MAX;
 
-	if (r->deg.leaf_spread && !t->level[s])
+	if ((r->deg.leaf_spread || r->deg.gsplit[s]) && !t->level[s])
 		return spread_pick(r, s, rot, rq);
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;

@@ -226,6 +226,20 @@ struct route_degraded {
 	 */
 	int leaf_spread;
 	/*
+	 * Per switch: its group, the least switch joined to it by shared
+	 * parents (switches without parents: all one group, nsw), for
+	 * spread_pick (vt_route_downgoing.c).
+	 */
+	uint32_t *grp;
+	/*
+	 * Per up_port[] entry j of a leaf: the most links a child of j's
+	 * parent has into that parent's group (the group's links, whole);
+	 * gsplit: per leaf, its parents fall into two or more groups and it
+	 * has fewer links than their whole ones (vt_route_group_weights).
+	 */
+	uint32_t *gwhole;
+	uint8_t *gsplit;
+	/*
 	 * Where leaf_spread: per up_port[] entry a + i of a leaf (a its
 	 * up_start), the parent its ascents number i, i + nu, ... go to (nu
 	 * its up-links), for the shift-window policy (vt_route_policy.c)
@@ -446,6 +460,7 @@ void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
 void vt_route_strand(struct router *r, const vt_tree *t);
 /* vt_route_straggler.c */
+void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw);
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);
 

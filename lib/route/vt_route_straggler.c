@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "base/vt_uf.h"
 #include "route/vt_route_int.h"
 #include "route/vt_route_policy.h"
 
@@ -298,10 +299,89 @@ static void lane_starts(struct router *r, const vt_tree *t)
 	}
 }
 
+/* Links of switch c into group g (deg.grp). */
+static uint32_t links_into(const struct router *r, const vt_tree *t, uint32_t c, uint32_t g)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		n += r->deg.grp[t->up_peer[j]] == g;
+	return n;
+}
+
+/*
+ * The weight of each up-link's group in leaf s's shares (spread_pick), on
+ * the group's first link, 0 on the others: the group's links whole
+ * (deg.gwhole) where s has two or more parents in it, which can take the
+ * destinations lost links would have carried; else the links s has into it.
+ */
+void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a;
+
+	for (uint32_t i = 0; i < nu; i++) {
+		uint32_t g = r->deg.grp[t->up_peer[a + i]], np = 0, n = 0, w = 0, k;
+
+		for (k = 0; k < i && r->deg.grp[t->up_peer[a + k]] != g; k++)
+			;
+		gw[i] = 0;
+		if (k < i)
+			continue; /* not the group's first link */
+		for (k = i; k < nu; k++) {
+			if (r->deg.grp[t->up_peer[a + k]] != g)
+				continue;
+			n++;
+			np += k == i || t->up_peer[a + k] != t->up_peer[a + k - 1];
+			w = r->deg.gwhole[a + k] > w ? r->deg.gwhole[a + k] : w;
+		}
+		gw[i] = np > 1 ? w : n;
+	}
+}
+
+/* deg.grp, deg.gwhole and deg.gsplit: see struct route_degraded. */
+static void parent_groups(struct router *r, const vt_tree *t)
+{
+	vt_uf_init(r->deg.grp, t->nsw);
+	for (uint32_t p = 0; p < t->nsw; p++)
+		for (uint32_t k = t->dn_start[p] + 1; k < t->dn_start[p + 1]; k++)
+			vt_uf_union_min(r->deg.grp, t->dn_peer[k], t->dn_peer[t->dn_start[p]]);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		r->deg.grp[s] =
+			t->up_start[s] == t->up_start[s + 1] ? t->nsw : vt_uf_find(r->deg.grp, s);
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i], a = t->up_start[s], nu = t->up_start[s + 1] - a;
+		uint32_t gw[VT_MAX_PORTS + 1], w = 0, ng = 0;
+
+		for (uint32_t j = a; j < a + nu; j++) {
+			uint32_t p = t->up_peer[j], m = 0;
+
+			if (j > a && p == t->up_peer[j - 1]) {
+				r->deg.gwhole[j] = r->deg.gwhole[j - 1];
+				continue;
+			}
+			for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
+				uint32_t n = links_into(r, t, t->dn_peer[k], r->deg.grp[p]);
+
+				m = n > m ? n : m;
+			}
+			r->deg.gwhole[j] = m;
+		}
+		assert(nu <= VT_MAX_PORTS);
+		vt_route_group_weights(r, s, gw);
+		for (uint32_t k = 0; k < nu; k++) {
+			w += gw[k];
+			ng += gw[k] > 0;
+		}
+		r->deg.gsplit[s] = ng > 1 && nu < w;
+	}
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
 	r->deg.leaf_spread = leaf_spread(t);
+	parent_groups(r, t);
 	memset(r->deg.charge, 0, t->up_start[t->nsw] * sizeof(*r->deg.charge));
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
 		if (r->deg.leaf_spread)

@@ -60,6 +60,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # line ASIC, a split core of two chassis): 3/1.915493 (cut bound 2/1.859155)
 # before such a leaf, found over several links, took the one its shift windows
 # load least rather than its links in turn.
+# cores 2,6,3,12,6 --drop-links 2@0: 3/2.183099, --seed 3: 3/1.971831 (cut bound
+# 2/1.859155), cores 2,8,4,16,8 --drop-links 2@0: 3/2.039370 (2/1.889764) before
+# a leaf that lost up-links went round its parents' groups (the two chassis)
+# first, a group's share as whole: the lost lane's destination moved to the
+# other chassis and the leaf's later ones each one lane on.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -96,6 +101,9 @@ uneven 20,18,16,14,12,10:10,10,8,8,6,6:10|3 2.067227|-
 uneven 16,16,16,8,0,4:8,8,8,4,8,2:8|3 2.052632|-
 superpod 3,4,8,4,3,2 --drop-links 2@1|2 1.578947|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
+cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
+cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
+cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
