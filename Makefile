@@ -217,7 +217,7 @@ clean:
 
 .PHONY: deps man-build
 .SECONDARY:
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(sort $(shell find $(B) $(A) -name '*.d' 2>/dev/null))
 
 # The README's first command: the main job on the embedded default fabric.
 demo: deps
