@@ -76,6 +76,9 @@ struct vt_repair_stats {
 	/* VT_REPAIR_DONE: entries whose route to a CA takes more hops than fresh (vt_lfts_longer)
 	 */
 	uint64_t longer;
+	/* candidates the every-source audit ran on (not those that kept the fresh routing's proof)
+	 */
+	uint32_t audits;
 	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, _REFUSED, _KEPT: the reason */
 };
 

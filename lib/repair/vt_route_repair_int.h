@@ -97,6 +97,7 @@ struct repair {
 	/* per switch and LID: an entry the VT_FORCED_FAR candidate chose, which keep_lid leaves */
 	uint8_t *fixed;
 	int have_used_prev;
+	uint8_t *differ; /* per LID: scratch for vt_lfts_differ (NULL: none) */
 	/* the fresh routing's rank order: lid_of_rank[i] (VT_NONE for a place-keeper) */
 	uint32_t nrank, *lid_of_rank, *rank_of_lid; /* rank_of_lid: VT_NONE if none */
 	/*

@@ -424,7 +424,8 @@ START_TEST(forced_minimum_2ary3_leaf_uplink)
 	given.port = malloc((size_t)fresh.nsw * fresh.nlid);
 	ck_assert_ptr_nonnull(given.port);
 	memcpy(given.port, fresh.port, (size_t)fresh.nsw * fresh.nlid);
-	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, NULL, VT_REPAIR_MINIMAL, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, NULL, NULL, VT_REPAIR_MINIMAL, &st, &e),
+			 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.minimum, lost);
 	ck_assert_uint_eq(st.forced, 0); /* a yardstick the repair leaves to the caller */
@@ -463,7 +464,8 @@ START_TEST(guarded_repair_8ary3_leaf_uplink)
 	vt_order_free(&o);
 	ck_assert_int_eq(vt_route(g, NULL, &fresh, &o, &e), 0);
 	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
-	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, NULL, VT_REPAIR_GUARDED, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, NULL, VT_REPAIR_GUARDED, &st, &e),
+			 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
 	ck_assert_uint_eq(st.changed, 95);
 	ck_assert_uint_eq(st.blocks, 14);
@@ -473,6 +475,63 @@ START_TEST(guarded_repair_8ary3_leaf_uplink)
 	vt_lfts_free(&a);
 	vt_lfts_free(&prev);
 	vt_lfts_free(&fresh);
+	vt_fabric_free(f);
+	vt_fabric_free(g);
+}
+END_TEST
+
+/*
+ * The same fault with the fresh routing's proof handed to the repair
+ * (vt_route_opts.proof): the fresh routing needed no audit, its turn set is
+ * the turn leaf, its 8 parents and the 64 tops (each reached by one
+ * up-path); the repair keeps the proof, so it skips its audit, and its tables
+ * are those of the repair that audits (no proof given), entry for entry, and
+ * pass the every-source audit.
+ */
+START_TEST(sure_repair_8ary3_leaf_uplink)
+{
+	struct fat_opts cut = {.skip_top = -1, .cut_leaf = 5, .cut_up = 2};
+	vt_fabric *f = fat(8, 3, NULL), *g = fat(8, 3, &cut);
+	struct vt_route_proof pf;
+	struct vt_route_opts ro = {.proof = &pf};
+	struct vt_audit_opts ao = {.threads = 1, .every_source = 1, .skip_minimal = 1};
+	struct vt_repair_stats st, st2;
+	vt_lfts a, prev, fresh, audited;
+	vt_order o;
+	vt_audit au;
+	vt_err e;
+	uint32_t nturn = 0;
+
+	ck_assert_int_eq(vt_route(f, NULL, &a, &o, &e), 0);
+	vt_order_free(&o);
+	ck_assert_int_eq(vt_route(g, &ro, &fresh, &o, &e), 0);
+	ck_assert_int_eq(pf.sure, 1);
+	for (uint32_t s = 0; s < g->nswitches; s++)
+		nturn += pf.turn[s];
+	ck_assert_uint_eq(nturn, 1 + 8 + 64);
+	ck_assert_int_eq(vt_lfts_remap(&a, f, g, &prev, &e), 0);
+	audited = fresh;
+	audited.port = malloc((size_t)fresh.nsw * fresh.nlid);
+	ck_assert_ptr_nonnull(audited.port);
+	memcpy(audited.port, fresh.port, (size_t)fresh.nsw * fresh.nlid);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, &pf, VT_REPAIR_GUARDED, &st, &e), 0);
+	ck_assert_int_eq(vt_route_repair(g, &prev, &audited, &o, NULL, VT_REPAIR_GUARDED, &st2, &e),
+			 0);
+	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
+	ck_assert_uint_eq(st.changed, 95);
+	ck_assert_uint_eq(st2.changed, 95);
+	ck_assert_uint_eq(st.audits, 0); /* the proof held */
+	ck_assert_uint_eq(st2.audits, 1);
+	ck_assert_int_eq(memcmp(fresh.port, audited.port, (size_t)fresh.nsw * fresh.nlid), 0);
+	ck_assert_int_eq(vt_audit_run_opts(g, &fresh, &ao, &au, &e), 0);
+	ck_assert_uint_eq(au.item[VT_AUDIT_CREDIT_LOOP].count, 0);
+	ck_assert_uint_eq(vt_audit_failed(&au), 0);
+	vt_route_proof_free(&pf);
+	vt_order_free(&o);
+	vt_lfts_free(&a);
+	vt_lfts_free(&prev);
+	vt_lfts_free(&fresh);
+	vt_lfts_free(&audited);
 	vt_fabric_free(f);
 	vt_fabric_free(g);
 }
@@ -499,6 +558,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, every_topofile_cdg_acyclic);
 	tcase_add_test(tc, forced_minimum_2ary3_leaf_uplink);
 	tcase_add_test(tc, guarded_repair_8ary3_leaf_uplink);
+	tcase_add_test(tc, sure_repair_8ary3_leaf_uplink);
 	suite_add_tcase(s, tc);
 	return s;
 }
