@@ -235,14 +235,8 @@ int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *lev
 		rc = vt_err_nomem(e, "out of memory splitting the routes of %u switches", c.nsw);
 		goto out;
 	}
-	for (uint32_t p = 0; p < f->nports; p++) {
-		uint32_t q = f->ports[p].peer;
-
-		c.chan_sw[p] = q != VT_NONE && f->nodes[f->ports[q].node].type == VT_SWITCH &&
-					       f->ports[q].node != f->ports[p].node
-				       ? f->nodes[f->ports[q].node].sw
-				       : VT_NONE;
-	}
+	for (uint32_t p = 0; p < f->nports; p++)
+		c.chan_sw[p] = vt_peer_switch(f, p);
 	groups(&c);
 	/* every dependency of the base first: a route checked against part of it would
 	 * go to VL 1 for a dependency a later LID's leaf routes make */

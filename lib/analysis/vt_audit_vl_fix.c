@@ -314,14 +314,8 @@ int vt_vl_split_fix(const vt_fabric *f, const vt_lfts *t, const uint8_t *level, 
 	}
 	for (uint32_t x = 0; x < c.nsw; x++)
 		c.swfirst[x] = vt_port_index(f, f->switches[x], 0);
-	for (uint32_t p = 0; p < f->nports; p++) {
-		uint32_t q = f->ports[p].peer;
-
-		c.chan_sw[p] = q != VT_NONE && f->nodes[f->ports[q].node].type == VT_SWITCH &&
-					       f->ports[q].node != f->ports[p].node
-				       ? f->nodes[f->ports[q].node].sw
-				       : VT_NONE;
-	}
+	for (uint32_t p = 0; p < f->nports; p++)
+		c.chan_sw[p] = vt_peer_switch(f, p);
 	place_all(&c, s);
 	if (!has_cycle(&c, c.g[0], c.seen) && !has_cycle(&c, c.g[1], c.seen))
 		goto out;			 /* the rule's split holds */

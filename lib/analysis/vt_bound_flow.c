@@ -16,17 +16,6 @@
 
 #include "analysis/vt_bound_int.h"
 
-/* The switch at the far end of port q, or VT_NONE (a CA, nothing, a loop-back). */
-static uint32_t far_switch(const vt_fabric *f, uint32_t q, uint32_t node)
-{
-	uint32_t p = f->ports[q].peer;
-
-	if (p == VT_NONE || f->ports[p].node == node ||
-	    f->nodes[f->ports[p].node].type != VT_SWITCH)
-		return VT_NONE;
-	return f->nodes[f->ports[p].node].sw;
-}
-
 /* Has the cable from port qi room for one more flow out of it? */
 static int room(const struct vt_cut_flow *cf, uint32_t qi)
 {
@@ -55,7 +44,7 @@ static int levels(const vt_fabric *f, struct vt_cut_flow *cf)
 			continue; /* paths end at the first sink */
 		}
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t qi = vt_port_index(f, node, p), r = far_switch(f, qi, node);
+			uint32_t qi = vt_port_index(f, node, p), r = vt_peer_switch(f, qi);
 
 			if (r != VT_NONE && cf->via[r] == VT_NONE && room(cf, qi)) {
 				cf->via[r] = cf->via[s] + 1;
@@ -78,7 +67,7 @@ static int push(const vt_fabric *f, struct vt_cut_flow *cf, uint32_t s)
 	if (cf->side[s] == 2)
 		return 1;
 	for (; cf->next[s] <= f->nodes[node].nports; cf->next[s]++) {
-		uint32_t qi = vt_port_index(f, node, cf->next[s]), r = far_switch(f, qi, node);
+		uint32_t qi = vt_port_index(f, node, cf->next[s]), r = vt_peer_switch(f, qi);
 
 		if (r == VT_NONE || cf->via[r] != cf->via[s] + 1 || !room(cf, qi))
 			continue;

@@ -146,6 +146,20 @@ static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
 }
 
 /*
+ * The switch ordinal at the far end of a port's cable; VT_NONE for a CA, no
+ * cable, or a loop-back to the port's own switch (it carries no route).
+ */
+static inline uint32_t vt_peer_switch(const vt_fabric *f, uint32_t port)
+{
+	uint32_t q = f->ports[port].peer;
+
+	if (q == VT_NONE || f->ports[q].node == f->ports[port].node ||
+	    f->nodes[f->ports[q].node].type != VT_SWITCH)
+		return VT_NONE;
+	return f->nodes[f->ports[q].node].sw;
+}
+
+/*
  * A node as every message names it: `"DESC" (0xGUID)`, the GUID as 16 hex
  * digits, since real fabrics repeat descriptions ("SwitchIB Mellanox
  * Technologies" on 80 switches). Writes into buf and returns it; a
