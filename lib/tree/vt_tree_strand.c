@@ -433,14 +433,17 @@ int vt_tree_levels_around(vt_tree *t, uint8_t *is_leaf, uint32_t *dist, uint32_t
 
 	if (rc < 0)
 		return -1;
-	if (!rc && t->nstrand && twins && (nt = twin_tops(t, is_leaf, q, nq)) == VT_NONE)
+	if (!rc && twins && !leaves_level0(t, is_leaf) &&
+	    (nt = twin_tops(t, is_leaf, q, nq)) == VT_NONE)
 		return vt_err_nomem(e, "out of memory");
 	if (!rc && nt > nq) {
 		uncut(t);
 		if ((rc = cut_levels(t, is_leaf, dist, q, nt, e)) < 0)
 			return -1;
-		if (rc)
+		if (rc || leaves_level0(t, is_leaf))
 			twin_deps(t, q, nq, nt);
+		if (!rc && leaves_level0(t, is_leaf))
+			return 0; /* the twin tops alone level the leaves: nothing stranded */
 	}
 	if (rc) {
 		strand_deps(t, is_leaf);
