@@ -73,10 +73,10 @@ int vt_gen_split_family(struct vt_gen_spec *s, const char *fam, const char *arg,
 			   "SPINES must divide NODES (each leaf as many links to each spine)");
 	if (pod && v[3] % v[5])
 		return bad(s, e, "GROUPS must divide SPINES (as many spines of a rail per group)");
-	if (pod && (v[0] * (v[2] / v[3])) % v[4])
+	if (pod && v[0] * (v[2] / v[3]) < v[4])
 		return bad(s, e,
-			   "CORES must divide SUS*NODES/SPINES (each spine as many links to each "
-			   "top of its core group)");
+			   "CORES must be at most SUS*NODES/SPINES (each spine at least one link "
+			   "to each top of its core group)");
 	if (!pod && v[0] < 2)
 		return bad(s, e, "a split core needs two or more chassis");
 	if (!pod && v[4] < v[0])
@@ -90,15 +90,16 @@ static int plan_superpod(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 {
 	unsigned su = s->split[0], rails = s->split[1], nodes = s->split[2];
 	unsigned sp = s->split[3], co = s->split[4], per = sp / s->split[5];
-	unsigned a = nodes / sp, b = su * a / co; /* links per leaf-spine, spine-top pair */
+	/* links per leaf-spine pair; per spine-top pair b, or b + 1 for the first extra tops */
+	unsigned a = nodes / sp, b = su * a / co, extra = su * a % co, bmax = b + !!extra;
 	uint64_t count[3] = {(uint64_t)su * rails, (uint64_t)rails * sp,
 			     (uint64_t)s->split[5] * co};
 	uint64_t radix = 2ull * nodes;
 
 	if (2ull * su * a > radix)
 		radix = 2ull * su * a;
-	if ((uint64_t)rails * per * b > radix)
-		radix = (uint64_t)rails * per * b;
+	if ((uint64_t)rails * per * bmax > radix)
+		radix = (uint64_t)rails * per * bmax;
 	p->levels = 3;
 	p->hpl = nodes;
 	if (vt_gen_plan_levels(p, s, count, radix, e))
@@ -113,12 +114,12 @@ static int plan_superpod(struct plan *p, const struct vt_gen_spec *s, vt_err *e)
 						return -1;
 	for (unsigned r = 0; r < rails; r++)
 		for (unsigned j = 0; j < sp; j++)
-			for (unsigned m = 0; m < co; m++)
-				for (unsigned y = 0; y < b; y++)
+			for (unsigned m = 0, k = 0; m < co; m++)
+				for (unsigned y = 0; y < b + (m < extra); y++, k++)
 					if (vt_gen_plan_link(p, p->first[1] + r * sp + j,
-							     su * a + m * b + y + 1,
+							     su * a + k + 1,
 							     p->first[2] + j / per * co + m,
-							     (r * per + j % per) * b + y + 1, e))
+							     (r * per + j % per) * bmax + y + 1, e))
 						return -1;
 	return 0;
 }

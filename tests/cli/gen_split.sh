@@ -47,6 +47,15 @@ L2-S0001: L1-S0000 L1-S0001 L1-S0004 L1-S0005
 L2-S0002: L1-S0002 L1-S0003 L1-S0006 L1-S0007
 L2-S0003: L1-S0002 L1-S0003 L1-S0006 L1-S0007'
 [ "$out" = "$want" ] || fail "superpod 2,2,4,4,2,2 wiring: $out"
+# superpod 3,2,4,4,2,2: 3 up-links per spine over 2 tops of its group (was refused:
+# CORES must divide SUS*NODES/SPINES): the first top gets 2 of each spine, the other 1
+out=$("$gen" superpod 3,2,4,4,2,2 | peers | grep -E '^L1-S000[01]|^L2-S000[01]') ||
+	fail "superpod 3,2,4,4,2,2"
+want='L1-S0000: L0-S0000 L0-S0002 L0-S0004 L2-S0000 L2-S0000 L2-S0001
+L1-S0001: L0-S0000 L0-S0002 L0-S0004 L2-S0000 L2-S0000 L2-S0001
+L2-S0000: L1-S0000 L1-S0000 L1-S0001 L1-S0001 L1-S0004 L1-S0004 L1-S0005 L1-S0005
+L2-S0001: L1-S0000 L1-S0001 L1-S0004 L1-S0005'
+[ "$out" = "$want" ] || fail "superpod 3,2,4,4,2,2 wiring: $out"
 # cores 2,3,2,6,4: chassis 0 is line ASICs 0-2 with tops 0-1, chassis 1 lines 3-5 with
 # tops 2-3; leaf l's up-links deal the round robin c0/l0 c1/l0 c0/l1 c1/l1 c0/l2 c1/l2 on
 out=$("$gen" cores 2,3,2,6,4 | peers | grep -v '^L1') || fail "cores 2,3,2,6,4"
@@ -68,7 +77,7 @@ out=$("$gen" cores 2,3,2,6,4 --director CS7500 | grep -c '^Switch.*# "MF0;cs7500
 
 gen_err "vartree-gen: bad spec 'superpod 2,2,4,3,1': SPINES must divide NODES (each leaf as many links to each spine)" superpod 2,2,4,3,1
 gen_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,3': GROUPS must divide SPINES (as many spines of a rail per group)" superpod 2,2,4,4,2,3
-gen_err "vartree-gen: bad spec 'superpod 3,2,4,4,2,2': CORES must divide SUS*NODES/SPINES (each spine as many links to each top of its core group)" superpod 3,2,4,4,2,2
+gen_err "vartree-gen: bad spec 'superpod 1,2,4,4,2,2': CORES must be at most SUS*NODES/SPINES (each spine at least one link to each top of its core group)" superpod 1,2,4,4,2,2
 gen_err "vartree-gen: bad spec 'superpod 0,2,4,4,2': counts must be at least 1" superpod 0,2,4,4,2
 gen_err "vartree-gen: bad spec 'superpod 2,2,4,4,2,2,1': expected superpod SUS,RAILS,NODES,SPINES,CORES[,GROUPS]" superpod 2,2,4,4,2,2,1
 gen_err "vartree-gen: bad spec 'cores 1,2,2,4,4': a split core needs two or more chassis" cores 1,2,2,4,4
