@@ -144,6 +144,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.tturn, nsw);
 	CARVE(a, r->deg.tup, np);
 	CARVE(a, r->deg.tw, nsw);
+	CARVE(a, r->batch.at, f->max_lid + 1);
 }
 
 /* The router's working memory, every table of every plane: one block, zeroed. */

@@ -30,6 +30,7 @@ void vt_route_batch_start(struct router *r, uint32_t lid)
 	if (b->n == VT_ROUTE_BATCH)
 		vt_route_batch_flush(r);
 	assert(b->n < VT_ROUTE_BATCH);
+	b->at[lid] = b->n;
 	b->lid[b->n] = lid;
 	b->col = b->cols + (size_t)b->n++ * r->lfts->nsw;
 }

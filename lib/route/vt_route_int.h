@@ -239,6 +239,8 @@ struct route_degraded {
 	 */
 	uint32_t *gwhole;
 	uint8_t *gsplit;
+	/* the level below the tops falls into two or more groups and some leaf lost up-links */
+	int split_dmg;
 	/*
 	 * Where leaf_spread: per up_port[] entry a + i of a leaf (a its
 	 * up_start), the parent its ascents number i, i + nu, ... go to (nu
@@ -354,6 +356,7 @@ struct route_batch {
 	uint32_t lid[VT_ROUTE_BATCH];
 	uint32_t n;
 	uint8_t *col; /* the current LID's column; a place-keeper's, never flushed */
+	uint32_t *at; /* per LID: its column's index when lid[at] is that LID and at < n */
 };
 
 /* A block tables are carved from (vt_route.c's router_layout); NULL base: sizing only. */

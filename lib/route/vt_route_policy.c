@@ -260,15 +260,138 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
  * up-links: its links to the parents that found it are fewer than its
  * siblings', so taking them in turn no longer keeps a shift window's
  * destinations on different lanes. The window's load on up-link j (as a
- * straggler's, window_load) then ranks them first; 0 elsewhere.
+ * straggler's, window_load) then ranks them first. Above the leaves, on a
+ * damaged split core (deg.split_dmg), stage_load; 0 elsewhere.
  */
+static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum);
+
 uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j)
 {
 	const vt_tree *t = r->t;
 
-	if (t->level[c] || t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
+	if (t->level[c])
+		return r->deg.split_dmg ? stage_load(r, c, t->up_port[j]) : 0;
+	if (t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
 		return 0;
 	return window_load(r, c, t->up_port[j], t->up_peer[j]);
+}
+
+/* A destination routed already: its column in the batch, else NULL and the tables by lid. */
+struct routed_col {
+	const uint8_t *col;
+	uint32_t lid;
+};
+
+static void routed_col(const struct router *r, uint32_t d, struct routed_col *rc)
+{
+	uint32_t q = r->t->order.port[d], i;
+
+	rc->lid = q == VT_NONE ? 0 : r->f->ports[q].lid;
+	rc->col = NULL;
+	if (rc->lid && (i = r->batch.at[rc->lid]) < r->batch.n && r->batch.lid[i] == rc->lid)
+		rc->col = r->batch.cols + (size_t)i * r->lfts->nsw;
+}
+
+static uint8_t col_entry(const struct router *r, const struct routed_col *rc, uint32_t s)
+{
+	return rc->col ? rc->col[s] : vt_lft_get(r->lfts, s, rc->lid);
+}
+
+/* Does the flow from leaf L to the destination of rc go up through switch c and out port pnum? */
+static int flow_up_via(const struct router *r, const struct routed_col *rc, uint32_t L, uint32_t c,
+		       uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t s = L;
+
+	while (t->level[s] < t->level[c]) {
+		uint8_t e = col_entry(r, rc, s);
+		uint32_t j = t->up_start[s];
+
+		while (j < t->up_start[s + 1] && t->up_port[j] != e)
+			j++;
+		if (j == t->up_start[s + 1])
+			return 0;
+		s = t->up_peer[j];
+	}
+	return s == c && col_entry(r, rc, c) == pnum;
+}
+
+/* Most hosts below a switch whose flows stage_load counts */
+#define VT_STAGE_SRC 128u
+
+/* The ranks whose flows can go up through switch c: the hosts of the leaves below it. */
+static uint32_t sources_below(const struct router *r, uint32_t c, uint32_t *src)
+{
+	const vt_tree *t = r->t;
+	uint32_t m = 0;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t L = t->by_level[i], id = t->sub[L];
+
+		if (!vt_tree_bit(t, t->desc, c, L) || id == VT_NONE)
+			continue;
+		for (uint32_t k = 0; k < t->subs[id].nranks; k++) {
+			uint32_t s = t->subs[id].first_rank + k;
+
+			if (t->order.port[s] == VT_NONE)
+				continue;
+			if (m == VT_STAGE_SRC)
+				return VT_NONE;
+			src[m++] = s;
+		}
+	}
+	return m;
+}
+
+/* Does a child of c reach it over two or more links? */
+static int parallel_below(const vt_tree *t, uint32_t c)
+{
+	for (uint32_t k = t->dn_start[c] + 1; k < t->dn_start[c + 1]; k++)
+		if (t->dn_peer[k] == t->dn_peer[k - 1])
+			return 1;
+	return 0;
+}
+
+/*
+ * Switch c above the leaves, found over several parallel links to the main
+ * route's parent (vt_route_upgoing.c), on a damaged split core: the shift
+ * stages in which a host below c sends to the current destination, each with
+ * the flows of destinations routed already that the same stage sends from
+ * below c up through c and out port pnum (their leaves' and c's entries, as
+ * written). Packed: the most such flows in any of those stages, times 4096,
+ * plus their sum; lower first. 0 where more than VT_STAGE_SRC hosts are below c.
+ */
+static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, n = t->order.n, m, most = 0, sum = 0, src[VT_STAGE_SRC];
+
+	if (d == VT_NONE || (m = sources_below(r, c, src)) == VT_NONE)
+		return 0;
+	for (uint32_t a = 0; a < m; a++) {
+		uint32_t cnt = 0, k = (d + n - src[a]) % n;
+
+		for (uint32_t b = 0; b < m; b++) {
+			uint32_t dd = (src[b] + k) % n;
+			struct routed_col rc;
+
+			if (b == a || dd >= d)
+				continue;
+			routed_col(r, dd, &rc);
+			cnt += rc.lid && flow_up_via(r, &rc, t->rank_leaf[src[b]], c, pnum);
+		}
+		most = cnt > most ? cnt : most;
+		sum += cnt;
+	}
+	/*
+	 * Where c's children reach it over single links (a director's line
+	 * ASICs), the sums mislead (cores 2,8,4,16,8 --drop-links 2@0: 2/1.95
+	 * with them 3/2.08): only a stage that would carry three flows decides.
+	 */
+	if (!parallel_below(t, c))
+		return most >= 2 ? most : 0;
+	return most * 4096 + (sum > 4095 ? 4095 : sum);
 }
 
 /*

@@ -51,9 +51,11 @@ struct straggler_keys {
 void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
 			     const uint8_t *pn, struct straggler_keys *k);
 /*
- * Leaf c's up-link j to a parent that found it among several (Algorithm 3):
- * where c lost up-links, the most destinations of a shift window on that
- * lane (lower first), else 0.
+ * Switch c's up-link j to a parent that found it among several (Algorithm
+ * 3), lower first: a leaf that lost up-links, the most destinations of a
+ * shift window on that lane; above the leaves on a split core with a leaf
+ * that lost up-links, the flows its shift stages carry there already
+ * (vt_route_policy.c's stage_load); else 0.
  */
 uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j);
 /* Is a strictly better than b? */

@@ -65,6 +65,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # a leaf that lost up-links went round its parents' groups (the two chassis)
 # first, a group's share as whole: the lost lane's destination moved to the
 # other chassis and the leaf's later ones each one lane on.
+# superpod 3,4,8,4,3,2 --drop-links 2@0: 3/1.989474 (cut bound 2/1.852632),
+# superpod 4,4,8,4,2,2 --drop-links 2@0: 3/2.070866 (2/1.889764), pruned 8,3
+# --drop-links 2@0 --seed 2: 3/2.106383 (2/1.872340) before a level-1 switch
+# found over parallel links to the main route's top took the one its shift
+# stages load least (vt_route_found_window) rather than its links in turn.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -104,6 +109,9 @@ cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
 cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
+superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
+superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
+pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
