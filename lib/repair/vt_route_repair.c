@@ -211,12 +211,12 @@ static int try_port(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 static void keep_lid(struct repair *r, uint32_t lid, int off)
 {
 	uint32_t n = 0;
-	int progress = 1, far = r->how.forced_lids == VT_FORCED_FAR;
+	int progress = 1, fixes = vt_forced_fixes(r);
 
 	for (size_t i = r->pend_at[lid]; i < r->pend_at[lid + 1]; i++) {
 		size_t b = (size_t)r->pend_sw[i] * r->t->nlid + lid;
 
-		if ((!off || !bit(r->used_now, b)) && !(far && bit(r->fixed, b)))
+		if ((!off || !bit(r->used_now, b)) && !(fixes && bit(r->fixed, b)))
 			r->pend[n++] = r->pend_sw[i];
 	}
 	while (progress && n) {
@@ -613,7 +613,13 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
  * 457), only where such a link is lost (elsewhere it differs from the next
  * in the rank limit alone, and stood with more entries: superpod 3,4,8,4,3,2,
  * a top down, 258 against the fallback's 250); then by rank distance up to
- * 2, then 4. The first that stands into r->t: 0, 1 when none, -1. Tried
+ * 2, then 4, then 2 with a sibling's ports (VT_FORCED_SIBLING: fat 8,3,
+ * the first level-1 switch down, 4494 entries where the fallback changed
+ * 15441). Once the every-source audit finds a credit loop in one, the
+ * previous tables' turns are left to them all (the old turn leaf and the new
+ * one closed it: real-shaped pruned 36,6, the first level-1 switch down,
+ * 37127 entries against the fallback's 71060). The first that stands into
+ * r->t: 0, 1 when none, -1. Tried
  * only where every whole candidate was refused, before the fallback: on the
  * rows of tests/bench/churn.sh where a whole one stands, these were refused
  * or changed more blocks (fat 8,3, a level-1 up-link down: 111 entries in
@@ -623,14 +629,14 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
 static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 			   uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
-	static const uint8_t near[] = {VT_FORCED_FAR, 2, 4};
-	int far;
+	static const uint8_t near[] = {VT_FORCED_FAR, 2, 4, VT_FORCED_SIBLING};
+	int far, turns = 1;
 
 	if (r->policy == VT_REPAIR_FEWEST)
 		return 1; /* its whole repairs keep longer routes too: fewer changes */
 
 	for (size_t i = 0; i < sizeof(near); i++) {
-		struct repair_try how = {.prev_turns = 1, .forced_lids = near[i]};
+		struct repair_try how = {.prev_turns = (uint8_t)turns, .forced_lids = near[i]};
 		int bad;
 
 		if (near[i] == VT_FORCED_FAR && (far = vt_repair_far_applies(r)) <= 0) {
@@ -639,7 +645,11 @@ static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_r
 			continue; /* no far link: its tables would differ in the rank limit alone */
 		}
 		bad = candidate(r, how, g, st, changed, blocks, e);
-
+		if (bad == CAND_AUDIT && turns) { /* a credit loop: the fresh turns alone */
+			how.prev_turns = 0;
+			turns = 0;
+			bad = candidate(r, how, g, st, changed, blocks, e);
+		}
 		if (bad <= 0)
 			return bad;
 	}

@@ -9,6 +9,18 @@
  * in turn against the fresh tables) moves the hosts' entries behind the ones
  * it had to move, or congests shift with them (a level-1 switch down), this
  * leaves them be.
+ *
+ * VT_FORCED_SIBLING: a switch that CA traffic to a LID crosses going up and
+ * did not before (or whose port for it is forced off) takes the port it uses
+ * for the other CA LIDs of the LID's leaf. Those entries were spare: the old
+ * routing filled them by a rule of its own (fat 8,3: a level-1 switch sent
+ * every spare LID up one port), so the destinations a dead level-1 switch
+ * carried all went up one link of each sibling and met in one shift stage;
+ * the sibling's ports for the leaf's other LIDs are the ones the old routing
+ * spread over the tops for that leaf (the tree is symmetric: a sibling plays
+ * the dead switch's role), so the moved destinations of one shift window
+ * keep apart (fat 8,3, the first level-1 switch down: shift worst 3 with the
+ * spare ports, 2 as fresh with these).
  */
 #include "repair/vt_route_repair_forced_lids.h"
 
@@ -38,6 +50,9 @@ struct forced_lids {
 	 * redir[x] instead; switch x takes port tport[x] (far_parent)
 	 */
 	uint32_t *redir, *redir_lid, *tport, *tport_lid;
+	/* VT_FORCED_SIBLING, per leaf switch, its CA LIDs: leaf_lid[leaf_at[x] .. leaf_at[x + 1])
+	 */
+	uint32_t *leaf_at, *leaf_lid;
 	/* r->used_now: per switch and LID, CA traffic crosses it (the LIDs done so far:
 	 * under r->t, the others: under r->prev) */
 };
@@ -172,6 +187,8 @@ static unsigned choose(const struct repair *r, const struct forced_lids *fl, uin
 
 	if (near == VT_FORCED_FAR)
 		near = gap_cap(r);
+	else if (near == VT_FORCED_SIBLING)
+		near = 2;
 	gaps(r, s, lid, gap);
 	for (unsigned p = 1; p < r->stride; p++) {
 		if (!good_port(r, fl, s, p) || (only != VT_NONE && sw_peer(r, s, p) != only))
@@ -257,11 +274,43 @@ static void far_parent(struct repair *r, struct forced_lids *fl, uint32_t lid, u
 }
 
 /*
+ * VT_FORCED_SIBLING: the port switch s takes for the other CA LIDs of lid's
+ * leaf that CA traffic crosses s towards (the LIDs before lid as chosen, the
+ * others as before), where they all take one and it goes up a shortest
+ * route to lid; else 0.
+ */
+static unsigned sibling_port(const struct repair *r, const struct forced_lids *fl, uint32_t s,
+			     uint32_t lid)
+{
+	uint32_t leaf = lid_switch(r, lid), n;
+	const uint8_t *row = vt_lft_row(r->t, s), *prow = vt_lft_row(r->prev, s);
+	size_t base = (size_t)s * r->t->nlid;
+	unsigned got = 0;
+
+	if (leaf == VT_NONE)
+		return 0;
+	for (uint32_t i = fl->leaf_at[leaf]; i < fl->leaf_at[leaf + 1]; i++) {
+		uint32_t l = fl->leaf_lid[i];
+		unsigned p;
+
+		if (l == lid || !bit(r->used_now, base + l))
+			continue;
+		p = l < lid ? row[l] : prow[l];
+		if (got && p != got)
+			return 0;
+		got = p;
+	}
+	n = got && got < r->stride ? sw_peer(r, s, got) : VT_NONE;
+	return n != VT_NONE && above(r, s, n) && good_port(r, fl, s, got) ? got : 0;
+}
+
+/*
  * The port switch s takes for lid (0: none, the fresh entry stays), its
  * previous one old; now, was: CA traffic to lid crosses s now, did before.
+ * *fix: keep_lid is to leave the entry (VT_FORCED_SIBLING's ports).
  */
 static unsigned route_port(const struct repair *r, const struct forced_lids *fl, uint32_t s,
-			   uint32_t lid, unsigned old, int now, int was)
+			   uint32_t lid, unsigned old, int now, int was, int *fix)
 {
 	uint32_t to = old < r->stride ? sw_peer(r, s, old) : VT_NONE;
 	unsigned p = 0;
@@ -273,6 +322,11 @@ static unsigned route_port(const struct repair *r, const struct forced_lids *fl,
 			p = fl->tport[s]; /* down the far link */
 		if (p)
 			return p;
+	}
+	if (r->how.forced_lids == VT_FORCED_SIBLING && now && (!was || !good_port(r, fl, s, old)) &&
+	    (p = sibling_port(r, fl, s, lid)) != 0) {
+		*fix = p != old;
+		return p;
 	}
 	if (!good_port(r, fl, s, old))
 		return choose(r, fl, s, lid, 0, VT_NONE);
@@ -305,12 +359,12 @@ static void route_lid(struct repair *r, struct forced_lids *fl, uint32_t lid)
 		uint32_t s = fl->queue[i];
 		size_t b = (size_t)s * r->t->nlid + lid;
 		unsigned old = vt_lft_get(r->prev, s, lid), p;
-		int was = bit(r->used_now, b), now = fl->now[s] == lid;
+		int was = bit(r->used_now, b), now = fl->now[s] == lid, fix = far;
 
-		if ((p = route_port(r, fl, s, lid, old, now, was)) == 0)
+		if ((p = route_port(r, fl, s, lid, old, now, was, &fix)) == 0)
 			continue; /* none: the fresh entry stays */
 		vt_lft_set(r->t, s, lid, (uint8_t)p);
-		if (far)
+		if (fix)
 			set_bit(r->fixed, b, 1); /* keep_lid leaves it */
 		if (was && old < r->stride && sw_peer(r, s, old) != VT_NONE)
 			fl->use[(size_t)s * r->stride + old]--;
@@ -353,6 +407,30 @@ static void count_use(const struct repair *r, struct forced_lids *fl)
 	}
 }
 
+/* fl->leaf_at, fl->leaf_lid: the CA LIDs of each leaf switch (sibling_port). -1 when out of memory.
+ */
+static int leaf_index(const struct repair *r, struct forced_lids *fl)
+{
+	uint32_t nsw = r->f->nswitches, nlid = r->t->nlid, x;
+
+	fl->leaf_at = calloc((size_t)nsw + 2, sizeof(*fl->leaf_at));
+	fl->leaf_lid = malloc(((size_t)nlid + 1) * sizeof(*fl->leaf_lid));
+	if (!fl->leaf_at || !fl->leaf_lid)
+		return -1;
+	/* counted into leaf_at[x + 2], summed, then filled from leaf_at[x + 1] */
+	for (uint32_t lid = 1; lid < nlid; lid++)
+		if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE &&
+		    (x = lid_switch(r, lid)) != VT_NONE)
+			fl->leaf_at[x + 2]++;
+	for (uint32_t i = 2; i < nsw + 2; i++)
+		fl->leaf_at[i] += fl->leaf_at[i - 1];
+	for (uint32_t lid = 1; lid < nlid; lid++)
+		if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE &&
+		    (x = lid_switch(r, lid)) != VT_NONE)
+			fl->leaf_lid[fl->leaf_at[x + 1]++] = lid;
+	return 0;
+}
+
 int vt_repair_forced_lids(struct repair *r)
 {
 	size_t nsw = (size_t)r->f->nswitches + 1;
@@ -368,11 +446,11 @@ int vt_repair_forced_lids(struct repair *r)
 		.tport_lid = calloc(nsw, sizeof(*fl.tport_lid)),
 		.leaf = VT_NONE,
 	};
-	int rc = -1;
+	int rc = -1, sib = r->how.forced_lids == VT_FORCED_SIBLING;
 
 	if (fl.dist && fl.down && fl.queue && fl.now && fl.use && fl.redir && fl.redir_lid &&
-	    fl.tport && fl.tport_lid) {
-		if (r->how.forced_lids == VT_FORCED_FAR)
+	    fl.tport && fl.tport_lid && !(sib && leaf_index(r, &fl))) {
+		if (vt_forced_fixes(r))
 			memset(r->fixed, 0, ((size_t)r->t->nsw * r->t->nlid + 7) / 8);
 		count_use(r, &fl);
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
@@ -389,6 +467,8 @@ int vt_repair_forced_lids(struct repair *r)
 	free(fl.redir_lid);
 	free(fl.tport);
 	free(fl.tport_lid);
+	free(fl.leaf_at);
+	free(fl.leaf_lid);
 	return rc;
 }
 

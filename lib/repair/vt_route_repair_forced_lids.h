@@ -31,6 +31,20 @@ int vt_repair_forced_lids(struct repair *r);
 #define VT_FORCED_FAR 255u
 
 /*
+ * r->how.forced_lids for a rank limit of 2 where a switch that CA traffic to a
+ * LID crosses going up now and did not before takes the port it takes for
+ * the LID's leaf's other CA LIDs (vt_route_repair_forced_lids.c), its
+ * entries kept from the caller's keep_lid.
+ */
+#define VT_FORCED_SIBLING 254u
+
+/* Does candidate r->how leave keep_lid the entries r->fixed holds? */
+static inline int vt_forced_fixes(const struct repair *r)
+{
+	return r->how.forced_lids == VT_FORCED_FAR || r->how.forced_lids == VT_FORCED_SIBLING;
+}
+
+/*
  * Can VT_FORCED_FAR move a destination to the far link: has a switch that
  * still starts a shortest up*-down* route down to a CA LID lost the link its
  * previous entry for it took? 1, 0, -1 when out of memory.
