@@ -319,32 +319,60 @@ static unsigned choose_port(struct repair *r, uint32_t s, uint32_t lid, const ui
 }
 
 /*
+ * The LIDs whose entry of switch s may be rebalanced (to_rebalance's REB_NO
+ * left out: the entry is prev's and CA traffic crossed it before or not now)
+ * into out, ascending; how many. Compared 64 LIDs at a time: rebalance looks
+ * at every switch's row in every candidate (pruned 36,12, a level-1 switch
+ * down: 3234 rows of 4429 LIDs), and most rows hold few such LIDs.
+ */
+static uint32_t reb_lids(const struct repair *r, uint32_t s, uint32_t *out)
+{
+	uint32_t nlid = r->t->nlid, m = 0;
+	const uint8_t *tr = vt_lft_row(r->t, s), *pr = vt_lft_row(r->prev, s);
+	size_t base = (size_t)s * nlid;
+
+	for (uint32_t l0 = 0; l0 < nlid; l0 += 64) {
+		uint32_t k = nlid - l0 < 64 ? nlid - l0 : 64;
+		uint64_t nw = bits64(r->used_now, base + l0) & ~bits64(r->used_prev, base + l0);
+
+		if (k < 64)
+			nw &= (1ull << k) - 1;
+		if (!nw && !memcmp(tr + l0, pr + l0, k))
+			continue;
+		for (uint32_t i = l0 ? 0 : 1; i < k; i++)
+			if (tr[l0 + i] != pr[l0 + i] || (nw >> i & 1))
+				out[m++] = l0 + i;
+	}
+	return m;
+}
+
+/*
  * Those entries of switch s take, in LID order, the port carrying the fewest
  * CA routes so far among those try_port accepts, the current one unless another
- * carries at least two fewer.
+ * carries at least two fewer. The LIDs are found first (reb_lids): choose_port
+ * changes only the entry it is given, so the ones after it are found alike.
  */
 static void rebalance(struct repair *r, uint32_t s)
 {
 	const vt_fabric *f = r->f;
-	uint32_t all[256] = {0}, used[256] = {0}, nlid = r->t->nlid;
+	uint32_t all[256] = {0}, used[256] = {0}, nlid = r->t->nlid, *lids = r->reb, m;
 	/* s's rows, read directly: the loops below visit every LID of every switch */
-	const uint8_t *tr = vt_lft_row(r->t, s), *pr = vt_lft_row(r->prev, s);
+	const uint8_t *tr = vt_lft_row(r->t, s);
 	size_t base = (size_t)s * nlid;
 
 	r->rank_port_sw = VT_NONE; /* rank_gaps builds rank_port for s again */
+	if (!(m = reb_lids(r, s, lids)))
+		return;
 	for (uint32_t lid = 1; lid < nlid; lid++)
 		if (r->ca[lid]) {
 			all[tr[lid]]++;
 			used[tr[lid]] += bit(r->used_now, base + lid);
 		}
-	for (uint32_t lid = 1; lid < nlid; lid++) {
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t lid = lids[i];
 		unsigned cur = tr[lid], best;
 		int ca, u, why;
 
-		/* to_rebalance's REB_NO, the common case, first */
-		if (cur == pr[lid] &&
-		    !(bit(r->used_now, base + lid) && !bit(r->used_prev, base + lid)))
-			continue;
 		if (f->lid_port[lid] == VT_NONE || cur == 0 || cur == VT_LFT_NONE ||
 		    (why = to_rebalance(r, s, lid)) == REB_NO)
 			continue;
@@ -746,13 +774,14 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	t.port = malloc(n ? n : 1);
 	r.level = malloc((size_t)f->nswitches + 1);
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
-	r.used_prev = calloc(n / 8 + 1, 1);
-	r.used_now = malloc(n / 8 + 1);
+	r.used_prev = calloc(n / 8 + BITS_SLACK, 1); /* slack: bits64 */
+	r.used_now = calloc(n / 8 + BITS_SLACK, 1);
+	r.reb = malloc(((size_t)t.nlid + 1) * sizeof(*r.reb));
 	r.fixed = malloc(n / 8 + 1);
 	r.differ = malloc((size_t)t.nlid + 1);	/* optional: NULL, every LID followed */
 	r.grew = calloc((size_t)t.nlid + 1, 1); /* optional: NULL, every LID looked at */
 	st->mode = VT_REPAIR_DONE;
-	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.fixed ||
+	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.reb || !r.fixed ||
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
@@ -763,6 +792,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.pend);
 	free(r.used_prev);
 	free(r.used_now);
+	free(r.reb);
 	free(r.fixed);
 	free(r.differ);
 	vt_repair_tables_free(&r);

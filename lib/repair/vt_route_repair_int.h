@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
@@ -94,6 +95,7 @@ struct repair {
 	uint8_t *grew;
 	/* per switch and LID (bit s * nlid + lid): CA traffic to lid crosses s */
 	uint8_t *used_prev, *used_now;
+	uint32_t *reb; /* nlid: rebalance's LIDs of one switch */
 	/* per switch and LID: an entry the VT_FORCED_FAR candidate chose, which keep_lid leaves */
 	uint8_t *fixed;
 	int have_used_prev;
@@ -120,6 +122,20 @@ struct repair {
 static inline int bit(const uint8_t *m, size_t i)
 {
 	return m[i >> 3] >> (i & 7) & 1;
+}
+
+/*
+ * 64 bits of bitmap m from bit i on: m has BITS_SLACK bytes past its last
+ * byte (r->used_prev, r->used_now), read here and ignored by the callers.
+ */
+#define BITS_SLACK 16
+static inline uint64_t bits64(const uint8_t *m, size_t i)
+{
+	uint64_t x;
+	unsigned sh = i & 7;
+
+	memcpy(&x, m + (i >> 3), 8);
+	return sh ? x >> sh | (uint64_t)m[(i >> 3) + 8] << (64 - sh) : x;
 }
 
 static inline int is_ca_lid(const vt_fabric *f, uint32_t lid)
