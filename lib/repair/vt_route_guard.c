@@ -118,12 +118,118 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 	return 0;
 }
 
+/*
+ * The most flows one channel carries in shift stage k (source rank a to rank
+ * a + k) under tables t, counted as vt_shift_count counts them: a flow whose
+ * path does not deliver (vt_routes' pruning) loads nothing. Each flow walked
+ * once: a few hundred thousand instructions against a count of every stage.
+ * g->path holds a path, then the channels loaded (touched).
+ */
+static uint32_t stage_load(struct repair_guard *g, const vt_lfts *t, uint32_t k)
+{
+	const vt_routes *r = &g->rt;
+	uint32_t n = r->n, nlid = t->nlid, worst = 0, nt = 0, *touched = g->path + r->nsw + 1;
+
+	for (uint32_t a = 0; a < n; a++) {
+		uint32_t d = a + k < n ? a + k : a + k - n, lid = r->rank_lid[d], x = r->rank_sw[a];
+		uint32_t np = 0, c = VT_NONE;
+
+		if (x == VT_NONE || r->rank_sw[d] == VT_NONE || lid >= nlid)
+			continue;
+		while (np <= r->nsw) { /* longer: a forwarding loop */
+			uint8_t p = t->port[(size_t)x * nlid + lid];
+
+			if (p == VT_LFT_NONE || p >= g->stride ||
+			    (c = g->chan[(size_t)x * g->stride + p]) == VT_NONE)
+				break;
+			g->path[np++] = c;
+			if ((x = r->chan_sw[c]) == VT_NONE)
+				break;
+		}
+		if (x != VT_NONE || g->f->ports[c].peer != g->order->port[d])
+			continue; /* not delivered */
+		g->path[np++] = r->rank_up[a];
+		for (uint32_t i = 0; i < np; i++) {
+			uint32_t v = ++g->load[g->path[i]];
+
+			if (v == 1)
+				touched[nt++] = g->path[i];
+			worst = v > worst ? v : worst;
+		}
+	}
+	while (nt) /* cleared for the next stage */
+		g->load[touched[--nt]] = 0;
+	return worst;
+}
+
+/* g->chan: per switch and port, the channel (ports[] index) it sends on, VT_NONE unlinked. */
+static int chan_table(struct repair_guard *g)
+{
+	const vt_fabric *f = g->f;
+
+	g->stride = 1;
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		if (f->nodes[f->switches[s]].nports + 1u > g->stride)
+			g->stride = f->nodes[f->switches[s]].nports + 1u;
+	g->chan = malloc(((size_t)f->nswitches * g->stride + 1) * sizeof(*g->chan));
+	if (!g->chan)
+		return -1;
+	for (uint32_t s = 0; s < f->nswitches; s++) {
+		const struct vt_node *nd = &f->nodes[f->switches[s]];
+
+		for (unsigned p = 0; p < g->stride; p++)
+			g->chan[(size_t)s * g->stride + p] =
+				p == 0 || p > nd->nports ||
+						f->ports[nd->first_port + p].peer == VT_NONE
+					? VT_NONE
+					: nd->first_port + p;
+	}
+	return 0;
+}
+
+#define QUICK_STAGES 8 /* stages tried before a count: spread over the pattern */
+
+/*
+ * A stage of t worse than the fresh tables' worst (0: none of those tried):
+ * the one that refused last, then QUICK_STAGES spread evenly. Refused
+ * candidates mostly crowd a link in most stages (pruned 36,12, a level-1
+ * switch down: worst 19 against 3), and a count costs as much as routing.
+ */
+static uint32_t quick_stage(struct repair_guard *g, const vt_lfts *t, uint32_t *worst)
+{
+	uint32_t n = g->rt.n;
+
+	if (!g->scratch) {
+		g->load = calloc((size_t)g->f->nports + 1, sizeof(*g->load));
+		/* a path (nsw + 1 channels), then the channels loaded */
+		g->path = malloc(((size_t)g->rt.nsw + 2 + g->f->nports) * sizeof(*g->path));
+		g->scratch = g->load && g->path && !chan_table(g) ? 1 : -1;
+	}
+	if (g->scratch < 0)
+		return 0; /* out of memory: the count decides */
+	for (uint32_t i = 0; i <= QUICK_STAGES; i++) {
+		uint32_t k = i == 0 ? g->hot
+				    : 1 + (uint32_t)((uint64_t)(i - 1) * (n - 1) / QUICK_STAGES);
+
+		if (k == 0 || k >= n || (i && k == g->hot))
+			continue;
+		if ((*worst = stage_load(g, t, k)) > g->fresh_worst)
+			return g->hot = k;
+	}
+	return 0;
+}
+
 void vt_repair_guard_free(struct repair_guard *g)
 {
 	if (g->have_rt)
 		vt_routes_free(&g->rt);
 	free(g->last);
 	free(g->changed);
+	free(g->load);
+	free(g->path);
+	free(g->chan);
+	g->load = g->path = g->chan = NULL;
+	g->scratch = 0;
 	vt_shift_count_free(g->count);
 	g->count = NULL;
 	g->have_rt = 0;
@@ -133,7 +239,7 @@ void vt_repair_guard_free(struct repair_guard *g)
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e)
 {
-	uint32_t wt;
+	uint32_t wt, k;
 	double at;
 
 	if (!g->order || g->order->n < 2)
@@ -142,6 +248,13 @@ int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, s
 		if (shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
 			return -1;
 		g->have_fresh = 1;
+	}
+	if (g->quick && (k = quick_stage(g, t, &wt))) {
+		snprintf(why, len,
+			 "the repaired tables congest shift more than the fresh ones: worst %u in "
+			 "shift %u against %u",
+			 wt, k, g->fresh_worst);
+		return 1;
 	}
 	if (shift_load(g, t, &wt, &at, e))
 		return -1;

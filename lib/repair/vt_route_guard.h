@@ -29,6 +29,16 @@ struct repair_guard {
 	uint8_t *last;		      /* a copy of those tables (NULL: not kept) */
 	uint8_t *changed;	      /* per LID: scratch for vt_lfts_differ */
 	struct vt_shift_count *count; /* the shift count of the tables measured last */
+	/*
+	 * quick (the caller's): a refusal need not say t's figures, so a shift
+	 * stage already worse than the fresh tables' worst refuses t before the
+	 * count (stage_load); load, path: its scratch per channel and switch;
+	 * hot: the stage that refused last, tried first; chan: per switch and
+	 * port (stride per switch), the channel it sends on; scratch: those
+	 * allocated (1), out of memory (-1), not yet (0)
+	 */
+	int quick, scratch;
+	uint32_t *load, *path, hot, *chan, stride;
 };
 
 /*
@@ -39,7 +49,10 @@ struct repair_guard {
  */
 int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
 			  size_t len, vt_err *e);
-/* Does t congest shift more than the fresh tables (worst stage, or average beyond noise)? */
+/*
+ * Does t congest shift more than the fresh tables (worst stage, or average
+ * beyond noise)? With g->quick, why may name one stage instead of t's figures.
+ */
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e);
 /* Frees what the guard keeps between candidates. */

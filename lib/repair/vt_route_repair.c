@@ -706,6 +706,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			continue;
 		if (!how->prev_turns && !loop)
 			break;
+		g->quick = *why != 0; /* only the first refusal's figures are told */
 		if ((tw = twin_of(done, nd, *how))) {
 			bad = tw->bad; /* the same tables again: refused alike */
 			memcpy(st->why, tw->why, sizeof(st->why));
@@ -720,6 +721,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		if (!*why)
 			memcpy(why, st->why, sizeof(why));
 	}
+	g->quick = *why != 0;
 	if ((bad = try_forced_lids(r, g, st, changed, blocks, e)) <= 0) {
 		st->why[0] = 0;
 		return bad;
