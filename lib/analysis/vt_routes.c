@@ -101,42 +101,70 @@ static int build_runs(vt_routes *r, vt_err *e)
 #define NEXT_TILE 64u /* ranks whose next rows are filled together */
 
 /*
- * next[d][s] for ranks d0 <= d < d1: the channel switch s forwards d's LID
- * through (VT_NONE: none, or an unlinked port). Switch by switch over a tile
- * of ranks: the ranks' LIDs lie close in each switch's row, where one rank at
- * a time walks down every switch's row.
+ * Per switch and port (stride per switch), the channel the port sends on:
+ * VT_NONE for port 0, VT_LFT_NONE, a port past the switch's last or one
+ * without a link (next_rows' answers, looked up once per switch, not per
+ * rank and switch). NULL when out of memory.
  */
-static void next_rows(vt_routes *r, const vt_lfts *t, uint32_t d0, uint32_t d1)
+static uint32_t *chan_table(const vt_routes *r, uint32_t *stride)
 {
 	const vt_fabric *f = r->f;
+	uint32_t *c, k = 1;
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (f->nodes[f->switches[s]].nports + 1u > k)
+			k = f->nodes[f->switches[s]].nports + 1u;
+	if (!(c = malloc(((size_t)r->nsw * k + 1) * sizeof(*c))))
+		return NULL;
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t node = f->switches[s];
+
+		for (uint32_t p = 0; p < k; p++) {
+			uint32_t q = VT_NONE;
+
+			if (p != 0 && p != VT_LFT_NONE && p <= f->nodes[node].nports)
+				q = vt_port_index(f, node, p);
+			c[(size_t)s * k + p] =
+				q != VT_NONE && f->ports[q].peer != VT_NONE ? q : VT_NONE;
+		}
+	}
+	*stride = k;
+	return c;
+}
+
+/*
+ * next[d][s] for ranks d0 <= d < d1: the channel switch s forwards d's LID
+ * through (VT_NONE: none, or an unlinked port; chan: chan_table's). Switch by
+ * switch over a tile of ranks: the ranks' LIDs lie close in each switch's row,
+ * where one rank at a time walks down every switch's row.
+ */
+static void next_rows(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint32_t stride,
+		      uint32_t d0, uint32_t d1)
+{
 	uint32_t nsw = r->nsw;
 
 	for (uint32_t s = 0; s < nsw; s++) {
-		uint32_t node = f->switches[s];
 		const uint8_t *lft = vt_lft_row(t, s);
+		const uint32_t *cs = chan + (size_t)s * stride;
 
 		for (uint32_t d = d0; d < d1; d++) {
-			uint32_t lid = r->rank_lid[d], c;
+			uint32_t lid = r->rank_lid[d];
 			uint8_t p = lid >= t->nlid ? VT_LFT_NONE : lft[lid]; /* VT_NONE too */
 
-			r->next[(uint64_t)d * nsw + s] = VT_NONE;
-			if (p == 0 || p == VT_LFT_NONE || p > f->nodes[node].nports)
-				continue;
-			c = vt_port_index(f, node, p);
-			if (f->ports[c].peer != VT_NONE)
-				r->next[(uint64_t)d * nsw + s] = c;
+			r->next[(uint64_t)d * nsw + s] = p < stride ? cs[p] : VT_NONE;
 		}
 	}
 }
 
 /* r->next for tables t; state and stack hold r->nsw. */
-static void fill_next(vt_routes *r, const vt_lfts *t, uint8_t *state, uint32_t *stack)
+static void fill_next(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint32_t stride,
+		      uint8_t *state, uint32_t *stack)
 {
 	r->t = t;
 	for (uint32_t d0 = 0; d0 < r->n; d0 += NEXT_TILE) {
 		uint32_t d1 = r->n - d0 < NEXT_TILE ? r->n : d0 + NEXT_TILE;
 
-		next_rows(r, t, d0, d1);
+		next_rows(r, t, chan, stride, d0, d1);
 		for (uint32_t d = d0; d < d1; d++)
 			if (r->rank_lid[d] != VT_NONE)
 				prune_bad(r, d, r->o->port[d], state, stack);
@@ -146,34 +174,37 @@ static void fill_next(vt_routes *r, const vt_lfts *t, uint8_t *state, uint32_t *
 int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt_err *e)
 {
 	uint8_t *state = malloc(r->nsw + 1);
-	uint32_t *stack = malloc((r->nsw + 1) * sizeof(*stack));
+	uint32_t *stack = malloc((r->nsw + 1) * sizeof(*stack)), stride,
+		 *chan = chan_table(r, &stride);
 
-	if (!state || !stack) {
+	if (!state || !stack || !chan) {
 		free(state);
 		free(stack);
+		free(chan);
 		return vt_err_nomem(e, "out of memory for the routes of %u switches", r->nsw);
 	}
 	if (!changed)
-		fill_next(r, t, state, stack);
+		fill_next(r, t, chan, stride, state, stack);
 	r->t = t;
 	/* a rank's row depends on its LID's column alone */
 	for (uint32_t d = 0; changed && d < r->n; d++) {
 		uint32_t lid = r->rank_lid[d];
 
 		if (lid < t->nlid && changed[lid]) {
-			next_rows(r, t, d, d + 1);
+			next_rows(r, t, chan, stride, d, d + 1);
 			prune_bad(r, d, r->o->port[d], state, stack);
 		}
 	}
 	free(state);
 	free(stack);
+	free(chan);
 	return 0;
 }
 
 int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 		    vt_err *e)
 {
-	uint32_t n = o->n, nsw = f->nswitches;
+	uint32_t n = o->n, nsw = f->nswitches, stride, *chan;
 
 	memset(r, 0, sizeof(*r));
 	r->f = f;
@@ -219,9 +250,17 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 			r->rank_up[a] = p;
 		}
 	}
-	fill_next(r, t, state, stack);
+	chan = chan_table(r, &stride);
+	if (chan)
+		fill_next(r, t, chan, stride, state, stack);
 	free(state);
 	free(stack);
+	free(chan);
+	if (!chan) {
+		vt_routes_free(r);
+		return vt_err_nomem(e, "out of memory for the routes of %u ranks and %u switches",
+				    n, nsw);
+	}
 	if (build_runs(r, e)) {
 		vt_routes_free(r);
 		return -1;
