@@ -254,6 +254,7 @@ int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, s
 			 "the repaired tables congest shift more than the fresh ones: worst %u in "
 			 "shift %u against %u",
 			 wt, k, g->fresh_worst);
+		g->quick_refused = 1;
 		return 1;
 	}
 	if (shift_load(g, t, &wt, &at, e))

@@ -35,9 +35,10 @@ struct repair_guard {
 	 * count (stage_load); load, path: its scratch per channel and switch;
 	 * hot: the stage that refused last, tried first; chan: per switch and
 	 * port (stride per switch), the channel it sends on; scratch: those
-	 * allocated (1), out of memory (-1), not yet (0)
+	 * allocated (1), out of memory (-1), not yet (0); quick_refused: the last
+	 * refusal was so (the caller clears it)
 	 */
-	int quick, scratch;
+	int quick, scratch, quick_refused;
 	uint32_t *load, *path, hot, *chan, stride;
 };
 

@@ -563,6 +563,7 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	int bad;
 
 	r->how = how;
+	g->quick_refused = 0;
 	if (repair_run(r))
 		return vt_err_nomem(e, "out of memory");
 	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
@@ -695,8 +696,9 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
 	struct refused done[NTRIES];
 	char why[sizeof(st->why)] = "";
-	int bad, loop = 0;
+	int bad, loop = 0, first_quick = 0;
 	size_t nd = 0;
+	struct repair_try first = {0};
 
 	for (size_t i = 0; i < NTRIES; i++) {
 		const struct repair_try *how = &repair_tries[i];
@@ -706,7 +708,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			continue;
 		if (!how->prev_turns && !loop)
 			break;
-		g->quick = *why != 0; /* only the first refusal's figures are told */
+		g->quick = 1; /* the first refusal's figures are counted again if told (below) */
 		if ((tw = twin_of(done, nd, *how))) {
 			bad = tw->bad; /* the same tables again: refused alike */
 			memcpy(st->why, tw->why, sizeof(st->why));
@@ -718,13 +720,21 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		memcpy(done[nd++].why, st->why, sizeof(st->why));
 		/* longer routes add turns of their own: their loops say nothing of fresh turns */
 		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
-		if (!*why)
+		if (!*why) {
 			memcpy(why, st->why, sizeof(why));
+			first = *how;
+			first_quick = g->quick_refused;
+		}
 	}
-	g->quick = *why != 0;
 	if ((bad = try_forced_lids(r, g, st, changed, blocks, e)) <= 0) {
 		st->why[0] = 0;
 		return bad;
+	}
+	if (first_quick) { /* the partial repair tells the first refusal's figures: counted */
+		g->quick = 0;
+		if ((bad = candidate(r, first, g, st, changed, blocks, e)) < 0)
+			return -1;
+		memcpy(why, st->why, sizeof(why));
 	}
 	/* off the CA paths first; the audit may refuse the previous turns it keeps */
 	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1}, g, st, changed,
