@@ -171,6 +171,42 @@ static uint32_t spread_pick(const struct router *r, uint32_t s, uint32_t rot, ui
 	return best;
 }
 
+/*
+ * Oversubscribed leaf s whose parents differ in up-links
+ * (vt_route_weighted_leaf): the parent whose destinations so far, pod-wide
+ * (all its children's), this one included, are the fewest per up-link it
+ * kept goes first, then s's least-loaded link to it, scanned from rot on; a
+ * parent with no up-link is left out. Spread evenly, a parent that kept one
+ * of two up-links carried half its pod's destinations on that one link
+ * (thin 4:2,3 --drop-links 1@1: 8 flows a shift stage, the pod's 3 links
+ * carrying 16).
+ */
+static uint32_t capacity_pick(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], nu = t->up_start[s + 1] - a, best = VT_NONE;
+	uint64_t bl = 0, bc = 0;
+	uint32_t bu = UINT32_MAX;
+
+	for (uint32_t i = 0; i < nu; i++) {
+		uint32_t j = a + (i + rot) % nu, p = t->up_peer[j];
+		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;
+		uint32_t u = r->use.dn[q] + r->deg.charge[j];
+		uint64_t l = (uint64_t)vt_route_down_load(r, p) + 1, c = vt_route_up_capacity(t, p);
+
+		if (!c)
+			continue;
+		if (best == VT_NONE || l * bc < bl * c || (l * bc == bl * c && u < bu)) {
+			bl = l;
+			bc = c;
+			bu = u;
+			best = j;
+			*rq = q;
+		}
+	}
+	return best;
+}
+
 /* Switch s's least-loaded up-link, scanned from rot on; *rq its parent's port. */
 static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
@@ -180,6 +216,9 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 
 	if ((r->deg.leaf_spread || r->deg.gsplit[s]) && !t->level[s])
 		return spread_pick(r, s, rot, rq);
+	if (!t->level[s] && nu && vt_route_weighted_leaf(t, s) &&
+	    (best = capacity_pick(r, s, rot, rq)) != VT_NONE)
+		return best;
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
 		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

@@ -462,6 +462,11 @@ int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
 void vt_route_strand(struct router *r, const vt_tree *t);
+/* vt_route_straggler.c: what a switch can carry upward and carries so far */
+uint32_t vt_route_up_capacity(const vt_tree *t, uint32_t p);
+int vt_route_weighted_leaf(const vt_tree *t, uint32_t s);
+uint32_t vt_route_down_load(const struct router *r, uint32_t p);
+uint32_t vt_route_up_load(const struct router *r, uint32_t p);
 /* vt_route_straggler.c */
 void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw);
 void vt_route_stragglers(struct router *r, const uint8_t *pn);

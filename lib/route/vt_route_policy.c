@@ -457,9 +457,26 @@ static int reached(const struct router *r, uint32_t c, uint32_t p)
 }
 
 /*
- * Leaves: the preference, then the lane the fewest destinations of any shift
- * window holding this one are expected on, then the one the destination's
- * leaf doubles least (tier 0 throughout).
+ * Is c a level-1 switch over weighted leaves (vt_route_weighted_leaf)? Its
+ * stragglers came up a lane the leaf chose by capacity, not in step with the
+ * main route, so neither the in-step port nor the parents' main-route loads
+ * (which count none of the stragglers: thin 4:2,3 --drop-links 1@1 sent each
+ * one up the same top, 7 a stage there) say anything; the least-used
+ * up-link does.
+ */
+static int weighted_below(const vt_tree *t, uint32_t c)
+{
+	if (t->level[c] != 1 || t->dn_start[c] == t->dn_start[c + 1])
+		return 0;
+	return vt_route_weighted_leaf(t, t->dn_peer[t->dn_start[c]]);
+}
+
+/*
+ * Leaves: the preference, then, where weighted (vt_route_weighted_leaf), the
+ * parent that sends the fewest destinations up per up-link it kept, then the
+ * lane the fewest destinations of any shift window holding this one are
+ * expected on, then the one the destination's leaf doubles least (tier 0
+ * throughout).
  *
  * Higher switches: a parent that goes down towards the destination (an
  * ancestor) ranks by its preference when it is the main route's or the
@@ -475,20 +492,25 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 	const vt_tree *t = r->t;
 	uint32_t l = t->level[c], p = t->up_peer[j];
 	uint8_t port = t->up_port[j];
-	uint32_t pref = r->main.mark[p] == r->main.serial   ? PREF_MAIN_ROUTE
-			: p == sib_parent		    ? PREF_SIBLING
-			: port == pn[l] && reached(r, c, p) ? PREF_IN_STEP
-							    : PREF_NONE;
+	int in_step = port == pn[l] && reached(r, c, p) && !weighted_below(t, c);
+	uint32_t pref = r->main.mark[p] == r->main.serial ? PREF_MAIN_ROUTE
+			: p == sib_parent		  ? PREF_SIBLING
+			: in_step			  ? PREF_IN_STEP
+							  : PREF_NONE;
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
 	if (l)
 		k->up_window = up_window(r, c, port);
 	if (!l) {
+		if (vt_route_weighted_leaf(t, c)) {
+			k->cap = vt_route_up_capacity(t, p);
+			k->cap_load = vt_route_up_load(r, p) + 1;
+		}
 		k->window_load = window_load(r, c, port, p);
 		k->lane_share = lane_expected(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING ? 2 : 1;
-		k->down_load = pref >= PREF_SIBLING ? 0 : down_load(r, p);
+		k->down_load = pref >= PREF_SIBLING || weighted_below(t, c) ? 0 : down_load(r, p);
 	} else if (pref >= PREF_SIBLING) {
 		k->tier = 1;
 		k->down_load = 62;
@@ -506,6 +528,8 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
 		return a->up_window < b->up_window;
 	if (a->pref != b->pref)
 		return a->pref > b->pref;
+	if (a->cap && b->cap && (uint64_t)a->cap_load * b->cap != (uint64_t)b->cap_load * a->cap)
+		return (uint64_t)a->cap_load * b->cap < (uint64_t)b->cap_load * a->cap;
 	if (a->window_load != b->window_load)
 		return a->window_load < b->window_load;
 	if (a->lane_share != b->lane_share)

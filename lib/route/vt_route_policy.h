@@ -37,6 +37,12 @@ struct straggler_keys {
 	uint32_t down_load; /* lower wins: above the leaves, the parent's way down */
 	uint32_t up_window; /* lower wins: above the leaves, destinations of the windows up j */
 	uint32_t pref;	    /* higher wins: enum straggler_pref */
+	/*
+	 * Leaves whose parents differ in up-links: the parent's destinations
+	 * up so far (plus one) per up-link it kept, cap_load / cap, lower
+	 * wins; cap 0 elsewhere
+	 */
+	uint32_t cap_load, cap;
 	uint32_t
 		window_load; /* lower wins: leaves, destinations of the shift windows on the lane */
 	uint32_t lane_share; /* lower wins: leaves, destinations px's leaf expects on the lane */

@@ -421,3 +421,59 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 	own_lanes(r, t);
 	lane_starts(r, t);
 }
+
+/* Up-links of switch p: what it can still carry upward. */
+uint32_t vt_route_up_capacity(const vt_tree *t, uint32_t p)
+{
+	return t->up_start[p + 1] - t->up_start[p];
+}
+
+/*
+ * Is leaf s's choice among its parents weighted by what each can carry
+ * upward: its leaves are oversubscribed (more hosts than the level's
+ * up-links), its parents differ in up-links, and one kept at most half its
+ * level's? On a tree without oversubscription every destination keeps a
+ * lane of its own, the sibling lanes (deg.sib) keep it there, and weights
+ * would only move it (fat 4,3 --drop-links 1@1: shift 2/1.57, weighted
+ * 2/1.90); where a parent kept more than half, the sibling lanes serve
+ * better too (thin 8:4,3 --drop-links 3@1, a level-1 switch keeping 3 of
+ * 4: seeds 2, 3, 4, 6 at 6/5.42, weighted 7-8/5.59).
+ */
+int vt_route_weighted_leaf(const vt_tree *t, uint32_t s)
+{
+	uint32_t a = t->up_start[s], c0;
+	int uneven = 0, half = 0;
+
+	if (a == t->up_start[s + 1] || t->hosts_per_leaf <= t->lv[0].up_links)
+		return 0;
+	c0 = vt_route_up_capacity(t, t->up_peer[a]);
+	for (uint32_t j = a; j < t->up_start[s + 1]; j++) {
+		uint32_t p = t->up_peer[j], c = vt_route_up_capacity(t, p);
+
+		uneven |= c != c0;
+		half |= 2 * c <= t->lv[t->level[p]].up_links;
+	}
+	return uneven && half;
+}
+
+/* Destinations switch p sends down to its children so far: its subtree's, pod-wide. */
+uint32_t vt_route_down_load(const struct router *r, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t sum = 0;
+
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
+		sum += r->use.dn[swport(r, p, t->dn_port[k])];
+	return sum;
+}
+
+/* Destinations switch p sends up so far, pod-wide. */
+uint32_t vt_route_up_load(const struct router *r, uint32_t p)
+{
+	const vt_tree *t = r->t;
+	uint32_t sum = 0;
+
+	for (uint32_t j = t->up_start[p]; j < t->up_start[p + 1]; j++)
+		sum += r->use.up[swport(r, p, t->up_port[j])];
+	return sum;
+}

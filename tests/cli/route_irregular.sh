@@ -70,6 +70,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # --drop-links 2@0 --seed 2: 3/2.106383 (2/1.872340) before a level-1 switch
 # found over parallel links to the main route's top took the one its shift
 # stages load least (vt_route_found_window) rather than its links in turn.
+# thin 4:2,3 --drop-links 1@1 (a level-1 switch kept one of its two up-links):
+# 8/6.126984 (cut bound 6/4.603175) and slender 4:2,3 --drop-links 2@1 12/6.645161
+# (bound 8/4.387097) before an oversubscribed leaf chose among its parents by
+# their destinations per up-link kept, pod-wide, and a level-1 switch above
+# such leaves took its least-used up-link for their stragglers.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -96,6 +101,8 @@ fat 4,3 --hosts-per-leaf 3 --drop-links 1@1 --seed 2|1 1.000000|bound
 fat 4,3 --hosts-per-leaf 3 --drop-links 2@1 --seed 3|1 1.000000|bound
 fat 8,3 --hosts-per-leaf 6 --drop-links 2@1 --seed 3|1 1.000000|bound
 fat 4,3 --drop-links 2@1 --seed 2|2 1.587302|-
+thin 4:2,3 --drop-links 1@1|6 4.730159|-
+slender 4:2,3 --drop-links 2@1|11 5.838710|-
 uneven 24,20,16,12,12,5,0:12,12,12,12,12,4,12:5 slow-leaves=2 --seed 2|2 1.856287|bound
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12|2 1.832168|bound
 uneven 10,12,3,8,8:6,6,2,6,6:6|2 1.932203|bound

@@ -65,12 +65,13 @@ family "slender 8:4,3" "--drop-links 12@1" "17 3"
 # more tops has three of the four, and any two share two, so no set of whole
 # switches is a top tree and the fourth try took the second's detours; turn
 # switches joining only some of their tops (L1-S0000 tops 1, 2, 3, L1-S0001
-# tops 0, 1) make one
+# tops 0, 1) make one. Its first credit loop had 8 dependencies (LID 12) before
+# oversubscribed leaves weighed their parents by up-links kept
 family "slender 8:4,3" "--drop-links 10@1" "18 1"
 "$bin/vartree-gen" slender 8:4,3 --drop-links 10@1 --seed 6 -o "$tmp/g.topo"
 "$bin/vartree-route" -v "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err" >/dev/null || bad "10@1 seed 6 refused"
 v=$(grep '^vartree-route: routed four times' "$tmp/err")
-[[ $v == 'vartree-route: routed four times: the first three tables failed the audit (the first: no deadlock-free tree routing for every source: credit-loop: "L1-S0000" (0x0002c95001000000): a cycle of 8 channel dependencies (LID 12): '*'; the fourth, with the tops'"'"' detours turning at the turn switches of a top tree, has no credit loop' ]] ||
+[[ $v == 'vartree-route: routed four times: the first three tables failed the audit (the first: no deadlock-free tree routing for every source: credit-loop: "L1-S0000" (0x0002c95001000000): a cycle of 4 channel dependencies (LID 93): '*'; the fourth, with the tops'"'"' detours turning at the turn switches of a top tree, has no credit loop' ]] ||
 	bad "10@1 seed 6 -v: ${v:-no 'routed four times' line}"
 
 # the brief's fabric: the first routing's credit loop named in the -v line
