@@ -135,6 +135,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.grp, nsw);
 	CARVE(a, r->deg.gwhole, np);
 	CARVE(a, r->deg.gsplit, nsw);
+	CARVE(a, r->deg.stage_few, nsw);
 	CARVE(a, r->deg.charge, np);
 	CARVE(a, r->deg.lane_seq, np);
 	CARVE(a, r->deg.inz, nsw);

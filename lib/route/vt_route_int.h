@@ -170,6 +170,9 @@ struct route_links {
 };
 
 /* Degraded trees: the turn order of detours and the sibling lanes of ascents. */
+/* Most compute ranks below a switch whose flows stage_load counts (vt_route_policy.c) */
+#define VT_STAGE_SRC 128u
+
 struct route_degraded {
 	/*
 	 * Turn order, per switch: switches of a level that share a parent form
@@ -241,6 +244,12 @@ struct route_degraded {
 	uint8_t *gsplit;
 	/* the level below the tops falls into two or more groups and some leaf lost up-links */
 	int split_dmg;
+	/*
+	 * Where split_dmg: per switch above the leaves, it has at most
+	 * VT_STAGE_SRC compute ranks below it (stage_load counts their flows;
+	 * found once here, not on every call)
+	 */
+	uint8_t *stage_few;
 	/*
 	 * Where leaf_spread: per up_port[] entry a + i of a leaf (a its
 	 * up_start), the parent its ascents number i, i + nu, ... go to (nu

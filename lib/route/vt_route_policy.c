@@ -317,9 +317,6 @@ static int flow_up_via(const struct router *r, const struct routed_col *rc, uint
 	return s == c && col_entry(r, rc, c) == pnum;
 }
 
-/* Most hosts below a switch whose flows stage_load counts */
-#define VT_STAGE_SRC 128u
-
 /* The ranks whose flows can go up through switch c: the hosts of the leaves below it. */
 static uint32_t sources_below(const struct router *r, uint32_t c, uint32_t *src)
 {
@@ -367,7 +364,7 @@ static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum)
 	const vt_tree *t = r->t;
 	uint32_t d = r->main.crank, n = t->order.n, m, most = 0, sum = 0, src[VT_STAGE_SRC];
 
-	if (d == VT_NONE || (m = sources_below(r, c, src)) == VT_NONE)
+	if (d == VT_NONE || !r->deg.stage_few[c] || (m = sources_below(r, c, src)) == VT_NONE)
 		return 0;
 	for (uint32_t a = 0; a < m; a++) {
 		uint32_t cnt = 0, k = (d + n - src[a]) % n;

@@ -339,6 +339,37 @@ void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw)
 	}
 }
 
+/* A leaf's compute ranks that have a port (place-keepers left out). */
+static uint32_t leaf_ranks(const vt_tree *t, uint32_t L)
+{
+	uint32_t id = t->sub[L], m = 0;
+
+	for (uint32_t k = 0; id != VT_NONE && k < t->subs[id].nranks; k++)
+		m += t->order.port[t->subs[id].first_rank + k] != VT_NONE;
+	return m;
+}
+
+/*
+ * deg.stage_few: without it stage_load walked every leaf on each call to
+ * learn that a level-1 switch of a large pruned tree has too many hosts
+ * below (pruned 36,12, a leaf's up-link down: 350 M instructions of a
+ * 550 M route).
+ */
+static void stage_few(struct router *r, const vt_tree *t)
+{
+	for (uint32_t c = 0; c < t->nsw; c++) {
+		uint32_t m = 0;
+
+		for (uint32_t i = t->lvl_start[0]; t->level[c] && i < t->lvl_start[1]; i++) {
+			uint32_t L = t->by_level[i];
+
+			if (vt_tree_bit(t, t->desc, c, L) && (m += leaf_ranks(t, L)) > VT_STAGE_SRC)
+				break;
+		}
+		r->deg.stage_few[c] = t->level[c] && m <= VT_STAGE_SRC;
+	}
+}
+
 /* deg.grp, deg.gwhole and deg.gsplit: see struct route_degraded. */
 static void parent_groups(struct router *r, const vt_tree *t)
 {
@@ -387,6 +418,8 @@ static void parent_groups(struct router *r, const vt_tree *t)
 	for (uint32_t i = t->lvl_start[t->nlevels - 2]; i < t->lvl_start[t->nlevels - 1]; i++)
 		r->deg.split_dmg |= r->deg.grp[t->by_level[i]] !=
 				    r->deg.grp[t->by_level[t->lvl_start[t->nlevels - 2]]];
+	if (r->deg.split_dmg)
+		stage_few(r, t);
 }
 
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
