@@ -109,11 +109,8 @@ static int build_runs(vt_routes *r, vt_err *e)
 static uint32_t *chan_table(const vt_routes *r, uint32_t *stride)
 {
 	const vt_fabric *f = r->f;
-	uint32_t *c, k = 1;
+	uint32_t *c, k = vt_fabric_sw_stride(f);
 
-	for (uint32_t s = 0; s < r->nsw; s++)
-		if (f->nodes[f->switches[s]].nports + 1u > k)
-			k = f->nodes[f->switches[s]].nports + 1u;
 	if (!(c = malloc(((size_t)r->nsw * k + 1) * sizeof(*c))))
 		return NULL;
 	for (uint32_t s = 0; s < r->nsw; s++) {

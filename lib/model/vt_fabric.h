@@ -146,6 +146,20 @@ static inline uint32_t vt_peer_node(const vt_fabric *f, uint32_t port)
 }
 
 /*
+ * One more than the most ports of a switch: the row length of a table
+ * indexed by switch ordinal and port number (port 0 included).
+ */
+static inline uint32_t vt_fabric_sw_stride(const vt_fabric *f)
+{
+	uint32_t k = 1;
+
+	for (uint32_t s = 0; s < f->nswitches; s++)
+		if (f->nodes[f->switches[s]].nports + 1u > k)
+			k = f->nodes[f->switches[s]].nports + 1u;
+	return k;
+}
+
+/*
  * The switch ordinal at the far end of a port's cable; VT_NONE for a CA, no
  * cable, or a loop-back to the port's own switch (it carries no route).
  */

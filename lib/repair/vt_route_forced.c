@@ -167,10 +167,7 @@ static int port_table(struct forced *r)
 {
 	const vt_fabric *f = r->f;
 
-	r->stride = 1;
-	for (uint32_t s = 0; s < r->nsw; s++)
-		if (node_of(r, s)->nports + 1u > r->stride)
-			r->stride = node_of(r, s)->nports + 1u;
+	r->stride = vt_fabric_sw_stride(f);
 	r->to = malloc(((size_t)r->nsw * r->stride + 1) * sizeof(*r->to));
 	if (!r->to)
 		return -1;

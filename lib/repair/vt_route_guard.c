@@ -167,10 +167,7 @@ static int chan_table(struct repair_guard *g)
 {
 	const vt_fabric *f = g->f;
 
-	g->stride = 1;
-	for (uint32_t s = 0; s < f->nswitches; s++)
-		if (f->nodes[f->switches[s]].nports + 1u > g->stride)
-			g->stride = f->nodes[f->switches[s]].nports + 1u;
+	g->stride = vt_fabric_sw_stride(f);
 	g->chan = malloc(((size_t)f->nswitches * g->stride + 1) * sizeof(*g->chan));
 	if (!g->chan)
 		return -1;

@@ -15,10 +15,7 @@ static int peer_table(struct repair *r)
 {
 	const vt_fabric *f = r->f;
 
-	r->stride = 1;
-	for (uint32_t s = 0; s < f->nswitches; s++)
-		if (f->nodes[f->switches[s]].nports + 1u > r->stride)
-			r->stride = f->nodes[f->switches[s]].nports + 1u;
+	r->stride = vt_fabric_sw_stride(f);
 	r->peer = malloc(((size_t)f->nswitches * r->stride + 1) * sizeof(*r->peer));
 	if (!r->peer)
 		return -1;
