@@ -101,35 +101,6 @@ static int build_runs(vt_routes *r, vt_err *e)
 #define NEXT_TILE 64u /* ranks whose next rows are filled together */
 
 /*
- * Per switch and port (stride per switch), the channel the port sends on:
- * VT_NONE for port 0, VT_LFT_NONE, a port past the switch's last or one
- * without a link (next_rows' answers, looked up once per switch, not per
- * rank and switch). NULL when out of memory.
- */
-static uint32_t *chan_table(const vt_routes *r, uint32_t *stride)
-{
-	const vt_fabric *f = r->f;
-	uint32_t *c, k = vt_fabric_sw_stride(f);
-
-	if (!(c = malloc(((size_t)r->nsw * k + 1) * sizeof(*c))))
-		return NULL;
-	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t node = f->switches[s];
-
-		for (uint32_t p = 0; p < k; p++) {
-			uint32_t q = VT_NONE;
-
-			if (p != 0 && p != VT_LFT_NONE && p <= f->nodes[node].nports)
-				q = vt_port_index(f, node, p);
-			c[(size_t)s * k + p] =
-				q != VT_NONE && f->ports[q].peer != VT_NONE ? q : VT_NONE;
-		}
-	}
-	*stride = k;
-	return c;
-}
-
-/*
  * next[d][s] for ranks d0 <= d < d1: the channel switch s forwards d's LID
  * through (VT_NONE: none, or an unlinked port; chan: chan_table's). Switch by
  * switch over a tile of ranks: the ranks' LIDs lie close in each switch's row,
@@ -172,7 +143,7 @@ int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt
 {
 	uint8_t *state = malloc(r->nsw + 1);
 	uint32_t *stack = malloc((r->nsw + 1) * sizeof(*stack)), stride,
-		 *chan = chan_table(r, &stride);
+		 *chan = vt_fabric_chan_table(r->f, &stride);
 
 	if (!state || !stack || !chan) {
 		free(state);
@@ -247,7 +218,7 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 			r->rank_up[a] = p;
 		}
 	}
-	chan = chan_table(r, &stride);
+	chan = vt_fabric_chan_table(r->f, &stride);
 	if (chan)
 		fill_next(r, t, chan, stride, state, stack);
 	free(state);

@@ -341,6 +341,25 @@ int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e)
 	return 0;
 }
 
+uint32_t *vt_fabric_chan_table(const vt_fabric *f, uint32_t *stride)
+{
+	uint32_t k = vt_fabric_sw_stride(f);
+	uint32_t *c = malloc(((size_t)f->nswitches * k + 1) * sizeof(*c));
+
+	for (uint32_t s = 0; c && s < f->nswitches; s++) {
+		const struct vt_node *nd = &f->nodes[f->switches[s]];
+
+		for (uint32_t p = 0; p < k; p++)
+			c[(size_t)s * k + p] =
+				p == 0 || p > nd->nports ||
+						f->ports[nd->first_port + p].peer == VT_NONE
+					? VT_NONE
+					: nd->first_port + p;
+	}
+	*stride = k;
+	return c;
+}
+
 int vt_fabric_set_lmc(vt_fabric *f, unsigned lmc, vt_err *e)
 {
 	if (lmc > 7)

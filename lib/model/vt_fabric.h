@@ -94,6 +94,13 @@ int vt_fabric_connect(vt_fabric *f, uint32_t a, unsigned pa, uint32_t b, unsigne
  */
 int vt_fabric_finish(vt_fabric *f, unsigned lmc, vt_err *e);
 /*
+ * Per switch ordinal and port (*stride = vt_fabric_sw_stride entries a switch),
+ * the channel (ports[] index) the port sends on; VT_NONE for port 0, a port
+ * past the switch's last or one without a link. Caller frees; NULL when out
+ * of memory. Routes followed hop by hop look a channel up here, not per hop.
+ */
+uint32_t *vt_fabric_chan_table(const vt_fabric *f, uint32_t *stride);
+/*
  * The LMC of a finished fabric whose file named none (opensm-subnet.lst,
  * ibdiagnet2.lst, db_csv): every LID-owning CA or router port keeps its LID
  * as the first of 2^lmc (switch port 0 keeps LMC 0, OpenSM's default). Fails

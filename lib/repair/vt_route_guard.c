@@ -162,28 +162,6 @@ static uint32_t stage_load(struct repair_guard *g, const vt_lfts *t, uint32_t k)
 	return worst;
 }
 
-/* g->chan: per switch and port, the channel (ports[] index) it sends on, VT_NONE unlinked. */
-static int chan_table(struct repair_guard *g)
-{
-	const vt_fabric *f = g->f;
-
-	g->stride = vt_fabric_sw_stride(f);
-	g->chan = malloc(((size_t)f->nswitches * g->stride + 1) * sizeof(*g->chan));
-	if (!g->chan)
-		return -1;
-	for (uint32_t s = 0; s < f->nswitches; s++) {
-		const struct vt_node *nd = &f->nodes[f->switches[s]];
-
-		for (unsigned p = 0; p < g->stride; p++)
-			g->chan[(size_t)s * g->stride + p] =
-				p == 0 || p > nd->nports ||
-						f->ports[nd->first_port + p].peer == VT_NONE
-					? VT_NONE
-					: nd->first_port + p;
-	}
-	return 0;
-}
-
 #define QUICK_STAGES 8 /* stages tried before a count: spread over the pattern */
 
 /*
@@ -200,7 +178,10 @@ static uint32_t quick_stage(struct repair_guard *g, const vt_lfts *t, uint32_t *
 		g->load = calloc((size_t)g->f->nports + 1, sizeof(*g->load));
 		/* a path (nsw + 1 channels), then the channels loaded */
 		g->path = malloc(((size_t)g->rt.nsw + 2 + g->f->nports) * sizeof(*g->path));
-		g->scratch = g->load && g->path && !chan_table(g) ? 1 : -1;
+		g->scratch =
+			g->load && g->path && (g->chan = vt_fabric_chan_table(g->f, &g->stride))
+				? 1
+				: -1;
 	}
 	if (g->scratch < 0)
 		return 0; /* out of memory: the count decides */
