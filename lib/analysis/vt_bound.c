@@ -332,3 +332,25 @@ out:
 	free(h);
 	return rc;
 }
+
+int vt_bound_shift_ranks(const vt_fabric *f, const vt_order *o, const vt_tree *t, uint32_t *bound,
+			 vt_err *e)
+{
+	vt_routes r;
+	vt_cuts c;
+	int rc;
+
+	if (o->n)
+		bound[0] = 0;
+	if (o->n < 2)
+		return 0;
+	if (vt_routes_ranks(&r, f, o, e))
+		return -1;
+	rc = t ? vt_cuts_tree(&c, &r, t, e) : vt_cuts_leaf(&c, &r, e);
+	if (!rc) {
+		rc = vt_bound_shift(&c, &r, 1, o->n - 1, bound + 1, e);
+		vt_cuts_free(&c);
+	}
+	vt_routes_free(&r);
+	return rc;
+}

@@ -50,5 +50,15 @@ uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r);
  */
 int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
 		   uint32_t *bound, vt_err *e);
+/*
+ * The shift bound of every stage over the ranks of o: bound[s] for s in
+ * 1 .. o->n - 1 (bound[0] = 0), from the subtrees of t (vt_cuts_tree), or
+ * the leaf switches where t is NULL (vt_cuts_leaf): what vartree-analyze
+ * reports as the stage's bound, read from where the ranks are, without a
+ * routes model. No routing that delivers every flow of stage s loads its
+ * busiest link with fewer than bound[s]. bound holds o->n entries.
+ */
+int vt_bound_shift_ranks(const vt_fabric *f, const vt_order *o, const vt_tree *t, uint32_t *bound,
+			 vt_err *e);
 
 #endif

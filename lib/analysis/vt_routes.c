@@ -169,28 +169,65 @@ int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt
 	return 0;
 }
 
-int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
-		    vt_err *e)
+/* The rank fields of r (vt_routes_ranks); the caller frees r on failure. */
+static int ranks_fill(vt_routes *r, const vt_fabric *f, const vt_order *o)
 {
-	uint32_t n = o->n, nsw = f->nswitches, stride, *chan;
+	uint32_t n = o->n;
 
-	memset(r, 0, sizeof(*r));
 	r->f = f;
-	r->t = t;
 	r->o = o;
 	r->n = n;
-	r->nsw = nsw;
+	r->nsw = f->nswitches;
 	r->nchan = f->nports;
 	r->rank_lid = malloc((n + 1) * sizeof(uint32_t));
 	r->rank_sw = malloc((n + 1) * sizeof(uint32_t));
 	r->rank_up = malloc((n + 1) * sizeof(uint32_t));
+	if (!r->rank_lid || !r->rank_sw || !r->rank_up)
+		return -1;
+	for (uint32_t a = 0; a < n; a++) {
+		uint32_t p = o->port[a], q;
+		r->rank_lid[a] = r->rank_sw[a] = r->rank_up[a] = VT_NONE;
+		if (p == VT_NONE || p >= f->nports)
+			continue;
+		r->rank_lid[a] = f->ports[p].lid;
+		q = f->ports[p].peer;
+		if (q != VT_NONE && f->nodes[f->ports[q].node].type == VT_SWITCH) {
+			r->rank_sw[a] = f->nodes[f->ports[q].node].sw;
+			r->rank_up[a] = p;
+		}
+	}
+	return 0;
+}
+
+int vt_routes_ranks(vt_routes *r, const vt_fabric *f, const vt_order *o, vt_err *e)
+{
+	memset(r, 0, sizeof(*r));
+	if (ranks_fill(r, f, o)) {
+		vt_routes_free(r);
+		return vt_err_nomem(e, "out of memory for %u ranks", o->n);
+	}
+	if (build_runs(r, e)) {
+		vt_routes_free(r);
+		return -1;
+	}
+	return 0;
+}
+
+int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
+		    vt_err *e)
+{
+	uint32_t n = o->n, nsw = f->nswitches, stride, *chan;
+	uint8_t *state = malloc(nsw + 1);
+	uint32_t *stack = malloc((nsw + 1) * sizeof(*stack));
+	int bad;
+
+	memset(r, 0, sizeof(*r));
+	bad = ranks_fill(r, f, o);
+	r->t = t;
 	r->chan_sw = malloc((f->nports + 1) * sizeof(uint32_t));
 	r->counted = calloc(f->nports + 1, 1);
 	r->next = malloc(((uint64_t)n * nsw + 1) * sizeof(uint32_t));
-	uint8_t *state = malloc(nsw + 1);
-	uint32_t *stack = malloc((nsw + 1) * sizeof(*stack));
-	if (!r->rank_lid || !r->rank_sw || !r->rank_up || !r->chan_sw || !r->counted || !r->next ||
-	    !state || !stack) {
+	if (bad || !r->chan_sw || !r->counted || !r->next || !state || !stack) {
 		free(state);
 		free(stack);
 		vt_routes_free(r);
@@ -205,18 +242,6 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 		uint32_t a = f->ports[c].node, b = f->ports[q].node;
 		r->chan_sw[c] = f->nodes[b].type == VT_SWITCH ? f->nodes[b].sw : VT_NONE;
 		r->counted[c] = f->nodes[a].type == VT_SWITCH || f->nodes[b].type == VT_SWITCH;
-	}
-	for (uint32_t a = 0; a < n; a++) {
-		uint32_t p = o->port[a], q;
-		r->rank_lid[a] = r->rank_sw[a] = r->rank_up[a] = VT_NONE;
-		if (p == VT_NONE || p >= f->nports)
-			continue;
-		r->rank_lid[a] = f->ports[p].lid;
-		q = f->ports[p].peer;
-		if (q != VT_NONE && f->nodes[f->ports[q].node].type == VT_SWITCH) {
-			r->rank_sw[a] = f->nodes[f->ports[q].node].sw;
-			r->rank_up[a] = p;
-		}
 	}
 	chan = vt_fabric_chan_table(r->f, &stride);
 	if (chan)

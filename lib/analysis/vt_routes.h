@@ -40,6 +40,13 @@ typedef struct vt_routes {
 int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 		    vt_err *e);
 /*
+ * r with the ranks alone (n, nsw, rank_lid, rank_sw, rank_up, the runs; t,
+ * chan_sw, counted and next NULL): for what reads only where the ranks are,
+ * as the cut bounds (vt_bound.h) do, at the cost of the order, not of a
+ * model of the tables (ranks x switches). Freed with vt_routes_free.
+ */
+int vt_routes_ranks(vt_routes *r, const vt_fabric *f, const vt_order *o, vt_err *e);
+/*
  * r (built) for other tables t of the same fabric and ranks, reusing its
  * memory (a repair measures many candidates). changed: per LID, does t's
  * column differ from the tables r was built for (only those ranks' rows are

@@ -19,6 +19,26 @@
 #include "vt_trace.h"
 #include "tree/vt_tree.h"
 
+/*
+ * The bound per stage from the ranks alone (vt_bound_shift_ranks, what the
+ * repair's guard reads) is the one the congestion run reports for shift.
+ */
+static void ranks_bound(const vt_fabric *f, const vt_order *o, const vt_tree *tree,
+			const vt_congest *ref, const char *what)
+{
+	uint32_t *b = malloc(((size_t)o->n + 1) * sizeof(*b));
+	vt_err e = {0};
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_msg(vt_bound_shift_ranks(f, o, tree, b, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(b[0], 0);
+	ck_assert_uint_eq(ref->nstages, o->n - 1);
+	for (uint32_t s = 1; s < o->n; s++)
+		ck_assert_msg(b[s] == ref->stage_bound[s - 1], "%s: stage %u: bound %u, run %u",
+			      what, s, b[s], ref->stage_bound[s - 1]);
+	free(b);
+}
+
 START_TEST(shift_by_hand)
 {
 	struct vt_k22 x;
@@ -49,6 +69,7 @@ START_TEST(shift_by_hand)
 		ck_assert_uint_eq(c.nflows, 12);
 		ck_assert_uint_eq(c.unrouted, 0);
 		ck_assert_uint_eq(c.bound_worst, 1);
+		ranks_bound(x.f, &x.o, NULL, &c, "k22");
 		/* hops: s=1 and s=3: 2 local flows x 2 + 2 crossing x 4 = 12 each; s=2: 16 */
 		ck_assert_uint_eq(c.hops, 40);
 		/* loads 2: A->X and B->X in stage 2, and X->A, X->B too */
@@ -165,6 +186,7 @@ static void cross_check(const vt_fabric *f, const vt_lfts *t, const vt_order *o,
 			vt_congest_free(&c);
 		}
 	bound_by_flows(&r, cuts, "shift", &ref);
+	ranks_bound(f, o, have_tree ? &tree : NULL, &ref, what);
 	vt_congest_free(&ref);
 	/* a range of shifts, and the leaf cuts */
 	run(&r, &leaf, "shift:3-9", VT_CONGEST_NAIVE, 1, &ref);
@@ -281,6 +303,39 @@ START_TEST(generated_fabrics)
 }
 END_TEST
 
+/*
+ * A leaf of fat 4,3 (16 leaves of 4 hosts, 4 up-links each) that lost an
+ * up-link: the cut around it sends its 4 hosts' flows over 3 links, so
+ * every stage that sends 4 flows out of it is bounded by 2; the stages
+ * 1 .. 3 and 61 .. 63 keep some flows inside (1 on 3 links). The figures
+ * the repair's guard measures candidates against.
+ */
+START_TEST(shift_bound_lost_uplink)
+{
+	struct vt_gen_spec gs;
+	vt_fabric *f;
+	vt_order o;
+	vt_lfts t;
+	vt_tree tree;
+	vt_err e = {0};
+	uint32_t b[64];
+
+	ck_assert_int_eq(vt_gen_parse(&gs, "fat 4,3 --drop-links=1@0 --seed=1", &e), 0);
+	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(o.n, 64);
+	ck_assert_int_eq(vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e), 0);
+	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, &tree, b, &e), 0);
+	ck_assert_uint_eq(b[0], 0);
+	for (uint32_t s = 1; s < 64; s++)
+		ck_assert_msg(b[s] == (s < 4 || s > 60 ? 1u : 2u), "stage %u: bound %u", s, b[s]);
+	vt_tree_free(&tree);
+	vt_order_free(&o);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
+}
+END_TEST
+
 /* all2all's bound from hosts per cut; 2 leaves of 8 hosts, 2 up-links each: 8 x 8 / 2. */
 START_TEST(all2all_bound)
 {
@@ -372,6 +427,7 @@ static Suite *congest_suite(void)
 	tcase_add_test(t, table1_fixtures);
 	tcase_add_test(t, generated_fabrics);
 	tcase_add_test(t, all2all_bound);
+	tcase_add_test(t, shift_bound_lost_uplink);
 	tcase_add_test(t, all2all_progress);
 	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
