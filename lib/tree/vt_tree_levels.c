@@ -63,10 +63,22 @@ static int one_fullest_class(const vt_tree *t, const struct vt_nblist *nl, const
 	return rep != VT_NONE && !vt_tree_same_neighbours(nl, rep, s);
 }
 
+/* Is some switch neighbour of s CA-bearing? */
+static int next_to_leaf(const struct vt_nblist *nl, const uint8_t *is_leaf, uint32_t s)
+{
+	for (uint32_t i = nl->start[s]; i < nl->start[s + 1]; i++)
+		if (is_leaf[nl->v[i]])
+			return 1;
+	return 0;
+}
+
 /*
  * The CA-bearing switches and the far ends seen from the fullest leaves (most
  * CAs): with hosts in one pod only, a top switch with storage CAs lies between
- * those and the empty pods' host-less leaves. NULL when out of memory; q and
+ * those and the empty pods' host-less leaves. A far end cabled to a CA-bearing
+ * switch is no host-less leaf but a spine the fullest leaf lost its links to
+ * (a damaged 2-level tree whose one fullest leaf lost up-links): leaves
+ * between it and the fullest leaf stay leaves. NULL when out of memory; q and
  * dist are scratch.
  */
 static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct vt_nblist *nl,
@@ -86,7 +98,7 @@ static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct vt_nblist *nl
 		}
 	vt_tree_bfs(t->f, q, nq, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
-		m[s] = is_leaf[s] || far_end(nl, dist, s);
+		m[s] = is_leaf[s] || (far_end(nl, dist, s) && !next_to_leaf(nl, is_leaf, s));
 	return m;
 }
 

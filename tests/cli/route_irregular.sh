@@ -75,6 +75,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # (bound 8/4.387097) before an oversubscribed leaf chose among its parents by
 # their destinations per up-link kept, pod-wide, and a level-1 switch above
 # such leaves took its least-used up-link for their stragglers.
+# uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0 (the fullest leaf
+# lost two of its spines) and with --leaf-uplinks 2:1 --drop-hosts 5 --seed 2 were
+# refused ("CA ... at level 1") before a far end seen from a single fullest leaf
+# counted as a host-less leaf only when no CA-bearing switch is cabled to it.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -119,6 +123,8 @@ cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
 superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
 superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
+uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0|3 1.923077|-
+uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --leaf-uplinks 2:1 --drop-hosts 5 --seed 2|19 14.351145|bound
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
