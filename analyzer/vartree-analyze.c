@@ -80,12 +80,16 @@ static void on_progress(void *ctx, uint64_t done, uint64_t total)
 	p->shown = 1;
 }
 
-/* Long runs (past a second) say on stderr which step they finished. */
+/*
+ * Long runs (past a second) say on stderr which step they finished, to a
+ * person watching only, as the progress: in a log or a test the lines would
+ * come and go with the machine's load.
+ */
 static void note(const struct opts *o, const char *what)
 {
 	double t = since(&o->t0);
 
-	if (!o->quiet && t >= 1.0)
+	if (!o->quiet && t >= 1.0 && isatty(STDERR_FILENO))
 		fprintf(stderr, PROG ": %s (%.1f s)\n", what, t);
 }
 
