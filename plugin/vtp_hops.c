@@ -39,17 +39,41 @@ struct graph {
 	struct edge *out; /* S's own ports, through which S learns its neighbours' counts */
 };
 
-struct sw_ref {
-	const osm_switch_t *sw;
-	uint32_t idx;
+/*
+ * A switch's port table (osm_node_t holds it inline), so that the switch
+ * behind a link is found by the address of its port record: reading the far
+ * records (their node, its switch, their health), scattered across OpenSM's
+ * memory, was most of the switch graph's cost, and it ran beside the routing.
+ */
+struct sw_span {
+	uintptr_t lo, hi;
+	uint32_t idx, first; /* sw_guid_tbl index; its ports' place in healthy[] */
 };
 
-static int cmp_ref(const void *a, const void *b)
+static int cmp_span(const void *a, const void *b)
 {
-	const osm_switch_t *x = ((const struct sw_ref *)a)->sw;
-	const osm_switch_t *y = ((const struct sw_ref *)b)->sw;
+	uintptr_t x = ((const struct sw_span *)a)->lo, y = ((const struct sw_span *)b)->lo;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The span holding port record rp, NULL: no switch of the table has it. */
+static const struct sw_span *span_of(const struct sw_span *sp, uint32_t n, const osm_physp_t *rp)
+{
+	uintptr_t a = (uintptr_t)rp;
+	uint32_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a < sp[mid].lo)
+			hi = mid;
+		else if (a >= sp[mid].hi)
+			lo = mid + 1;
+		else
+			return &sp[mid];
+	}
+	return NULL;
 }
 
 static void graph_free(struct graph *g)
@@ -61,81 +85,80 @@ static void graph_free(struct graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/* The switch behind port p of sw, as ucast_mgr_process_hop_0_1 and _neighbors find it. */
-static const osm_switch_t *peer_switch(osm_switch_t *sw, unsigned p, uint8_t *healthy)
-{
-	osm_physp_t *ph = osm_node_get_physp_ptr(sw->p_node, p);
-	osm_node_t *rn;
-
-	if (!ph || !ph->p_remote_physp)
-		return NULL;
-	rn = ph->p_remote_physp->p_node;
-	if (!rn || !rn->sw || rn == sw->p_node)
-		return NULL;
-	*healthy = ph->healthy && ph->p_remote_physp->healthy;
-	return rn->sw;
-}
-
-/* Counts edges (out == NULL) or records them. */
-static uint32_t scan_edges(struct graph *g, const struct sw_ref *refs, int record)
+/*
+ * The switch-to-switch links, as ucast_mgr_process_hop_0_1 and _neighbors
+ * find them: port p of S valid with a remote record on another switch of the
+ * table; healthy where both ends are. sp sorted by address; healthy[] holds
+ * every port record's health, read from its own switch.
+ */
+static void scan_edges(struct graph *g, const struct sw_span *sp, const uint8_t *healthy)
 {
 	uint32_t k = 0;
 
 	for (uint32_t i = 0; i < g->n; i++) {
 		osm_switch_t *sw = g->sw[i];
 
-		if (record)
-			g->first[i] = k;
+		g->first[i] = k;
 		for (unsigned p = 1; p < sw->num_ports; p++) {
-			struct sw_ref key, *r;
-			uint8_t ok;
+			const osm_physp_t *ph = osm_node_get_physp_ptr(sw->p_node, p), *rp;
+			const struct sw_span *r;
+			unsigned q;
 
-			key.sw = peer_switch(sw, p, &ok);
-			if (!key.sw)
+			if (!ph || !(rp = ph->p_remote_physp) || !(r = span_of(sp, g->n, rp)) ||
+			    r->idx == i)
 				continue;
-			r = bsearch(&key, refs, g->n, sizeof(*refs), cmp_ref);
-			if (!r)
-				continue;
-			if (record)
-				g->out[k] = (struct edge){r->idx, (uint8_t)p, ok};
-			k++;
+			q = (unsigned)(((uintptr_t)rp - r->lo) / sizeof(osm_physp_t));
+			g->out[k++] = (struct edge){r->idx, (uint8_t)p,
+						    ph->healthy && healthy[r->first + q]};
 		}
 	}
-	if (record)
-		g->first[g->n] = k;
-	return k;
+	g->first[g->n] = k;
 }
 
 static int graph_build(struct graph *g, const osm_subn_t *subn, vt_err *e)
 {
 	const cl_qmap_t *tbl = &subn->sw_guid_tbl;
-	struct sw_ref *refs;
-	uint32_t m, i = 0;
+	struct sw_span *sp;
+	uint8_t *healthy = NULL;
+	uint32_t np = 0, i = 0;
 
 	memset(g, 0, sizeof(*g));
 	g->n = (uint32_t)cl_qmap_count(tbl);
 	g->sw = calloc(g->n + 1, sizeof(*g->sw));
 	g->lid = calloc(g->n + 1, sizeof(*g->lid));
 	g->first = calloc(g->n + 1, sizeof(*g->first));
-	refs = calloc(g->n + 1, sizeof(*refs));
-	if (!g->sw || !g->lid || !g->first || !refs)
+	sp = calloc(g->n + 1, sizeof(*sp));
+	if (!g->sw || !g->lid || !g->first || !sp)
 		goto oom;
 	for (const cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it), i++) {
+		const osm_node_t *nd;
+
 		g->sw[i] = (osm_switch_t *)it;
-		g->lid[i] = cl_ntoh16(osm_node_get_base_lid(g->sw[i]->p_node, 0));
-		refs[i] = (struct sw_ref){g->sw[i], i};
+		nd = g->sw[i]->p_node;
+		g->lid[i] = cl_ntoh16(osm_node_get_base_lid(nd, 0));
+		sp[i] = (struct sw_span){(uintptr_t)&nd->physp_table[0],
+					 (uintptr_t)&nd->physp_table[nd->physp_tbl_size], i, np};
+		np += nd->physp_tbl_size;
 	}
-	qsort(refs, g->n, sizeof(*refs), cmp_ref);
-	m = scan_edges(g, refs, 0);
-	g->out = calloc(m + 1, sizeof(*g->out));
-	if (!g->out)
+	healthy = malloc(np + 1);
+	g->out = calloc(np + 1, sizeof(*g->out)); /* at most one edge a port */
+	if (!healthy || !g->out)
 		goto oom;
-	scan_edges(g, refs, 1);
-	free(refs);
+	for (i = 0; i < g->n; i++) {
+		const osm_node_t *nd = g->sw[i]->p_node;
+
+		for (uint32_t p = 0; p < nd->physp_tbl_size; p++)
+			healthy[sp[i].first + p] = nd->physp_table[p].healthy != 0;
+	}
+	qsort(sp, g->n, sizeof(*sp), cmp_span);
+	scan_edges(g, sp, healthy);
+	free(sp);
+	free(healthy);
 	return 0;
 oom:
-	free(refs);
+	free(sp);
+	free(healthy);
 	graph_free(g);
 	return vt_err_nomem(e, "out of memory for the switch graph");
 }
