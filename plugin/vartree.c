@@ -241,6 +241,28 @@ static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order
 }
 
 /*
+ * The last sweep's tables as this sweep's fabric indexes them (*own: prev
+ * allocated here, for the caller to free). Where both fabrics list the same
+ * switches in the same order with as many LIDs (a link failed or came back)
+ * vt_lfts_remap would copy them whole: they are used as they are, without
+ * a second table of every switch and LID to allocate and fill.
+ */
+static int prev_tables(const struct vtp *p, vt_lfts *prev, int *own, vt_err *e)
+{
+	const vt_fabric *a = p->prev_fab, *b = p->fab;
+	int same = a->nswitches == b->nswitches && p->prev_lfts.nsw == b->nswitches &&
+		   p->prev_lfts.nlid == b->max_lid + 1;
+
+	for (uint32_t s = 0; same && s < b->nswitches; s++)
+		same = a->nodes[a->switches[s]].guid == b->nodes[b->switches[s]].guid;
+	*own = !same;
+	if (!same)
+		return vt_lfts_remap(&p->prev_lfts, a, b, prev, e);
+	*prev = p->prev_lfts;
+	return 0;
+}
+
+/*
  * vartree.repair: the last sweep's entries kept where they still serve, so a
  * fault changes few LFT blocks; a fabric that gained links or switches gets
  * the fresh tables (after a heal, the original ones), or keeps the last ones
@@ -254,26 +276,29 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 					   "switch routes repaired, CA routes fresh",
 					   "previous tables kept (the fabric gained since)"};
 	struct vt_repair_stats st;
-	vt_lfts prev, fresh = {0};
+	vt_lfts prev = {0}, fresh = {0};
+	int own = 0;
 	char forced[48] = ""; /* ", F forced" where counted */
 	double t0 = vtp_now_ms();
 	vt_err e;
 
 	if (!o->repair || !p->prev_fab)
 		return 0;
-	if (vt_lfts_remap(&p->prev_lfts, p->prev_fab, p->fab, &prev, &e) ||
+	if (prev_tables(p, &prev, &own, &e) ||
 	    (tm->remap = vtp_now_ms() - t0,
 	     repair_tables(p, o, order, proof, &prev, &fresh, &st, tm, &e))) {
 		char msg[VT_ERR_MAX + 128];
 
-		vt_lfts_free(&prev);
+		if (own)
+			vt_lfts_free(&prev);
 		free(fresh.port);
 		vtp_err_text(msg, sizeof(msg), "VT09", "cannot repair the last tables",
 			     "repairing the last tables", &e);
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; fresh tables used\n", msg);
 		return 0;
 	}
-	vt_lfts_free(&prev);
+	if (own)
+		vt_lfts_free(&prev);
 	free(fresh.port);
 	if (fresh.nsw)
 		snprintf(forced, sizeof(forced), ", %" PRIu64 " forced", st.forced);
