@@ -138,6 +138,8 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.stage_few, nsw);
 	CARVE(a, r->deg.charge, np);
 	CARVE(a, r->deg.lane_seq, np);
+	CARVE(a, r->deg.last_up, nsw);
+	CARVE(a, r->deg.last_from, nsw);
 	CARVE(a, r->deg.inz, nsw);
 	CARVE(a, r->deg.hz, nsw);
 	CARVE(a, r->deg.zfirst, nsw);

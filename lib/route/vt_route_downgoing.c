@@ -234,6 +234,42 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 }
 
 /*
+ * Level-1 switch s on the ascent from leaf x that kept only its first
+ * up-links (vt_route_prefix_short): the current destination's regular lane
+ * (its complete sibling's up-link at the destination's offset in x's ranks)
+ * goes to a parent x lacks, so it came up another lane.
+ * It takes the up-link s's last ascent from x took, that of x's destination
+ * before it, rather than the least-used one: that would move every later
+ * destination of s one top on, and where two short leaves do so in different
+ * pods a top gathers three destinations of one shift window (fat 4,3
+ * --leaf-uplinks 2:2: 3/2.11, cut bound 2/1.94). Only where s has one link
+ * to each parent (pruned 12,3 --leaf-uplinks 2:3, parallel links: 3/2.06
+ * without, 3/2.19 with) and where the plane's only damage is such leaves
+ * (deg.prefix_dmg; fat 4,3 --drop-links 2@0 --seed 3, a leaf that lost its
+ * last link and one that lost another: 2/1.92 without, 3/2.00 with).
+ * VT_NONE: not such a case.
+ */
+static uint32_t displaced_lane(const struct router *r, uint32_t s, uint32_t x, uint32_t *rq)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, sb, id, sa, want, j;
+
+	if (!r->deg.prefix_dmg || t->level[s] != 1 || t->level[x] || d == VT_NONE ||
+	    t->rank_leaf[d] != x || r->deg.last_from[s] != x || (id = t->sub[x]) == VT_NONE ||
+	    vt_route_parallel_up(t, s) || (sb = vt_route_prefix_short(t, x)) == VT_NONE)
+		return VT_NONE;
+	/* the regular lane: the sibling's up-link at the destination's offset */
+	sa = t->up_start[sb];
+	want = t->up_peer[sa + (d - t->subs[id].first_rank) % (t->up_start[sb + 1] - sa)];
+	for (j = t->up_start[x]; j < t->up_start[x + 1]; j++)
+		if (t->up_peer[j] == want)
+			return VT_NONE;
+	j = r->deg.last_up[s];
+	*rq = r->f->ports[swport(r, s, t->up_port[j])].peer;
+	return j;
+}
+
+/*
  * The usage key of the level above s: which parent (port group, not port:
  * parallel links to one parent share counters) up-link j of s goes to.
  */
@@ -264,6 +300,8 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 		uint32_t rq = VT_NONE, best = sibling_lane(r, s, rot, &rq);
 
 		r->deg.nasc[s]++;
+		if (best == VT_NONE && n >= 2)
+			best = displaced_lane(r, s, path[n - 2], &rq);
 		if (best == VT_NONE) {
 			uint32_t lb = least_loaded(r, s, rot, &rq);
 
@@ -275,6 +313,10 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 		}
 		if (best == VT_NONE)
 			break;
+		if (t->level[s] == 1 && n >= 2) {
+			r->deg.last_up[s] = best;
+			r->deg.last_from[s] = path[n - 2];
+		}
 		r->use.dn[rq]++;
 		pn[t->level[s]] = t->up_port[best];
 		r->use.key[t->level[s] + 1] = parent_key(t, s, best);

@@ -272,6 +272,18 @@ struct route_degraded {
 	 */
 	uint32_t *lane_seq;
 	/*
+	 * Per level-1 switch: the up_port[] entry its last ascent took, and
+	 * the leaf that ascent came from (VT_NONE: none yet), for
+	 * vt_route_displaced_lane.
+	 */
+	uint32_t *last_up, *last_from;
+	/*
+	 * The plane's only damage is leaves that kept their first up-links
+	 * (vt_route_prefix_short), some: where displaced_lane and column_top
+	 * apply (elsewhere other damage moves the lanes they assume)
+	 */
+	int prefix_dmg;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */
@@ -471,6 +483,14 @@ int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
 void vt_route_strand(struct router *r, const vt_tree *t);
+/* vt_route_policy.c: does switch s reach some parent over two or more links? */
+int vt_route_parallel_up(const vt_tree *t, uint32_t s);
+/*
+ * vt_route_policy.c: leaf x has fewer up-links than its level's, to the
+ * first parents of a complete leaf below its first parent, in order (it
+ * lost its last links, as vt-gen's leaf-uplinks=N:U): that leaf, else VT_NONE
+ */
+uint32_t vt_route_prefix_short(const vt_tree *t, uint32_t x);
 /* vt_route_straggler.c: what a switch can carry upward and carries so far */
 uint32_t vt_route_up_capacity(const vt_tree *t, uint32_t p);
 int vt_route_weighted_leaf(const vt_tree *t, uint32_t s);

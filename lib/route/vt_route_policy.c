@@ -468,6 +468,78 @@ static int weighted_below(const vt_tree *t, uint32_t c)
 	return vt_route_weighted_leaf(t, t->dn_peer[t->dn_start[c]]);
 }
 
+int vt_route_parallel_up(const vt_tree *t, uint32_t s)
+{
+	for (uint32_t j = t->up_start[s] + 1; j < t->up_start[s + 1]; j++)
+		if (t->up_peer[j] == t->up_peer[j - 1])
+			return 1;
+	return 0;
+}
+
+uint32_t vt_route_prefix_short(const vt_tree *t, uint32_t x)
+{
+	uint32_t a = t->up_start[x], nu = t->up_start[x + 1] - a, p;
+
+	if (t->level[x] || !nu || nu >= t->lv[0].up_links)
+		return VT_NONE;
+	p = t->up_peer[a];
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++) {
+		uint32_t c = t->dn_peer[k], ca = t->up_start[c], i = 0;
+
+		if (t->level[c] || t->up_start[c + 1] - ca != t->lv[0].up_links)
+			continue;
+		while (i < nu && t->up_peer[ca + i] == t->up_peer[a + i])
+			i++;
+		if (i == nu)
+			return c;
+	}
+	return VT_NONE;
+}
+
+/* Has level-1 switch c a leaf below it that kept only its first up-links? */
+static int short_below(const vt_tree *t, uint32_t c)
+{
+	for (uint32_t k = t->dn_start[c]; k < t->dn_start[c + 1]; k++)
+		if (vt_route_prefix_short(t, t->dn_peer[k]) != VT_NONE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Level-1 straggler c over a short leaf (short_below) going up to ancestor
+ * p: is p the top the destination's leaf (a complete one) sends its own
+ * destination of p's column through (the leaf's rank on its link to p's
+ * ancestor child, routed already)? The straggler then joins the top that
+ * column already carries for that leaf, whose shift windows hold the leaf's
+ * other ranks anyway, rather than the least-used one, which the leaf's later
+ * ranks (not routed yet) take: fat 4,3 --leaf-uplinks 2:2 sent a short
+ * leaf's stragglers down the top of the other short leaf's two
+ * destinations, three a stage. Only where c has one link to each parent and
+ * the plane's only damage is such leaves (deg.prefix_dmg), as displaced_lane
+ * (vt_route_downgoing.c).
+ */
+static int column_top(const struct router *r, uint32_t c, uint32_t p, uint8_t port)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, y, a = VT_NONE, id, j, d0;
+
+	if (!r->deg.prefix_dmg || t->level[c] != 1 || d == VT_NONE ||
+	    (y = t->rank_leaf[d]) == VT_NONE || (id = t->sub[y]) == VT_NONE || !short_below(t, c) ||
+	    vt_route_parallel_up(t, c) || t->up_start[y + 1] - t->up_start[y] != t->lv[0].up_links)
+		return 0;
+	for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1] && a == VT_NONE; k++)
+		if (is_anc(r, t->dn_peer[k]) && t->level[t->dn_peer[k]] == 1)
+			a = t->dn_peer[k];
+	for (j = t->up_start[y]; a != VT_NONE && j < t->up_start[y + 1]; j++)
+		if (t->up_peer[j] == a)
+			break;
+	if (a == VT_NONE || j == t->up_start[y + 1] || j - t->up_start[y] >= t->subs[id].nranks)
+		return 0;
+	/* c's own entry for it: the top its main route took (c is not its ancestor) */
+	d0 = t->subs[id].first_rank + (j - t->up_start[y]);
+	return d0 < d && routed_entry(r, c, d0) == port;
+}
+
 /*
  * Leaves: the preference, then, where weighted (vt_route_weighted_leaf), the
  * parent that sends the fewest destinations up per up-link it kept, then the
@@ -506,8 +578,8 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 		k->window_load = window_load(r, c, port, p);
 		k->lane_share = lane_expected(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
-		k->tier = pref >= PREF_SIBLING ? 2 : 1;
-		k->down_load = pref >= PREF_SIBLING || weighted_below(t, c) ? 0 : down_load(r, p);
+		k->tier = pref >= PREF_SIBLING || column_top(r, c, p, port) ? 2 : 1;
+		k->down_load = k->tier == 2 || weighted_below(t, c) ? 0 : down_load(r, p);
 	} else if (pref >= PREF_SIBLING) {
 		k->tier = 1;
 		k->down_load = 62;

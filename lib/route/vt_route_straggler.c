@@ -422,10 +422,28 @@ static void parent_groups(struct router *r, const vt_tree *t)
 		stage_few(r, t);
 }
 
+/* deg.prefix_dmg: see struct route_degraded. */
+static int prefix_damage(const vt_tree *t)
+{
+	int some = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t l = t->level[s], nu = t->up_start[s + 1] - t->up_start[s];
+
+		if (l == VT_TREE_OUTSIDE || l + 1 >= t->nlevels || nu == t->lv[l].up_links)
+			continue;
+		if (l || vt_route_prefix_short(t, s) == VT_NONE)
+			return 0;
+		some = 1;
+	}
+	return some;
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
 	r->deg.leaf_spread = leaf_spread(t);
+	r->deg.prefix_dmg = prefix_damage(t);
 	parent_groups(r, t);
 	memset(r->deg.charge, 0, t->up_start[t->nsw] * sizeof(*r->deg.charge));
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
@@ -436,6 +454,7 @@ void vt_route_siblings(struct router *r, const vt_tree *t)
 	for (uint32_t s = 0; s < t->nsw; s++) {
 		uint32_t l = t->level[s], p;
 
+		r->deg.last_from[s] = VT_NONE;
 		r->deg.sib[s] = VT_NONE;
 		if (!lost_up(t, s))
 			continue;

@@ -81,6 +81,15 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # lost two of its spines) and with --leaf-uplinks 2:1 --drop-hosts 5 --seed 2 were
 # refused ("CA ... at level 1") before a far end seen from a single fullest leaf
 # counted as a host-less leaf only when no CA-bearing switch is cabled to it.
+# fat 4,3 --leaf-uplinks 2:2 (two leaves keep 2 of 4 up-links, in different
+# pods): 3/2.111111 (cut bound 2/1.936508), 2:3 3/2.015873 (2/1.904762), 2:1
+# 6/4.063492 (4/3.809524), fat 8,3 --leaf-uplinks 2:4 3/2.074364 and 4:6
+# 3/2.060665 before a level-1 switch sent a short leaf's destination that came
+# up a lane not its own to the top of the leaf's destination before it
+# (vt_route_downgoing.c's displaced_lane; taking the least-used top moved the
+# switch's later destinations one top on) and a level-1 straggler above a
+# short leaf took the top the destination's leaf sends that column's
+# destination through (vt_route_policy.c's column_top).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -127,6 +136,11 @@ superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0|3 1.888112|-
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --leaf-uplinks 2:1 --drop-hosts 5 --seed 2|19 14.351145|bound
+fat 4,3 --leaf-uplinks 2:2|2 1.936508|bound
+fat 4,3 --leaf-uplinks 2:1|4 3.809524|bound
+fat 4,3 --leaf-uplinks 2:3|2 1.920635|-
+fat 8,3 --leaf-uplinks 2:4|2 1.984344|bound
+fat 8,3 --leaf-uplinks 4:6|2 1.980431|-
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
