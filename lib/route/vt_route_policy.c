@@ -442,6 +442,39 @@ static uint32_t down_load(const struct router *r, uint32_t p)
 }
 
 /*
+ * Do the ancestors among straggler c's parents one hop closer send down
+ * towards the destination only what c sends them (c is their only child
+ * that is not an ancestor)? Their ways down then carry exactly c's
+ * up-links' flows, the main route's and the stragglers' alike, while
+ * down_load counts the main route's only. Where a pod lost a level-1
+ * switch, the tops above its column reach the other pod through one
+ * switch, which the descent misses for the destinations whose main route
+ * went up the dead column's twin: down_load sent those up the top the
+ * last main route left, 12 of a pod's 16 up one of two links (varary
+ * 4,4,2:2,2 --drop-switches 1@1 --seed 3: shift 12/6.39, cut bound
+ * 8/4.77). c's least-used up-link spreads them evenly.
+ */
+static int sole_way_down(const struct router *r, uint32_t c)
+{
+	const vt_tree *t = r->t;
+	int any = 0;
+
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+		uint32_t p = t->up_peer[j];
+
+		if (r->plan.h[p] + 1 != r->plan.h[c])
+			continue;
+		if (!is_anc(r, p))
+			return 0;
+		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
+			if (t->dn_peer[k] != c && !is_anc(r, t->dn_peer[k]))
+				return 0;
+		any = 1;
+	}
+	return any;
+}
+
+/*
  * Is parent p of straggler c on the main route's tree (an ancestor, or a
  * switch the descent found)? Above the leaves always: only a leaf's in-step
  * lane is dropped when its parent is itself a straggler, whose way on takes
@@ -579,7 +612,12 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 		k->lane_share = lane_expected(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING || column_top(r, c, p, port) ? 2 : 1;
-		k->down_load = k->tier == 2 || weighted_below(t, c) ? 0 : down_load(r, p);
+		if (k->tier == 2 || weighted_below(t, c))
+			k->down_load = 0;
+		else if (sole_way_down(r, c))
+			k->down_load = k->use > 62 ? 62 : k->use;
+		else
+			k->down_load = down_load(r, p);
 	} else if (pref >= PREF_SIBLING) {
 		k->tier = 1;
 		k->down_load = 62;

@@ -34,7 +34,7 @@ enum straggler_pref {
  */
 struct straggler_keys {
 	uint32_t tier;	    /* higher wins; see vt_route_straggler_keys */
-	uint32_t down_load; /* lower wins: above the leaves, the parent's way down */
+	uint32_t down_load; /* lower wins: above the leaves, the parent's way down, or c's */
 	uint32_t up_window; /* lower wins: above the leaves, destinations of the windows up j */
 	uint32_t pref;	    /* higher wins: enum straggler_pref */
 	/*

@@ -90,6 +90,14 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # switch's later destinations one top on) and a level-1 straggler above a
 # short leaf took the top the destination's leaf sends that column's
 # destination through (vt_route_policy.c's column_top).
+# varary 4,4,2:2,2 --drop-switches 1@1 --seed 3 and --seed 4 (a pod lost one of
+# its two level-1 switches): 12/6.387097 (cut bound 8/4.774194, OpenSM's engines
+# 8/4.77), with --hostless-leaves 2 --seed 3 9/4.967742 (6/4.258065), varary
+# 6,3,2:3,2 --drop-switches 1@1 6/3.828571, --seed 2 6/3.657143 (5/3.057143)
+# before a straggler above the leaves whose ancestor parents have no other
+# child that is not an ancestor (their ways down carry its flows alone) took
+# its least-used up-link rather than the parent whose way down the main
+# routes used least (vt_route_policy.c's sole_way_down).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -141,6 +149,11 @@ fat 4,3 --leaf-uplinks 2:1|4 3.809524|bound
 fat 4,3 --leaf-uplinks 2:3|2 1.920635|-
 fat 8,3 --leaf-uplinks 2:4|2 1.984344|bound
 fat 8,3 --leaf-uplinks 4:6|2 1.980431|-
+varary 4,4,2:2,2 --drop-switches 1@1 --seed 3|8 4.774194|bound
+varary 4,4,2:2,2 --drop-switches 1@1 --seed 4|8 4.774194|bound
+varary 4,4,2:2,2 --hostless-leaves 2 --drop-switches 1@1 --seed 3|6 4.258065|bound
+varary 6,3,2:3,2 --drop-switches 1@1|5 3.342857|-
+varary 6,3,2:3,2 --drop-switches 1@1 --seed 2|5 3.228571|-
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
