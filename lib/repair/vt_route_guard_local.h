@@ -14,6 +14,15 @@
  * of the links counted (the paths to one destination form a tree), so the
  * cost is about ranks x runs plus the flows the counted links carry, never a
  * routes model (vt_routes: ranks x switches) nor a whole-fabric count.
+ *
+ * Not yet the guard's (vt_route_guard.c still counts the whole fabric): the
+ * guard compares with the fresh tables, and after one fault those change
+ * the loads of thousands of links from prev's (the fresh routing moves
+ * thousands of entries), so counting them costs more than the count it
+ * would replace; counting a candidate's links alone needs prev's loads
+ * elsewhere known (at most the cut bound per stage, vt_bound_shift_ranks),
+ * which the tables alone do not tell, and even then the walks cost about
+ * ranks x runs per candidate.
  */
 #ifndef VT_ROUTE_GUARD_LOCAL_H
 #define VT_ROUTE_GUARD_LOCAL_H
