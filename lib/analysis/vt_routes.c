@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_mem.h"
+
 void vt_routes_free(vt_routes *r)
 {
 	free(r->rank_lid);
@@ -226,7 +228,7 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 	r->t = t;
 	r->chan_sw = malloc((f->nports + 1) * sizeof(uint32_t));
 	r->counted = calloc(f->nports + 1, 1);
-	r->next = malloc(((uint64_t)n * nsw + 1) * sizeof(uint32_t));
+	r->next = vt_alloc_big(((uint64_t)n * nsw + 1) * sizeof(uint32_t));
 	if (bad || !r->chan_sw || !r->counted || !r->next || !state || !stack) {
 		free(state);
 		free(stack);

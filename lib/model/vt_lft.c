@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_mem.h"
+
 int vt_lfts_init(vt_lfts *t, const vt_fabric *f, vt_err *e)
 {
 	size_t n;
@@ -11,7 +13,7 @@ int vt_lfts_init(vt_lfts *t, const vt_fabric *f, vt_err *e)
 	t->nsw = f->nswitches;
 	t->nlid = f->max_lid + 1;
 	n = (size_t)t->nsw * t->nlid;
-	t->port = malloc(n ? n : 1);
+	t->port = vt_alloc_big(n);
 	if (!t->port)
 		return vt_err_nomem(e, "out of memory for %u forwarding tables", t->nsw);
 	memset(t->port, VT_LFT_NONE, n);

@@ -9,6 +9,7 @@
 #include "analysis/vt_audit.h"
 #include "analysis/vt_shift_count.h"
 #include "analysis/vt_routes.h"
+#include "base/vt_mem.h"
 #include "route/vt_route.h"
 
 /*
@@ -98,7 +99,7 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 		if (!(g->count = vt_shift_count_new(&g->rt, e)))
 			return -1;
 		/* optional: without it every column counts as changed */
-		g->last = malloc(n ? n : 1);
+		g->last = vt_alloc_big(n);
 		g->changed = malloc((size_t)t->nlid + 1);
 	} else {
 		vt_lfts last = *t;

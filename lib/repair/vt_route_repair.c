@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_mem.h"
 #include "repair/vt_route_guard.h"
 #include "repair/vt_route_heal.h"
 #include "repair/vt_route_repair_forced_lids.h"
@@ -783,7 +784,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	}
 	if ((bad = vt_repair_keep_unchanged(f, prev, lfts, policy, st, e)))
 		return bad < 0 ? -1 : 0;
-	t.port = malloc(n ? n : 1);
+	t.port = vt_alloc_big(n); /* the repaired tables, and below a copy and a count */
 	r.level = malloc((size_t)f->nswitches + 1);
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
 	r.used_prev = calloc(n / 8 + BITS_SLACK, 1); /* slack: bits64 */

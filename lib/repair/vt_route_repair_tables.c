@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_mem.h"
 #include "repair/vt_route_repair_stats.h"
 
 /* r->peer: sw_peer's answers looked up once (the repair asks them at every hop it follows). */
@@ -171,7 +172,7 @@ int vt_repair_tables(struct repair *r, const vt_order *order)
 	if (find_entries(r, order) || peer_table(r) || rank_maps(r, order) || pend_lists(r) ||
 	    ca_lids(r))
 		return -1;
-	r->kept = malloc(n ? n : 1); /* optional: NULL keeps again per candidate */
+	r->kept = vt_alloc_big(n); /* optional: NULL keeps again per candidate */
 	r->kept_used = r->kept ? malloc(n / 8 + 1) : NULL; /* optional too */
 	return 0;
 }
