@@ -140,6 +140,8 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.lane_seq, np);
 	CARVE(a, r->deg.last_up, nsw);
 	CARVE(a, r->deg.last_from, nsw);
+	CARVE(a, r->deg.corder, nsw);
+	CARVE(a, r->deg.cseq, np);
 	CARVE(a, r->deg.inz, nsw);
 	CARVE(a, r->deg.hz, nsw);
 	CARVE(a, r->deg.zfirst, nsw);
@@ -212,6 +214,7 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	for (unsigned j = 0; j <= VT_MAX_PORTS; j++) /* the list of every position */
 		r->fill.cpos[j] = (uint8_t)j;
 	vt_route_siblings(r, t);
+	vt_route_chassis_order(r, t);
 	return vt_route_classes(r, t, e);
 }
 

@@ -219,6 +219,10 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 	if (!t->level[s] && nu && vt_route_weighted_leaf(t, s) &&
 	    (best = capacity_pick(r, s, rot, rq)) != VT_NONE)
 		return best;
+	if (!t->level[s] && (best = vt_route_chassis_pick(r, s, rot)) != VT_NONE) {
+		*rq = r->f->ports[swport(r, s, t->up_port[best])].peer;
+		return best;
+	}
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
 		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

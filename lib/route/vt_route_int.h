@@ -16,6 +16,7 @@
  *   vt_route_turn_switch.c  ... or, on a third try, the turn switch
  *   vt_route_top_tree.c   ... or, on a fourth, the turn switches of a top tree
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
+ *   vt_route_chassis.c    split cores whose chassis differ: leaves' rank order over them
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
@@ -284,6 +285,14 @@ struct route_degraded {
 	 */
 	int prefix_dmg;
 	/*
+	 * Split cores whose groups differ in what they carry upward
+	 * (vt_route_chassis.c): corder per leaf, it follows cseq; cseq per
+	 * up_port[] entry a + i of such a leaf, the up_port[] entry its
+	 * destinations at rank offset i (mod its up-links) take.
+	 */
+	uint8_t *corder;
+	uint32_t *cseq;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */
@@ -491,6 +500,9 @@ int vt_route_parallel_up(const vt_tree *t, uint32_t s);
  * lost its last links, as vt-gen's leaf-uplinks=N:U): that leaf, else VT_NONE
  */
 uint32_t vt_route_prefix_short(const vt_tree *t, uint32_t x);
+/* vt_route_chassis.c: deg.corder and deg.cseq (after deg.grp); a leaf's pick, VT_NONE: none */
+void vt_route_chassis_order(struct router *r, const vt_tree *t);
+uint32_t vt_route_chassis_pick(const struct router *r, uint32_t s, uint32_t rot);
 /* vt_route_straggler.c: what a switch can carry upward and carries so far */
 uint32_t vt_route_up_capacity(const vt_tree *t, uint32_t p);
 int vt_route_weighted_leaf(const vt_tree *t, uint32_t s);
