@@ -573,11 +573,51 @@ static int column_top(const struct router *r, uint32_t c, uint32_t p, uint8_t po
 	return d0 < d && routed_entry(r, c, d0) == port;
 }
 
+/* Is c the only leaf below its parents that lost links into a group (deg.gsplit)? */
+static int alone_lost(const vt_tree *t, const uint8_t *gsplit, uint32_t c)
+{
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+		uint32_t p = t->up_peer[j];
+
+		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
+			if (t->dn_peer[k] != c && gsplit[t->dn_peer[k]])
+				return 0;
+	}
+	return 1;
+}
+
+/*
+ * Leaf c of a damaged split core, the only one below its parents that lost
+ * links into a group (deg.gsplit), misses the main route: does parent p lie
+ * outside the group of the main route's level-1 switch (the lane c lost)?
+ * Kept in that group, the destination doubles up on a lane of its own
+ * chassis, and the lanes of the other chassis stay free for the routes
+ * that climb to it: cores 2,6,3,12,6 --drop-links 2@0 --seed 2 sent a shift
+ * stage's three flows up one link (3/1.94, now 2/1.89). Where two such
+ * leaves share parents their doubled lanes met (--drop-links 3@0 --seed 3:
+ * 2/1.90 to 3/1.96).
+ */
+static uint32_t off_group(const struct router *r, uint32_t c, uint32_t p, const uint8_t *pn)
+{
+	const vt_tree *t = r->t;
+	uint32_t x = r->plan.px;
+
+	/* the cheap tests first: alone_lost walks c's parents' children */
+	if (t->level[c] || !r->deg.split_dmg || !r->deg.gsplit[c] || t->level[x] ||
+	    !alone_lost(t, r->deg.gsplit, c))
+		return 0;
+	for (uint32_t j = t->up_start[x]; j < t->up_start[x + 1]; j++)
+		if (t->up_port[j] == pn[0])
+			return r->deg.grp[t->up_peer[j]] != r->deg.grp[p];
+	return 0;
+}
+
 /*
  * Leaves: the preference, then, where weighted (vt_route_weighted_leaf), the
  * parent that sends the fewest destinations up per up-link it kept, then the
  * lane the fewest destinations of any shift window holding this one are
- * expected on, then the one the destination's leaf doubles least (tier 0
+ * expected on, then the one the destination's leaf doubles least, then on a
+ * damaged split core the lost lane's group (off_group; tier 0
  * throughout).
  *
  * Higher switches: a parent that goes down towards the destination (an
@@ -601,6 +641,7 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 							  : PREF_NONE;
 
 	*k = (struct straggler_keys){.pref = pref, .use = r->use.up[swport(r, c, port)]};
+	k->group = off_group(r, c, p, pn);
 	if (l)
 		k->up_window = up_window(r, c, port);
 	if (!l) {
@@ -641,6 +682,8 @@ int vt_route_straggler_better(const struct straggler_keys *a, const struct strag
 		return a->window_load < b->window_load;
 	if (a->lane_share != b->lane_share)
 		return a->lane_share < b->lane_share;
+	if (a->group != b->group)
+		return a->group < b->group;
 	return a->use < b->use;
 }
 

@@ -46,7 +46,8 @@ struct straggler_keys {
 	uint32_t
 		window_load; /* lower wins: leaves, destinations of the shift windows on the lane */
 	uint32_t lane_share; /* lower wins: leaves, destinations px's leaf expects on the lane */
-	uint32_t use;	     /* lower wins: the up-link's usage so far */
+	uint32_t group; /* lower wins: 1 where a split core's leaf leaves the lost lane's group */
+	uint32_t use;	/* lower wins: the up-link's usage so far */
 };
 
 /*
