@@ -497,7 +497,7 @@ static void keep_off_path(struct repair *r)
  * Does a run of candidate a, which met the decisions `differs` says, make the
  * same decisions as one of b (whole run: rebalance too, else keep_lid's part)?
  */
-static int same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole)
+int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole)
 {
 	int ra = a.rebalance, rb = b.rebalance;
 
@@ -515,7 +515,7 @@ static int same_run(struct repair_try a, unsigned differs, struct repair_try b, 
  * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
  * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
  */
-static int repair_run(struct repair *r)
+int vt_repair_run(struct repair *r)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
 
@@ -531,7 +531,7 @@ static int repair_run(struct repair *r)
 		return 0;
 	}
 	r->at_kept = r->kept != NULL;
-	if (r->have_kept && same_run(r->kept_how, r->kept_differs, r->how, 0)) {
+	if (r->have_kept && vt_repair_same_run(r->kept_how, r->kept_differs, r->how, 0)) {
 		memcpy(r->t->port, r->kept, n); /* keep_lid's part is that candidate's */
 		r->differs = r->kept_differs;
 	} else {
@@ -552,211 +552,6 @@ static int repair_run(struct repair *r)
 	if (r->how.ca_fresh && r->how.off_path)
 		keep_off_path(r);
 	return 0;
-}
-
-/*
- * Builds candidate how and runs it through the audit and the guard: 0 when it
- * stands, CAND_AUDIT or CAND_WORSE (why) when refused, -1.
- */
-static int candidate(struct repair *r, struct repair_try how, struct repair_guard *g,
-		     struct vt_repair_stats *st, uint64_t *changed, uint64_t *blocks, vt_err *e)
-{
-	int bad;
-
-	r->how = how;
-	g->quick_refused = 0;
-	if (repair_run(r))
-		return vt_err_nomem(e, "out of memory");
-	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
-	if (*changed > st->fresh_changed) {
-		snprintf(st->why, sizeof(st->why),
-			 "the repaired tables change more entries than the fresh ones");
-		return CAND_WORSE;
-	}
-	/* the guard before the audit: most refusals are its, and it costs less */
-	/* fewest trades quality for changes by definition: no shift guard */
-	if (r->policy != VT_REPAIR_FEWEST && !how.ca_fresh &&
-	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
-		return bad > 0 ? CAND_WORSE : -1;
-	if (vt_repair_sure(r, r->t))
-		return 0; /* the fresh routing's proof holds for it (vt_route_repair_sure.c) */
-	st->audits++;
-	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
-	return bad > 0 ? CAND_AUDIT : bad;
-}
-
-/*
- * The candidates (policy), in the order of the entries they change, fewest
- * first, so the first that passes stands: CA routes that grew longer kept
- * (VT_REPAIR_GUARDED only: a leaf's up-link down on fat 8,3, 303 entries
- * minimal against 241 so, shift as fresh), then previous turns keep what fresh ones
- * keep and more; ports chosen again or left fresh change the same entries, and
- * the newly used entries add to them (by rank distance a few more, when the
- * traffic is counted again after each level: pruned 36,6 with a top switch
- * down passes only so). Fresh turns only after previous ones closed a credit
- * loop: otherwise both pass or fail the guard alike with as many changes
- * (every fault of tests/bench/churn.sh), and each candidate costs a repair,
- * an every-source audit and a shift count.
- */
-static const struct repair_try repair_tries[] = {
-	/* VT_REPAIR_GUARDED only: CA routes that grew longer kept */
-	{.prev_turns = 1, .rebalance = REB_CHANGED, .longer = 1},
-	{.prev_turns = 1, .rebalance = REB_NONE, .longer = 1},
-	{.prev_turns = 1, .rebalance = REB_NEW, .longer = 1},
-	/* down-up turns where either routing turns */
-	{.prev_turns = 1, .rebalance = REB_CHANGED},
-	{.prev_turns = 1, .rebalance = REB_NONE},
-	{.prev_turns = 1, .rebalance = REB_NEW},
-	{.prev_turns = 1, .rebalance = REB_GAP},
-	{.prev_turns = 1, .rebalance = REB_GAP_LEVELS},
-	/* only where the fresh routing turns */
-	{.prev_turns = 0, .rebalance = REB_CHANGED},
-	{.prev_turns = 0, .rebalance = REB_NONE},
-	{.prev_turns = 0, .rebalance = REB_NEW},
-	{.prev_turns = 0, .rebalance = REB_GAP},
-	{.prev_turns = 0, .rebalance = REB_GAP_LEVELS},
-};
-
-/* A candidate refused, with what its run met (DIFF_*). */
-struct refused {
-	struct repair_try how;
-	unsigned differs;
-	int bad;
-	char why[VT_ERR_MAX];
-};
-
-/* A refused candidate whose run is how's, step by step (same_run), or NULL. */
-static const struct refused *twin_of(const struct refused *done, size_t n, struct repair_try how)
-{
-	for (size_t i = 0; i < n; i++)
-		if (same_run(done[i].how, done[i].differs, how, 1))
-			return &done[i];
-	return NULL;
-}
-
-/*
- * The candidates that move only the CA LIDs' entries forced off a shortest
- * route (vt_route_repair_forced_lids.h): ports spread by the farthest rank
- * distance, a lost link's destinations on the far link (pruned 36,6, one of
- * a level-1 switch's six parallel up-links to a top down: 77 entries with the
- * fresh shift, where the next ones congest more and the fallback changes
- * 457), only where such a link is lost (elsewhere it differs from the next
- * in the rank limit alone, and stood with more entries: superpod 3,4,8,4,3,2,
- * a top down, 258 against the fallback's 250); then by rank distance up to
- * 2, then 4, then 2 with a sibling's ports (VT_FORCED_SIBLING: fat 8,3,
- * the first level-1 switch down, 4494 entries where the fallback changed
- * 15441). Once the every-source audit finds a credit loop in one, the
- * previous tables' turns are left to them all (the old turn leaf and the new
- * one closed it: real-shaped pruned 36,6, the first level-1 switch down,
- * 37127 entries against the fallback's 71060). The first that stands into
- * r->t: 0, 1 when none, -1. Tried
- * only where every whole candidate was refused, before the fallback: on the
- * rows of tests/bench/churn.sh where a whole one stands, these were refused
- * or changed more blocks (fat 8,3, a level-1 up-link down: 111 entries in
- * 25 blocks against the whole repair's 154 in 19), at the cost of a shift
- * count and an audit each.
- */
-static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
-			   uint64_t *changed, uint64_t *blocks, vt_err *e)
-{
-	static const uint8_t near[] = {VT_FORCED_FAR, 2, 4, VT_FORCED_SIBLING};
-	int far, turns = 1;
-
-	if (r->policy == VT_REPAIR_FEWEST)
-		return 1; /* its whole repairs keep longer routes too: fewer changes */
-
-	for (size_t i = 0; i < sizeof(near); i++) {
-		struct repair_try how = {.prev_turns = (uint8_t)turns, .forced_lids = near[i]};
-		int bad;
-
-		if (near[i] == VT_FORCED_FAR && (far = vt_repair_far_applies(r)) <= 0) {
-			if (far < 0)
-				return vt_err_nomem(e, "out of memory");
-			continue; /* no far link: its tables would differ in the rank limit alone */
-		}
-		bad = candidate(r, how, g, st, changed, blocks, e);
-		if (bad == CAND_AUDIT && turns) { /* a credit loop: the fresh turns alone */
-			how.prev_turns = 0;
-			turns = 0;
-			bad = candidate(r, how, g, st, changed, blocks, e);
-		}
-		if (bad <= 0)
-			return bad;
-	}
-	return 1;
-}
-
-/*
- * The first whole repair that passes into r->t; where the audit or the guard
- * refuses them all, the switch LIDs' entries repaired alone (most of what
- * moves with the turn leaf), with the CA LIDs' fresh.
- */
-static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
-			  uint64_t *changed, uint64_t *blocks, vt_err *e)
-{
-	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
-	struct refused done[NTRIES];
-	char why[sizeof(st->why)] = "";
-	int bad, loop = 0, first_quick = 0;
-	size_t nd = 0;
-	struct repair_try first = {0};
-
-	for (size_t i = 0; i < NTRIES; i++) {
-		const struct repair_try *how = &repair_tries[i];
-		const struct refused *tw;
-
-		if (how->longer && r->policy != VT_REPAIR_GUARDED)
-			continue;
-		if (!how->prev_turns && !loop)
-			break;
-		g->quick = 1; /* the first refusal's figures are counted again if told (below) */
-		if ((tw = twin_of(done, nd, *how))) {
-			bad = tw->bad; /* the same tables again: refused alike */
-			memcpy(st->why, tw->why, sizeof(st->why));
-		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
-			st->why[0] = 0;
-			return bad;
-		}
-		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
-		memcpy(done[nd++].why, st->why, sizeof(st->why));
-		/* longer routes add turns of their own: their loops say nothing of fresh turns */
-		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
-		if (!*why) {
-			memcpy(why, st->why, sizeof(why));
-			first = *how;
-			first_quick = g->quick_refused;
-		}
-	}
-	if ((bad = try_forced_lids(r, g, st, changed, blocks, e)) <= 0) {
-		st->why[0] = 0;
-		return bad;
-	}
-	if (first_quick) { /* the partial repair tells the first refusal's figures: counted */
-		g->quick = 0;
-		if ((bad = candidate(r, first, g, st, changed, blocks, e)) < 0)
-			return -1;
-		memcpy(why, st->why, sizeof(why));
-	}
-	/* off the CA paths first; the audit may refuse the previous turns it keeps */
-	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1}, g, st, changed,
-			blocks, e);
-	if (bad > 0)
-		bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
-	if (bad <= 0) {
-		memcpy(st->why, why, sizeof(why));
-		st->mode = VT_REPAIR_PARTIAL;
-	}
-	return bad < 0 ? -1 : bad > 0;
-}
-
-static int repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
-			     uint64_t *changed, uint64_t *blocks, vt_err *e)
-{
-	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order};
-	int rc = try_candidates(r, &g, st, changed, blocks, e);
-
-	vt_repair_guard_free(&g);
-	return rc;
 }
 
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
@@ -800,7 +595,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	else
 		bad = vt_repair_tree_levels(f, r.level, e)
 			      ? -1
-			      : repair_candidates(&r, order, st, &changed, &blocks, e);
+			      : vt_repair_candidates(&r, order, st, &changed, &blocks, e);
 	free(r.level);
 	free(r.pend);
 	free(r.used_prev);

@@ -180,4 +180,21 @@ int vt_repair_sure(struct repair *r, const vt_lfts *t);
 void vt_repair_rank_gaps(struct repair *r, uint32_t s, uint32_t rank, unsigned cur, uint32_t *gap);
 void vt_repair_rank_port_set(struct repair *r, uint32_t rank, unsigned port);
 
+/*
+ * vt_route_repair.c, the mechanism: one candidate r->how into r->t (0, -1
+ * when out of memory); does a run of candidate a, which met the decisions
+ * `differs` says, make the same decisions as one of b (whole run: rebalance
+ * too, else the kept entries' part)?
+ */
+int vt_repair_run(struct repair *r);
+int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole);
+
+/*
+ * vt_route_repair_candidates.c, the policy: the first candidate that the
+ * guard and the audit let stand into r->t (its changes in *changed and
+ * *blocks): 0, 1 when none stands (st->why says why), -1.
+ */
+int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+			 uint64_t *changed, uint64_t *blocks, vt_err *e);
+
 #endif

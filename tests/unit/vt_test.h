@@ -29,7 +29,7 @@
 		SRunner *sr;                                                                       \
 		int nf;                                                                            \
 		if (!vt_test_dir_exists(rel)) {                                                    \
-			printf("skipped: %s absent: %s\n", vt_test_path(rel), what);              \
+			printf("skipped: %s absent: %s\n", vt_test_path(rel), what);               \
 			return 77;                                                                 \
 		}                                                                                  \
 		sr = srunner_create(suite_fn());                                                   \
