@@ -51,7 +51,7 @@ static const char usage[] =
 	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
-	"  -v, --verbose            also time loading, routing and writing\n"
+	"  -v, --verbose            also time loading, routing, writing and the repair's steps\n"
 	"  -h, --help               this summary\n"
 	"  -V, --version            the release\n"
 	"See vartree-route(1).\n";
@@ -386,6 +386,21 @@ static void run_free(struct run *r)
 	vt_fabric_free(r->f);
 }
 
+/* -v: the repair's CPU by step (tables, then each candidate tried: build, guard, audit). */
+static void print_steps(const struct vt_repair_stats *st, double cpu)
+{
+	double sum = 0;
+
+	for (uint32_t i = 0; i < st->nsteps; i++) {
+		const struct vt_repair_step *s = &st->step[i];
+
+		sum += s->build + s->guard + s->audit;
+		fprintf(stderr, PROG ": repair step %-34s %c build %.3f guard %.3f audit %.3f s\n",
+			s->what, s->verdict, s->build, s->guard, s->audit);
+	}
+	fprintf(stderr, PROG ": repair step %-34s   %.3f s\n", "other", cpu - sum);
+}
+
 /*
  * --previous: the earlier sweep's tables kept wherever they still serve
  * (vt_route_repair); the counts go to stderr. VT_EXIT_USAGE when the file
@@ -440,6 +455,8 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 		st.fresh_blocks, st.minimum, st.minimum_blocks, st.forced, st.forced_blocks);
 	/* beside the routing's line: the repair's own cost, what OpenSM adds after a fault */
 	fprintf(stderr, PROG ": repair in %.3f s (CPU %.3f s)\n", t1, cpu);
+	if (o->verbose)
+		print_steps(&st, cpu);
 	if (st.mode != VT_REPAIR_DONE)
 		fprintf(stderr, PROG ": %s\n", st.why);
 	if (st.longer)

@@ -62,6 +62,19 @@ enum vt_repair_policy {
 	VT_REPAIR_GUARDED
 };
 
+/*
+ * One step of a repair: what (a candidate's settings, or "tables"), its CPU
+ * seconds building the tables, in the shift guard and proving or auditing
+ * them, and the verdict ('+' stood, 'a' the audit refused, 'w' the guard or
+ * the change count refused, '=' a twin of one refused already, ' ' none).
+ */
+#define VT_REPAIR_STEPS 24
+struct vt_repair_step {
+	char what[40];
+	double build, guard, audit;
+	char verdict;
+};
+
 struct vt_repair_stats {
 	enum vt_repair_mode mode;
 	/* entries (and 64-LID blocks) differing from prev, for LIDs still in the fabric */
@@ -79,6 +92,14 @@ struct vt_repair_stats {
 	/* candidates the every-source audit ran on (not those that kept the fresh routing's proof)
 	 */
 	uint32_t audits;
+	/*
+	 * Where the repair's CPU time went (vartree-route -v prints it): step[0]
+	 * the tables every candidate reads, step[1] the fresh tables' shift
+	 * count (the guard's reference), then each candidate in the order tried,
+	 * the last ones dropped past VT_REPAIR_STEPS; nsteps: how many kept.
+	 */
+	struct vt_repair_step step[VT_REPAIR_STEPS];
+	uint32_t nsteps;
 	char why[VT_ERR_MAX]; /* VT_REPAIR_HEALED, _REFUSED, _KEPT: the reason */
 };
 

@@ -215,19 +215,26 @@ void vt_repair_guard_free(struct repair_guard *g)
 	g->last = g->changed = NULL;
 }
 
+int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e)
+{
+	if (g->have_fresh || !g->order || g->order->n < 2)
+		return 0;
+	if (shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
+		return -1;
+	g->have_fresh = 1;
+	return 0;
+}
+
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e)
 {
 	uint32_t wt, k;
 	double at;
 
-	if (!g->order || g->order->n < 2)
-		return 0;
-	if (!g->have_fresh) {
-		if (shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
-			return -1;
-		g->have_fresh = 1;
-	}
+	if (vt_repair_guard_fresh(g, e))
+		return -1;
+	if (!g->have_fresh)
+		return 0; /* no ranks: no shift guard */
 	if (g->quick && (k = quick_stage(g, t, &wt))) {
 		snprintf(why, len,
 			 "the repaired tables congest shift more than the fresh ones: worst %u in "

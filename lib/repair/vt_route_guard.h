@@ -51,6 +51,11 @@ struct repair_guard {
 int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *fresh, char *why,
 			  size_t len, vt_err *e);
 /*
+ * The fresh tables' shift figures counted (g->have_fresh), unless known or
+ * without ranks: the first guard's fixed cost (a whole count). 0, -1 with e.
+ */
+int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e);
+/*
  * Does t congest shift more than the fresh tables (worst stage, or average
  * beyond noise)? With g->quick, why may name one stage instead of t's figures.
  */

@@ -564,11 +564,13 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	size_t n = (size_t)t.nsw * t.nlid;
 	uint64_t changed = 0, blocks = 0;
 	uint8_t *grew;
+	double t0;
 	int bad;
 
 	memset(st, 0, sizeof(*st));
 	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
 		return vt_err_set(e, "previous tables do not fit the fabric");
+	t0 = vt_repair_cpu();
 	vt_repair_count_changes(f, prev, lfts, &st->fresh_changed, &st->fresh_blocks);
 	st->minimum = vt_repair_forced_lost(f, prev);
 	st->changed = st->fresh_changed;
@@ -593,9 +595,13 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
 	else
-		bad = vt_repair_tree_levels(f, r.level, e)
-			      ? -1
-			      : vt_repair_candidates(&r, order, st, &changed, &blocks, e);
+		bad = vt_repair_tree_levels(f, r.level, e) ? -1 : 0;
+	st->nsteps = 1;
+	snprintf(st->step[0].what, sizeof(st->step[0].what), "tables");
+	st->step[0].verdict = ' ';
+	st->step[0].build = vt_repair_cpu() - t0;
+	if (!bad)
+		bad = vt_repair_candidates(&r, order, st, &changed, &blocks, e);
 	free(r.level);
 	free(r.pend);
 	free(r.used_prev);

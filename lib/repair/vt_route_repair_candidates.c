@@ -6,12 +6,79 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "repair/vt_route_guard.h"
 #include "repair/vt_route_repair_forced_lids.h"
 #include "repair/vt_route_repair_int.h"
 #include "repair/vt_route_repair_stats.h"
 #include "route/vt_route.h"
+
+double vt_repair_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *const reb_name[] = {"none", "changed", "new", "gap", "gap-levels"};
+
+/* A step for candidate how in st (NULL past VT_REPAIR_STEPS): its name, no times yet. */
+static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_try how)
+{
+	struct vt_repair_step *s;
+
+	if (st->nsteps >= VT_REPAIR_STEPS)
+		return NULL;
+	s = &st->step[st->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->verdict = ' ';
+	if (how.forced_lids)
+		snprintf(s->what, sizeof(s->what), "forced-lids %u%s", how.forced_lids,
+			 how.prev_turns ? " prev-turns" : "");
+	else if (how.ca_fresh)
+		snprintf(s->what, sizeof(s->what), "ca-fresh%s", how.off_path ? " off-path" : "");
+	else
+		snprintf(s->what, sizeof(s->what), "%s%s %s",
+			 how.prev_turns ? "prev-turns" : "fresh-turns", how.longer ? " longer" : "",
+			 reb_name[how.rebalance]);
+	return s;
+}
+
+/* The guard and the audit of r->t: 0, CAND_AUDIT or CAND_WORSE (why), -1; times into sp. */
+static int judge(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+		 struct vt_repair_step *sp, vt_err *e)
+{
+	double t0, t1;
+	int bad = 0;
+
+	if (r->policy != VT_REPAIR_FEWEST && !r->how.ca_fresh && !g->have_fresh) {
+		t0 = vt_repair_cpu(); /* the fresh tables' count: step 1 (vt_repair_candidates) */
+		if (vt_repair_guard_fresh(g, e))
+			return -1;
+		st->step[1].guard = vt_repair_cpu() - t0;
+	}
+	t0 = vt_repair_cpu();
+	/* the guard before the audit: most refusals are its, and it costs less */
+	/* fewest trades quality for changes by definition: no shift guard */
+	if (r->policy != VT_REPAIR_FEWEST && !r->how.ca_fresh &&
+	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
+		bad = bad > 0 ? CAND_WORSE : -1;
+	t1 = vt_repair_cpu();
+	if (sp)
+		sp->guard = t1 - t0;
+	if (bad)
+		return bad;
+	if (!vt_repair_sure(r, r->t)) { /* else the fresh routing's proof holds for it */
+		st->audits++;
+		bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
+		bad = bad > 0 ? CAND_AUDIT : bad;
+	}
+	if (sp)
+		sp->audit = vt_repair_cpu() - t1;
+	return bad;
+}
 
 /*
  * Builds candidate how and runs it through the audit and the guard: 0 when it
@@ -20,6 +87,8 @@
 static int candidate(struct repair *r, struct repair_try how, struct repair_guard *g,
 		     struct vt_repair_stats *st, uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
+	struct vt_repair_step *sp = step_of(st, how);
+	double t0 = vt_repair_cpu();
 	int bad;
 
 	r->how = how;
@@ -27,21 +96,17 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 	if (vt_repair_run(r))
 		return vt_err_nomem(e, "out of memory");
 	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
+	if (sp)
+		sp->build = vt_repair_cpu() - t0;
 	if (*changed > st->fresh_changed) {
 		snprintf(st->why, sizeof(st->why),
 			 "the repaired tables change more entries than the fresh ones");
-		return CAND_WORSE;
-	}
-	/* the guard before the audit: most refusals are its, and it costs less */
-	/* fewest trades quality for changes by definition: no shift guard */
-	if (r->policy != VT_REPAIR_FEWEST && !how.ca_fresh &&
-	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
-		return bad > 0 ? CAND_WORSE : -1;
-	if (vt_repair_sure(r, r->t))
-		return 0; /* the fresh routing's proof holds for it (vt_route_repair_sure.c) */
-	st->audits++;
-	bad = vt_repair_audit_worse(r->f, r->t, r->fresh, st->why, sizeof(st->why), e);
-	return bad > 0 ? CAND_AUDIT : bad;
+		bad = CAND_WORSE;
+	} else
+		bad = judge(r, g, st, sp, e);
+	if (sp && bad >= 0)
+		sp->verdict = bad == 0 ? '+' : bad == CAND_AUDIT ? 'a' : 'w';
+	return bad;
 }
 
 /*
@@ -170,6 +235,10 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			break;
 		g->quick = 1; /* the first refusal's figures are counted again if told (below) */
 		if ((tw = twin_of(done, nd, *how))) {
+			struct vt_repair_step *sp = step_of(st, *how);
+
+			if (sp)
+				sp->verdict = '=';
 			bad = tw->bad; /* the same tables again: refused alike */
 			memcpy(st->why, tw->why, sizeof(st->why));
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
@@ -212,7 +281,13 @@ int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repa
 			 uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order};
-	int rc = try_candidates(r, &g, st, changed, blocks, e);
+	struct vt_repair_step *fp = &st->step[st->nsteps++]; /* tables, then the fresh count */
+	int rc;
+
+	memset(fp, 0, sizeof(*fp));
+	snprintf(fp->what, sizeof(fp->what), "fresh tables' shift count");
+	fp->verdict = ' ';
+	rc = try_candidates(r, &g, st, changed, blocks, e);
 
 	vt_repair_guard_free(&g);
 	return rc;

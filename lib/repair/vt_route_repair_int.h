@@ -189,6 +189,9 @@ void vt_repair_rank_port_set(struct repair *r, uint32_t rank, unsigned port);
 int vt_repair_run(struct repair *r);
 int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole);
 
+/* The process's CPU seconds (the steps' times, vt_repair_stats.step). */
+double vt_repair_cpu(void);
+
 /*
  * vt_route_repair_candidates.c, the policy: the first candidate that the
  * guard and the audit let stand into r->t (its changes in *changed and
