@@ -11,6 +11,7 @@ void vt_cuts_free(vt_cuts *c)
 {
 	free(c->member);
 	free(c->links);
+	vt_cut_pairs_free(&c->pairs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -36,6 +37,10 @@ int vt_cuts_leaf(vt_cuts *c, const vt_routes *r, vt_err *e)
 
 	if (cuts_alloc(c, r->n, 1, r->nsw, e))
 		return -1;
+	if (vt_cut_pairs_init(&c->pairs, r)) {
+		vt_cuts_free(c);
+		return vt_err_nomem(e, "out of memory");
+	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint32_t node = f->switches[s];
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
@@ -89,6 +94,10 @@ int vt_cuts_tree(vt_cuts *c, const vt_routes *r, const vt_tree *t, vt_err *e)
 		vt_cuts_free(c);
 		return -1;
 	}
+	if (vt_cut_pairs_init(&c->pairs, r)) {
+		vt_cuts_free(c);
+		return vt_err_nomem(e, "out of memory for the cut bound");
+	}
 	for (uint32_t l = 0; l < nl; l++)
 		for (uint32_t a = 0; a < r->n; a++) {
 			uint32_t sw = r->rank_sw[a];
@@ -140,7 +149,7 @@ uint32_t vt_bound_stage(const vt_cuts *c, const struct vt_flow *fl, uint32_t nfl
 				best = b;
 		}
 	}
-	return best;
+	return c->pairs.on && nfl ? vt_pair_bound_flows(&c->pairs, fl, nfl, best) : best;
 }
 
 uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r)
@@ -172,7 +181,8 @@ uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r)
 		}
 	}
 	free(act);
-	return best > UINT32_MAX ? UINT32_MAX : (uint32_t)best;
+	best = best > UINT32_MAX ? UINT32_MAX : best;
+	return c->pairs.on ? vt_pair_bound_all2all(&c->pairs, (uint32_t)best) : (uint32_t)best;
 }
 
 /*
@@ -320,6 +330,8 @@ int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_
 		}
 	}
 	shapes_bound(shape, nshape, n, first, K, bound);
+	if (c->pairs.on && vt_pair_bound_shift(&c->pairs, r, first, K, bound))
+		rc = vt_err_nomem(e, "out of memory for the shift bound");
 out:
 	free(act);
 	free(arun);

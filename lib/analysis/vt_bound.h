@@ -8,6 +8,19 @@
  * and, a host being a cut of one link, the most flows any rank sends or
  * receives. Cuts are leaf switches (each with its switch-to-switch links)
  * or, with the extracted tree (vt_tree), every subtree of every level.
+ *
+ * Cuts miss what split cores force: a leaf pair whose links reach no common
+ * chassis as widely as they reach the core. The leaf-pair bound
+ * (vt_bound_pair.c, proof there) counts per leaf pair the flows that can go
+ * directly through the parts both leaves reach and the room the other leaves
+ * leave for the rest to go through them. It is on where the switches above
+ * the leaves fall apart into parts joined only through leaves (chassis, or
+ * the spines of a 2-level tree) and the leaves differ in the parts they
+ * reach (where they do not, a pair reaches as far as a leaf does, and the
+ * leaf cuts say as much); off where the order scatters leaves' ranks (more
+ * runs than 8 per leaf), where a shift would cost n per stage. Every pattern counts it
+ * (all2all up to 2^22 leaf pairs), so a stage's bound is the same from its
+ * flows (vt_bound_stage) as from the ranks (vt_bound_shift, _all2all).
  */
 #ifndef VT_BOUND_H
 #define VT_BOUND_H
@@ -19,6 +32,22 @@
 #include "model/vt_pattern.h"
 #include "tree/vt_tree.h"
 
+/*
+ * The parts above the leaves as each leaf reaches them (vt_bound_pair.c):
+ * leaf s's links go to parts part[off[s] .. off[s + 1]) (sorted), cnt each.
+ */
+struct vt_cut_pairs {
+	int on;			   /* 0: one part only, or scattered ranks: nothing to add */
+	uint32_t n, nsw;	   /* ranks, switches */
+	uint32_t *rank_sw;	   /* per rank: its switch, VT_NONE for a place-keeper */
+	uint32_t *deg;		   /* per switch: its links to other switches */
+	uint32_t nleaves, *leaves; /* switches with ranks */
+	uint32_t *off, *part, *cnt;
+	/* leaves that reach the same parts over as many links: a class each */
+	uint32_t ncls, *cls; /* per switch: its class */
+	uint32_t *ccap;	     /* ccap[i * ncls + k]: cap of classes i, k; NULL past 2^22 */
+};
+
 typedef struct vt_cuts {
 	uint32_t n;	  /* ranks */
 	uint32_t nlevels; /* cut families (levels) */
@@ -27,6 +56,7 @@ typedef struct vt_cuts {
 	/* per cut: links crossing it (per direction); a subtree's: the fewest that
 	 * separate its hosts from the others, at most its up-links (vt_bound_flow.c) */
 	uint32_t *links;
+	struct vt_cut_pairs pairs;
 } vt_cuts;
 
 /* One cut per switch with ranks attached: its ranks and its switch-to-switch links. */
@@ -37,7 +67,8 @@ void vt_cuts_free(vt_cuts *c);
 
 /*
  * Bound for one stage's flows (place-keepers already dropped). scratch holds
- * 2 * max(ncuts, n) entries; returns the bound.
+ * 2 * max(ncuts, n) entries; returns the bound (the leaf-pair bound's own
+ * memory is allocated here; without it, the cuts' bound alone).
  */
 uint32_t vt_bound_stage(const vt_cuts *c, const struct vt_flow *fl, uint32_t nfl,
 			uint32_t *scratch);

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "analysis/vt_bound.h"
+#include "analysis/vt_routes.h"
 #include "model/vt_fabric.h"
 
 /* Scratch for vt_bound_cut_links, sized for one fabric. */
@@ -24,5 +26,34 @@ void vt_cut_flow_free(struct vt_cut_flow *cf);
  * cable-disjoint paths (one flow per cable and direction) between them.
  */
 uint32_t vt_bound_cut_links(const vt_fabric *f, uint32_t most, struct vt_cut_flow *cf);
+
+/* The leaf-pair bound (vt_bound_pair.c). */
+int vt_cut_pairs_init(struct vt_cut_pairs *p, const vt_routes *r);
+void vt_cut_pairs_free(struct vt_cut_pairs *p);
+
+/* One stage's flows between leaves, as pairs (u, v, d flows), and per leaf out and in. */
+struct vt_pair_work {
+	uint32_t *out, *in; /* per switch */
+	uint32_t *at;	    /* per switch v: the pair (u, v) of the u counted last, or VT_NONE */
+	uint32_t np, maxpairs, *u, *v, *d, *cap;
+};
+
+/* Room for maxpairs pairs; -1 when out of memory. */
+int vt_pair_work_init(struct vt_pair_work *w, const struct vt_cut_pairs *p, uint32_t maxpairs);
+void vt_pair_work_free(struct vt_pair_work *w);
+/* d more flows from leaf u to leaf v (none when u == v); a u's pairs counted together merge. */
+void vt_pair_add(struct vt_pair_work *w, uint32_t u, uint32_t v, uint32_t d);
+void vt_pair_reset(struct vt_pair_work *w);
+/* The least L >= L0 at which the counted flows pass (L0 when they pass at L0). */
+uint32_t vt_pair_bound(const struct vt_cut_pairs *p, struct vt_pair_work *w, uint32_t L0);
+/* max(L0, the bound) for one stage's flows (L0 when out of memory). */
+uint32_t vt_pair_bound_flows(const struct vt_cut_pairs *p, const struct vt_flow *fl, uint32_t nfl,
+			     uint32_t L0);
+/* max(L0, the bound) for all2all (L0 past 2^22 leaf pairs or out of memory). */
+uint32_t vt_pair_bound_all2all(const struct vt_cut_pairs *p, uint32_t L0);
+/* bound[s - first] raised to the bound of shift s, s in first .. first + K - 1; -1 out of memory.
+ */
+int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first,
+			uint32_t K, uint32_t *bound);
 
 #endif

@@ -6,6 +6,16 @@
 # 16 flows a pod sends the other in a shift stage need 8 on some link (the
 # bound read 6/3.161290 over the up-links), and all2all's 256 need 128 (was
 # 86). The healthy tree keeps its bound (4/2.580645).
+#
+# Split cores (vt_bound_pair.c, the leaf-pair bound): cores 3,4,2,12,4 has
+# leaves with 2 of their 4 up-links in one chassis and 1 in each other; in
+# the 11 stages 4k a leaf sends its 4 hosts to one leaf, and a pair whose
+# double chassis differ reaches over one chassis at most 3 links while no
+# leaf has room for a flow to pass: 2 there, so 2/1.23 (every cut: 1/1.00;
+# vartree routes 2/1.87). cores 2,36,18,84,18 keeps 1/1.00: every leaf has
+# 9 links in each chassis and each stage routes at load 1 (a leaf pair's
+# flows split 9/9 over the chassis, and in a chassis 21 matchings over 18
+# spines of 2 links), so no bound of one stage can say more.
 set -u
 A="$VT_BIN/vartree-analyze"
 T=$(mktemp -d)
@@ -22,4 +32,8 @@ bound() {
 [ "$(bound "$T/h.topo" shift)" = "4 2.58" ] || bad "healthy shift bound: $(bound "$T/h.topo" shift)"
 [ "$(bound "$T/d.topo" shift)" = "8 4.39" ] || bad "degraded shift bound: $(bound "$T/d.topo" shift)"
 [ "$(bound "$T/d.topo" all2all)" = "128 128.00" ] || bad "degraded all2all bound: $(bound "$T/d.topo" all2all)"
+"$VT_BIN/vartree-gen" cores 3,4,2,12,4 -o "$T/c.topo" || bad "vartree-gen exited $?"
+[ "$(bound "$T/c.topo" shift)" = "2 1.23" ] || bad "split core shift bound: $(bound "$T/c.topo" shift)"
+"$VT_BIN/vartree-gen" cores 2,36,18,84,18 -o "$T/c2.topo" || bad "vartree-gen exited $?"
+[ "$(bound "$T/c2.topo" shift)" = "1 1.00" ] || bad "director shift bound: $(bound "$T/c2.topo" shift)"
 exit $fail

@@ -266,8 +266,11 @@ static void fixture(const char *fab, const char *eng, uint64_t shuffle)
 	vt_fabric_free(f);
 }
 
-/* A generated fabric routed by vartree, with its own order (place-keepers where hosts are gone). */
-static void generated(const char *spec)
+/*
+ * A generated fabric routed by vartree, with its own order (place-keepers
+ * where hosts are gone), hosts shuffled when shuffle is not 0.
+ */
+static void generated_order(const char *spec, uint64_t shuffle)
 {
 	struct vt_gen_spec gs;
 	vt_fabric *f;
@@ -278,10 +281,17 @@ static void generated(const char *spec)
 	ck_assert_msg(vt_gen_parse(&gs, spec, &e) == 0, "%s", e.msg);
 	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
 	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s: %s", spec, e.msg);
+	if (shuffle)
+		vt_order_shuffle(&o, shuffle);
 	cross_check(f, &t, &o, spec);
 	vt_order_free(&o);
 	vt_lfts_free(&t);
 	vt_fabric_free(f);
+}
+
+static void generated(const char *spec)
+{
+	generated_order(spec, 0);
 }
 
 START_TEST(table1_fixtures)
@@ -300,6 +310,50 @@ START_TEST(generated_fabrics)
 	generated("fat 4,3 --drop-links=5 --seed=3");
 	generated("fat 4,3 --drop-hosts=6 --seed=2");
 	generated("oversub 4,6,2,2");
+	/* a split core: the leaf-pair bound on, from shifts' runs and from flows alike */
+	generated("cores 3,4,2,12,4");
+	generated_order("cores 3,4,2,12,4", 5);
+}
+END_TEST
+
+/*
+ * cores 3,4,2,12,4: 12 leaves of 4 hosts, 4 up-links each, 2 into one
+ * chassis and 1 into each of the two others; vartree's order puts the 4
+ * leaves of one double chassis together (ranks 0-15 chassis A's, 16-31 B's,
+ * 32-47 C's). In stage 4k a leaf sends its 4 hosts to one leaf 4k ranks on,
+ * each leaf sends and receives 4 on its 4 links, and a pair in two blocks
+ * (some for every k in 1 .. 11) reaches over one chassis at most
+ * min(2,1) + min(1,2) + min(1,1) = 3 links, no leaf has room for the fourth
+ * flow to pass: the leaf-pair bound says 2 there, every cut 1 (a leaf: 4 flows on 4 links; the
+ * level-1 subtrees of 4 leaves: 16 on 16). Other stages split a leaf's flows over two leaves, each
+ * pair of at most 3 flows, which 3 links carry.
+ */
+START_TEST(shift_bound_split_core)
+{
+	struct vt_gen_spec gs;
+	vt_fabric *f;
+	vt_order o;
+	vt_lfts t;
+	vt_tree tree;
+	vt_err e = {0};
+	uint32_t b[48];
+
+	ck_assert_int_eq(vt_gen_parse(&gs, "cores 3,4,2,12,4", &e), 0);
+	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(o.n, 48);
+	ck_assert_int_eq(vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e), 0);
+	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, &tree, b, &e), 0);
+	for (uint32_t s = 1; s < 48; s++)
+		ck_assert_msg(b[s] == (s % 4 ? 1u : 2u), "stage %u: bound %u", s, b[s]);
+	/* the leaf cuts alone (no tree) give the same */
+	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, NULL, b, &e), 0);
+	for (uint32_t s = 1; s < 48; s++)
+		ck_assert_msg(b[s] == (s % 4 ? 1u : 2u), "leaf cuts, stage %u: bound %u", s, b[s]);
+	vt_tree_free(&tree);
+	vt_order_free(&o);
+	vt_lfts_free(&t);
+	vt_fabric_free(f);
 }
 END_TEST
 
@@ -428,6 +482,7 @@ static Suite *congest_suite(void)
 	tcase_add_test(t, generated_fabrics);
 	tcase_add_test(t, all2all_bound);
 	tcase_add_test(t, shift_bound_lost_uplink);
+	tcase_add_test(t, shift_bound_split_core);
 	tcase_add_test(t, all2all_progress);
 	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
