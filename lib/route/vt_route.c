@@ -352,7 +352,10 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 		return -1;
 	}
 	vt_route_mainloop(r, &t);
-	vt_route_strand(r, &t);
+	if (vt_route_strand(r, &t, e)) {
+		vt_tree_free(&t);
+		return -1;
+	}
 	r->deg.unsure |= t.ca_detours > 0;
 	for (uint32_t s = 0; r->proof && s < r->f->nswitches; s++)
 		if (t.level[s] != VT_TREE_OUTSIDE) { /* the plane's levels and turn switches */

@@ -490,8 +490,9 @@ int vt_route_top_tree(struct router *r, const vt_tree *t, uint32_t *uf);
 int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 /* vt_route_lookahead.c: plane t's leaves take the tops planned ahead, where that models better */
 void vt_route_lookahead(struct router *r, const vt_tree *t);
-/* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush) */
-void vt_route_strand(struct router *r, const vt_tree *t);
+/* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e
+ * when out of memory */
+int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_policy.c: does switch s reach some parent over two or more links? */
 int vt_route_parallel_up(const vt_tree *t, uint32_t s);
 /*

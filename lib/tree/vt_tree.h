@@ -54,6 +54,7 @@
 /* t->strand values */
 #define VT_STRAND_SWITCH 1u
 #define VT_STRAND_ORPHAN 2u
+#define VT_STRAND_BEHIND 3u
 
 struct vt_tree_opts {
 	const uint64_t *root_guids; /* node GUIDs of the top switches, or NULL */
@@ -105,8 +106,10 @@ typedef struct vt_tree {
 	 * the routing goes around (vt_tree_strand.c): VT_TREE_OUTSIDE, an end point
 	 * hung below its children; VT_STRAND_ORPHAN for a leaf whose every switch
 	 * link leads to one such switch, hung below it (its CAs no compute nodes);
-	 * 0 otherwise; NULL when there is none. nstrand: how many switches
-	 * stranded (orphans not counted).
+	 * VT_STRAND_BEHIND for a switch of a part that reaches the leaves only
+	 * through host-less level-0 switches, routed around the same way, through
+	 * its part to the switches of it linked to the tree; 0 otherwise; NULL when there is none.
+	 * nstrand: how many switches stranded (orphans not counted).
 	 */
 	uint8_t *strand;
 	uint32_t nstrand;

@@ -39,7 +39,9 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
  * (vt_tree_refuse_stranded() names the others) until the leaves the roots
  * reach lie on one level or none is left; a stranded switch's orphan leaves
  * are left out with it, no longer leaves (is_leaf) and their CAs no compute
- * nodes. twins (the roots were found, not given): where the cut leaves the
+ * nodes; where none is left, a part that reaches the leaves only through
+ * host-less switches of their level is cut (VT_STRAND_BEHIND). twins (the
+ * roots were found, not given): where the cut leaves the
  * leaves skewed, the switches as far from the leaves as the roots that they
  * left out as host-less leaves are roots too (appended to q, one departure
  * each) if that levels them. q beyond nq and dist are scratch.

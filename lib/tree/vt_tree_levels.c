@@ -218,16 +218,11 @@ static void demote_lone_tops(vt_tree *t, const struct vt_nblist *nl, uint8_t *is
 	}
 }
 
-/* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
-static int twin_of_leaf(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *is_leaf,
-			uint32_t s)
+/* Are the n switches ns[] (sorted) all switch neighbours of one leaf? */
+static int one_leafs(const struct vt_nblist *nl, const uint8_t *is_leaf, const uint32_t *ns,
+		     uint32_t n)
 {
-	const uint32_t *ns = &nl->v[nl->start[s]];
-	uint32_t n = nl->start[s + 1] - nl->start[s];
-
-	if (!n || is_leaf[s])
-		return 0;
-	for (uint32_t i = nl->start[ns[0]]; i < nl->start[ns[0] + 1]; i++) {
+	for (uint32_t i = nl->start[ns[0]]; n && i < nl->start[ns[0] + 1]; i++) {
 		uint32_t l = nl->v[i], k = 0;
 
 		if (!is_leaf[l])
@@ -238,6 +233,36 @@ static int twin_of_leaf(const vt_tree *t, const struct vt_nblist *nl, const uint
 			return 1;
 	}
 	return 0;
+}
+
+/* Is every switch neighbour of s also one of some leaf's? Then s is a host-less leaf. */
+static int twin_of_leaf(const struct vt_nblist *nl, const uint8_t *is_leaf, uint32_t s)
+{
+	return !is_leaf[s] &&
+	       one_leafs(nl, is_leaf, &nl->v[nl->start[s]], nl->start[s + 1] - nl->start[s]);
+}
+
+/*
+ * A host-less leaf whose pod lost links may have a leaf's neighbours no more:
+ * the level-1 switch that kept it alone of its pod's leaves (and the tops left
+ * with that switch) hang behind it, and by hops from the leaves it stands as
+ * high as a top. Its neighbours nearer the leaves (dist) are still one leaf's,
+ * and it has some farther: a host-less leaf too, no root (the part behind it
+ * is cut, vt_tree_levels_around()). ns: scratch for its neighbours.
+ */
+static int hostless_with_part_behind(const struct vt_nblist *nl, const uint8_t *is_leaf,
+				     const uint32_t *dist, uint32_t s, uint32_t *ns)
+{
+	uint32_t n = 0, far = 0;
+
+	for (uint32_t i = nl->start[s]; i < nl->start[s + 1]; i++) {
+		uint32_t x = nl->v[i];
+
+		if (dist[x] < dist[s])
+			ns[n++] = x;
+		far += dist[x] != VT_NONE && dist[x] > dist[s];
+	}
+	return !is_leaf[s] && far && one_leafs(nl, is_leaf, ns, n);
 }
 
 /*
@@ -361,7 +386,9 @@ static uint32_t find_roots(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_l
 		return 0;
 	}
 	for (uint32_t s = 0; s < nsw; s++) {
-		twin[s] = dist[s] != VT_NONE && twin_of_leaf(t, nl, is_leaf, s);
+		twin[s] = dist[s] != VT_NONE &&
+			  (twin_of_leaf(nl, is_leaf, s) ||
+			   hostless_with_part_behind(nl, is_leaf, dist, s, scratch));
 		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
 			top = dist[s];
 	}
@@ -572,7 +599,7 @@ static void rank_hostless(const vt_tree *t, const struct vt_nblist *nl, const ui
 		uint32_t n = nl->start[s + 1] - nl->start[s], x;
 
 		ranked[s] = is_leaf[s];
-		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(t, nl, is_leaf, s) ||
+		if (is_leaf[s] || t->level[s] != 0 || !n || !twin_of_leaf(nl, is_leaf, s) ||
 		    director_spine(t->f->nodes[t->f->switches[s]].desc))
 			continue;
 		x = nl->v[nl->start[s]];

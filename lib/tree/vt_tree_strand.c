@@ -171,6 +171,62 @@ static int orphans_hang(vt_tree *t, const uint8_t *is_leaf, const struct strand_
 	return 1;
 }
 
+/* May switch s be of a part behind host-less leaves: below every leaf the roots reach? */
+static int below_leaves(const vt_tree *t, const uint8_t *is_leaf, uint32_t lowest, uint32_t s)
+{
+	return !is_leaf[s] && !t->strand[s] && t->level[s] != VT_TREE_OUTSIDE &&
+	       t->level[s] < lowest;
+}
+
+/*
+ * A part behind host-less leaves: switches that, counted from the roots, lie
+ * below every leaf, whose component over such switches is linked to the
+ * tree through switches of the leaves' level without compute nodes only (a
+ * level-1 switch that kept one host-less leaf of its pod, and the tops left
+ * with it). A compute node's route would turn down-up at the host-less
+ * switch to cross it, so the part is cut, each switch VT_STRAND_BEHIND,
+ * routed around through the part. Returns how many were marked, -1 when out
+ * of memory.
+ */
+static int behind_cut(vt_tree *t, const uint8_t *is_leaf, uint32_t lowest)
+{
+	const vt_fabric *f = t->f;
+	uint32_t *q = malloc((t->nsw + 1) * sizeof(*q)), nq, n = 0;
+	uint8_t *seen = calloc(t->nsw + 1, 1);
+	int rc = q && seen ? 0 : -1;
+
+	for (uint32_t s = 0; !rc && s < t->nsw; s++) {
+		int ok = 1;
+
+		if (seen[s] || !below_leaves(t, is_leaf, lowest, s))
+			continue;
+		seen[s] = 1;
+		q[0] = s;
+		nq = 1;
+		for (uint32_t h = 0; h < nq; h++)
+			for (unsigned p = 1; p <= f->nodes[f->switches[q[h]]].nports; p++) {
+				uint32_t r =
+					vt_tree_peer_sw(f, vt_port_index(f, f->switches[q[h]], p));
+
+				if (r == VT_NONE || seen[r])
+					continue;
+				if (!below_leaves(t, is_leaf, lowest, r)) {
+					ok &= !is_leaf[r] && !t->strand[r] && t->level[r] == lowest;
+					continue;
+				}
+				seen[r] = 1;
+				q[nq++] = r;
+			}
+		for (uint32_t i = 0; ok && i < nq; i++)
+			t->strand[q[i]] = VT_STRAND_BEHIND;
+		n += ok ? nq : 0;
+	}
+	t->nstrand += n;
+	free(seen);
+	free(q);
+	return rc ? -1 : (int)n;
+}
+
 /*
  * The stranded switches vt_tree_refuse_stranded() names, when each one's
  * leaves without another way up hang off it alone (orphans_hang) and each lies
@@ -184,7 +240,7 @@ static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 {
 	struct strand_scan sc;
 	uint32_t leaf, n = 0, near = VT_NONE;
-	int keep = 0;
+	int keep = 0, rc = 0;
 
 	if (scan(t, is_leaf, &sc) || (!t->strand && !(t->strand = calloc(t->nsw + 1, 1)))) {
 		scan_free(&sc);
@@ -206,8 +262,11 @@ static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 			n++;
 			orphans_hang(t, is_leaf, &sc, s, 1);
 		}
+	if (!n && !keep && sc.lowest != VT_TREE_OUTSIDE &&
+	    (rc = behind_cut(t, is_leaf, sc.lowest)) < 0)
+		vt_err_nomem(e, "out of memory");
 	scan_free(&sc);
-	return (int)n;
+	return n ? (int)n : rc;
 }
 
 int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
@@ -345,6 +404,14 @@ static void strand_deps(vt_tree *t, uint8_t *is_leaf)
 				    vt_node_name(t->f, t->f->switches[s], a, sizeof(a)),
 				    has_orphan(t, s) ? ", its CAs' and its orphan leaves'"
 						     : " and its CAs'");
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (t->strand[s] == VT_STRAND_BEHIND)
+			vt_tree_dep(t,
+				    "switch %s reaches the leaves only through switches without "
+				    "compute nodes (a part behind a host-less leaf, its other "
+				    "links failed): routed around, it carries only its own and "
+				    "its CAs' routes",
+				    vt_node_name(t->f, t->f->switches[s], a, sizeof(a)));
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (t->strand[s] == VT_STRAND_ORPHAN)
 			orphan_dep(t, is_leaf, s);

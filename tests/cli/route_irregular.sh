@@ -100,6 +100,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # child that is not an ancestor (their ways down carry its flows alone) took
 # its least-used up-link rather than the parent whose way down the main
 # routes used least (vt_route_policy.c's sole_way_down).
+# varary 6,3,2:3,2 --hostless-leaves 2 --drop-links 6@0 --seed 3 (a level-1
+# switch lost its every leaf, another kept one host-less leaf only, so it and
+# the two tops left with them reach the leaves through that leaf alone) was
+# refused ("CA ... at level 1") before such a part behind a host-less leaf was
+# cut and routed around (vt_tree_strand.c's behind_cut, vt_route_strand.c).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -156,6 +161,7 @@ varary 4,4,2:2,2 --drop-switches 1@1 --seed 4|8 4.774194|bound
 varary 4,4,2:2,2 --hostless-leaves 2 --drop-switches 1@1 --seed 3|6 4.258065|bound
 varary 6,3,2:3,2 --drop-switches 1@1|5 3.342857|-
 varary 6,3,2:3,2 --drop-switches 1@1 --seed 2|5 3.228571|-
+varary 6,3,2:3,2 --hostless-leaves 2 --drop-links 6@0 --seed 3|6 4.827586|-
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
