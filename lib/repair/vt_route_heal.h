@@ -33,10 +33,13 @@ int vt_repair_heal_keep(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
 
 /*
  * Nothing a previous entry uses was lost and nothing was gained: 1 when prev
- * stands whole (lfts then holds it, st counted), 0 when the repair must run,
- * -1 (vt_route_repair.c, which calls it before its candidates).
+ * stands whole (lfts then holds it, st counted), 0 when the repair must run
+ * (also where a CA left and prev congests shift over order's ranks more than
+ * the fresh tables), -1 (vt_route_repair.c, which calls it before its
+ * candidates).
  */
 int vt_repair_keep_unchanged(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
-			     enum vt_repair_policy policy, struct vt_repair_stats *st, vt_err *e);
+			     const vt_order *order, enum vt_repair_policy policy,
+			     struct vt_repair_stats *st, vt_err *e);
 
 #endif

@@ -593,7 +593,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		st->mode = VT_REPAIR_HEALED;
 		return vt_repair_heal_keep(f, prev, lfts, order, policy, st, e) < 0 ? -1 : 0;
 	}
-	if ((bad = vt_repair_keep_unchanged(f, prev, lfts, policy, st, e)))
+	if ((bad = vt_repair_keep_unchanged(f, prev, lfts, order, policy, st, e)))
 		return bad < 0 ? -1 : 0;
 	t.port = vt_alloc_big(n); /* the repaired tables, and below a copy and a count */
 	r.level = malloc((size_t)f->nswitches + 1);
