@@ -126,7 +126,9 @@ int vt_repair_forced_figures(const vt_fabric *f, const vt_lfts *prev, const vt_l
 			     struct vt_repair_stats *st, vt_err *e);
 /*
  * Are prev (for vt_route_repair) another fabric's tables: do they route (on any switch) fewer than
- * half of the fabric's CA LIDs? Says how many in why.
+ * half of the fabric's CA LIDs, and fewer of them than LIDs the fabric lacks? (A heal that
+ * brought most hosts back leaves prev routing few of the fabric's LIDs, but no LID it lacks.)
+ * Says how many in why.
  */
 int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t len);
 

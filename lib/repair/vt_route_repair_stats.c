@@ -101,6 +101,23 @@ int vt_repair_gained(const vt_fabric *f, const vt_lfts *prev, const vt_lfts *t, 
 	return 0;
 }
 
+/* LIDs prev routes (on any switch) that no port of f has. */
+static uint32_t lids_gone(const vt_fabric *f, const vt_lfts *prev)
+{
+	uint32_t n = 0;
+
+	for (uint32_t lid = 1; lid < prev->nlid; lid++) {
+		int any = 0;
+
+		if (lid <= f->max_lid && f->lid_port[lid] != VT_NONE)
+			continue;
+		for (uint32_t s = 0; s < prev->nsw && !any; s++)
+			any = vt_lft_get(prev, s, lid) != VT_LFT_NONE;
+		n += (uint32_t)any;
+	}
+	return n;
+}
+
 int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t len)
 {
 	uint32_t cas = 0, known = 0;
@@ -116,7 +133,8 @@ int vt_repair_foreign(const vt_fabric *f, const vt_lfts *prev, char *why, size_t
 		cas++;
 		known += any;
 	}
-	if (!cas || 2 * known >= cas)
+	/* a heal that brought back most hosts: every LID prev routes is still here */
+	if (!cas || 2 * known >= cas || known >= lids_gone(f, prev))
 		return 0;
 	snprintf(why, len, "they route %u of the fabric's %u CA LIDs", known, cas);
 	return 1;
