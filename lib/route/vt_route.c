@@ -142,6 +142,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.last_from, nsw);
 	CARVE(a, r->deg.corder, nsw);
 	CARVE(a, r->deg.cseq, np);
+	CARVE(a, r->deg.clost, nsw);
 	CARVE(a, r->deg.inz, nsw);
 	CARVE(a, r->deg.hz, nsw);
 	CARVE(a, r->deg.zfirst, nsw);

@@ -22,6 +22,17 @@
  * up*-down* routes (1.24, +7 %); and with one chassis per destination, as
  * Algorithms 2-4 route, a half's order repeats every leaf, so the partial
  * runs of the stages after the middle fall on the weaker chassis: 3 more.
+ *
+ * Lost lanes (deg.clost): where leaves deal their up-links unevenly over
+ * the chassis (cores 4,6,3,16,6: 2, 2, 1 and 1 links), a line ASIC that
+ * lost one of its parallel links to a spine ASIC went on taking that spine
+ * for every destination whose main route came down from it, on the one link
+ * left: cores 4,6,3,16,6 --drop-links 1@1 loaded it 5 (4 leaves below, 5
+ * up-links kept; 5/2.77, dfsssp 4/3.00). The descent lets such a switch go
+ * up any parent of its chassis as near the destination, least used first
+ * (vt_route_upgoing.c): 3/2.16. Only where leaves are uneven: on even
+ * cores the lanes already keep those destinations apart (cores 2,6,3,12,6
+ * --drop-links 1@1 2/1.08, 3/1.96 with the rule).
  */
 #include "route/vt_route_int.h"
 
@@ -103,12 +114,82 @@ static void leaf_order(struct router *r, uint32_t s, int *differ)
 	r->deg.corder[s] = 1;
 }
 
+/* Links from switch c up to p. */
+static uint32_t links_to(const vt_tree *t, uint32_t c, uint32_t p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+		n += t->up_peer[j] == p;
+	return n;
+}
+
+/* Has full leaf s more links into some group of its parents than into another? */
+static int uneven_leaf(const struct router *r, uint32_t s)
+{
+	const vt_tree *t = r->t;
+	uint32_t a = t->up_start[s], b = t->up_start[s + 1], n0 = 0;
+
+	if (b - a < t->lv[0].up_links)
+		return 0;
+	for (uint32_t i = a; i < b; i++) {
+		uint32_t n = 0;
+
+		for (uint32_t k = a; k < b; k++)
+			n += r->deg.grp[t->up_peer[k]] == r->deg.grp[t->up_peer[i]];
+		if (i > a && n != n0)
+			return 1;
+		n0 = n;
+	}
+	return 0;
+}
+
+/*
+ * deg.clost of the switches above the leaves, on a split core: c lost a
+ * lane to a parent, it has fewer links to it than another child has
+ * (deg.pcnt, scratch after vt_route_siblings: per parent, the most).
+ */
+static void lost_lanes(struct router *r, const vt_tree *t)
+{
+	int uneven = 0;
+
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
+		uneven |= uneven_leaf(r, t->by_level[i]);
+	if (!uneven)
+		return;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		r->deg.pcnt[s] = 0;
+	for (uint32_t i = t->lvl_start[1]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t c = t->by_level[i];
+
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
+			uint32_t p = t->up_peer[j], n = links_to(t, c, p);
+
+			r->deg.pcnt[p] = n > r->deg.pcnt[p] ? n : r->deg.pcnt[p];
+		}
+	}
+	for (uint32_t i = t->lvl_start[1]; i < t->lvl_start[t->nlevels]; i++) {
+		uint32_t c = t->by_level[i];
+
+		for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++)
+			r->deg.clost[c] |=
+				links_to(t, c, t->up_peer[j]) < r->deg.pcnt[t->up_peer[j]];
+	}
+}
+
+int vt_route_chassis_lost_lane(const struct router *r, uint32_t c, uint32_t p)
+{
+	return r->deg.clost[c] && r->plan.anc[p] == r->plan.stamp;
+}
+
 void vt_route_chassis_order(struct router *r, const vt_tree *t)
 {
 	int split = 0, differ = 0;
 
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
 		r->deg.corder[t->by_level[i]] = 0;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		r->deg.clost[s] = 0;
 	/* the level below the tops falls into groups: a split core */
 	for (uint32_t i = t->nlevels >= 3 ? t->lvl_start[t->nlevels - 2] : 0;
 	     t->nlevels >= 3 && i < t->lvl_start[t->nlevels - 1]; i++)
@@ -116,6 +197,7 @@ void vt_route_chassis_order(struct router *r, const vt_tree *t)
 			 r->deg.grp[t->by_level[t->lvl_start[t->nlevels - 2]]];
 	if (!split)
 		return;
+	lost_lanes(r, t);
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
 		leaf_order(r, t->by_level[i], &differ);
 	for (uint32_t i = t->lvl_start[0]; !differ && i < t->lvl_start[1]; i++)

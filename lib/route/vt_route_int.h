@@ -293,6 +293,13 @@ struct route_degraded {
 	uint8_t *corder;
 	uint32_t *cseq;
 	/*
+	 * Split cores: per switch above the leaves, it has fewer links to some
+	 * parent than another child of that parent has (a lost lane), so the
+	 * descent lets it go up any parent as near the destination
+	 * (vt_route_chassis_lost_lane)
+	 */
+	uint8_t *clost;
+	/*
 	 * The turn leaf (vt_route_turn.c): every detour turns down-up at z.
 	 * inz: per switch, an ancestor of z or z; hz: up*-down* hops to z.
 	 */
@@ -504,6 +511,8 @@ uint32_t vt_route_prefix_short(const vt_tree *t, uint32_t x);
 /* vt_route_chassis.c: deg.corder and deg.cseq (after deg.grp); a leaf's pick, VT_NONE: none */
 void vt_route_chassis_order(struct router *r, const vt_tree *t);
 uint32_t vt_route_chassis_pick(const struct router *r, uint32_t s, uint32_t rot);
+/* vt_route_chassis.c: may switch c, found by the descent, go up parent p, off the main route? */
+int vt_route_chassis_lost_lane(const struct router *r, uint32_t c, uint32_t p);
 /* vt_route_straggler.c: what a switch can carry upward and carries so far */
 uint32_t vt_route_up_capacity(const vt_tree *t, uint32_t p);
 int vt_route_weighted_leaf(const vt_tree *t, uint32_t s);

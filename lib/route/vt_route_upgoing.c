@@ -15,7 +15,10 @@
  * reached so far. A switch one main-route link found takes that link (the
  * paper's r-port: the group's only link to it on a tree of single links);
  * one found by several (slender trees, parallel links) spreads over all of
- * them, least used first, counting apart per key (struct route_usage).
+ * them, least used first, counting apart per key (struct route_usage). So
+ * does a switch that lost a lane of a split core (deg.clost,
+ * vt_route_chassis.c), over its parents as near the destination, on the
+ * main route or not (those route down to it as ancestors).
  */
 #include "route/vt_route_int.h"
 #include "route/vt_route_policy.h"
@@ -34,7 +37,8 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		uint32_t p = t->up_peer[j];
 
-		if (r->main.mark[p] != serial || r->plan.h[p] + 1 != hh)
+		if ((r->main.mark[p] != serial && !vt_route_chassis_lost_lane(r, c, p)) ||
+		    r->plan.h[p] + 1 != hh)
 			continue;
 		q = (first[c] + t->up_port[j]) * VT_ROUTE_KEYS + key;
 		uint32_t w = vt_route_found_window(r, c, j);
@@ -99,6 +103,12 @@ uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, 
 					continue;
 				}
 				found[c] = serial;
+				if (r->deg.clost[c]) { /* a lost lane: chosen among its parents */
+					via[c] = VT_NONE;
+					mul[nmul++] = c;
+					next[nnext++] = c;
+					continue;
+				}
 				via[c] = k;
 				use_up[dn_ridx[k]]++;
 				col[c] = dn_rport[k];

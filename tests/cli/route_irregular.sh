@@ -105,6 +105,12 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # the two tops left with them reach the leaves through that leaf alone) was
 # refused ("CA ... at level 1") before such a part behind a host-less leaf was
 # cut and routed around (vt_tree_strand.c's behind_cut, vt_route_strand.c).
+# cores 4,6,3,16,6 --drop-links 1@1 (leaves deal 6 up-links over 4 chassis, a
+# line ASIC lost one of its two links to a spine ASIC): 5/2.768421 (cut bound
+# 1/1, dfsssp through OpenSM 4/3.00), cores 3,4,2,9,4 --drop-links 1@1 4/2.400000,
+# cores 4,3,3,12,6 --drop-links 1@1 4/2.732394 (2/1.352113) before such a switch,
+# found by the descent, went up any parent of its chassis as near the
+# destination rather than the one link left (vt_route_chassis.c, deg.clost).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -146,6 +152,9 @@ cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
 cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
+cores 4,6,3,16,6 --drop-links 1@1|3 2.157895|-|--vl-split
+cores 3,4,2,9,4 --drop-links 1@1|3 1.885714|-|--vl-split
+cores 4,3,3,12,6 --drop-links 1@1|4 2.056338|-|--vl-split
 superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
 superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
