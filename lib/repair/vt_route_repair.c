@@ -416,6 +416,12 @@ static void mark_prev(struct repair *r)
 	r->have_used_prev = 1;
 }
 
+const uint8_t *vt_repair_used_prev(struct repair *r)
+{
+	mark_prev(r);
+	return r->used_prev;
+}
+
 /*
  * r->used_now for r->t: a CA LID's paths follow its column alone, so where
  * r->t's column is prev's they are used_prev's, and only the LIDs whose

@@ -376,26 +376,16 @@ static void route_lid(struct repair *r, struct forced_lids *fl, uint32_t lid)
 	}
 }
 
-/* r->used_now and fl->use from the CA traffic under the previous tables. */
-static void count_use(const struct repair *r, struct forced_lids *fl)
+/*
+ * r->used_now and fl->use from the CA traffic under the previous tables:
+ * used_now starts as r->used_prev, counted once per repair (the whole
+ * candidates' rebalance counted it already).
+ */
+static void count_use(struct repair *r, struct forced_lids *fl)
 {
 	uint32_t nlid = r->t->nlid;
 
-	memset(r->used_now, 0, ((size_t)r->t->nsw * nlid + 7) / 8);
-	for (uint32_t lid = 1; lid < nlid; lid++)
-		for (uint32_t i = 0; r->ca[lid] && i < r->nentry; i++) {
-			uint32_t x = r->entry[i];
-
-			for (uint32_t hops = 0; x != VT_NONE && hops <= r->f->nswitches; hops++) {
-				size_t b = (size_t)x * nlid + lid;
-				unsigned p = vt_lft_get(r->prev, x, lid);
-
-				if (bit(r->used_now, b))
-					break;
-				set_bit(r->used_now, b, 1);
-				x = p == VT_LFT_NONE ? VT_NONE : sw_peer(r, x, p);
-			}
-		}
+	memcpy(r->used_now, vt_repair_used_prev(r), ((size_t)r->t->nsw * nlid + 7) / 8);
 	for (uint32_t s = 0; s < r->f->nswitches; s++) {
 		const uint8_t *row = vt_lft_row(r->prev, s);
 		uint32_t *use = fl->use + (size_t)s * r->stride;
@@ -431,6 +421,47 @@ static int leaf_index(const struct repair *r, struct forced_lids *fl)
 	return 0;
 }
 
+/*
+ * The CA LIDs of leaf x whose every previous entry starts a shortest
+ * up*-down* route, where every switch has one (clean[lid] set): route_lid
+ * keeps each such entry (farthest switch first, so the traffic follows the
+ * previous paths, crosses what it crossed before, and no port's use moves;
+ * VT_FORCED_FAR fixes them), so they are kept here, a row at a time, before
+ * the other LIDs are routed in LID order (which read the entries of the LIDs
+ * before theirs: these hold the same then). Pruned 36,12 with a level-1
+ * switch's up-link down: route_lid walked every CA LID's column down every
+ * switch, where a few hundred of 3888 are not clean.
+ */
+static void keep_clean(struct repair *r, struct forced_lids *fl, uint32_t x, uint8_t *clean)
+{
+	uint32_t nlid = r->t->nlid, at = fl->leaf_at[x], m = fl->leaf_at[x + 1] - at;
+	const uint32_t *lids = fl->leaf_lid + at;
+	int far = r->how.forced_lids == VT_FORCED_FAR;
+
+	if (!m || search(r, fl, x) != r->f->nswitches)
+		return; /* a switch with no such route: route_lid decides */
+	for (uint32_t i = 0; i < m; i++)
+		clean[lids[i]] = 1;
+	for (uint32_t s = 0; s < r->f->nswitches; s++) {
+		const uint8_t *row = vt_lft_row(r->prev, s);
+
+		for (uint32_t i = 0; s != x && i < m; i++)
+			if (clean[lids[i]] && !good_port(r, fl, s, row[lids[i]]))
+				clean[lids[i]] = 0;
+	}
+	for (uint32_t s = 0; s < r->f->nswitches; s++) {
+		const uint8_t *row = vt_lft_row(r->prev, s);
+
+		for (uint32_t i = 0; s != x && i < m; i++) {
+			if (!clean[lids[i]])
+				continue;
+			vt_lft_set(r->t, s, lids[i], row[lids[i]]);
+			if (far)
+				set_bit(r->fixed, (size_t)s * nlid + lids[i], 1);
+		}
+	}
+}
+
 int vt_repair_forced_lids(struct repair *r)
 {
 	size_t nsw = (size_t)r->f->nswitches + 1;
@@ -446,18 +477,22 @@ int vt_repair_forced_lids(struct repair *r)
 		.tport_lid = calloc(nsw, sizeof(*fl.tport_lid)),
 		.leaf = VT_NONE,
 	};
-	int rc = -1, sib = r->how.forced_lids == VT_FORCED_SIBLING;
+	uint8_t *clean = calloc((size_t)r->t->nlid + 1, 1);
+	int rc = -1;
 
 	if (fl.dist && fl.down && fl.queue && fl.now && fl.use && fl.redir && fl.redir_lid &&
-	    fl.tport && fl.tport_lid && !(sib && leaf_index(r, &fl))) {
+	    fl.tport && fl.tport_lid && clean && !leaf_index(r, &fl)) {
 		if (vt_forced_fixes(r))
 			memset(r->fixed, 0, ((size_t)r->t->nsw * r->t->nlid + 7) / 8);
 		count_use(r, &fl);
+		for (uint32_t x = 0; x < r->f->nswitches; x++)
+			keep_clean(r, &fl, x, clean);
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-			if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE)
+			if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE && !clean[lid])
 				route_lid(r, &fl, lid);
 		rc = 0;
 	}
+	free(clean);
 	free(fl.dist);
 	free(fl.down);
 	free(fl.queue);

@@ -187,6 +187,11 @@ void vt_repair_rank_port_set(struct repair *r, uint32_t rank, unsigned port);
  * too, else the kept entries' part)?
  */
 int vt_repair_run(struct repair *r);
+/*
+ * r->used_prev, counted on the first call: per switch and LID (bit s * nlid
+ * + lid), does CA traffic to lid cross s under the previous tables?
+ */
+const uint8_t *vt_repair_used_prev(struct repair *r);
 int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try b, int whole);
 
 /* The process's CPU seconds (the steps' times, vt_repair_stats.step). */
