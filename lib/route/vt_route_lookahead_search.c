@@ -298,7 +298,11 @@ static int swap_pass(struct router *r, struct look_search *ls, uint64_t *work)
  * 36,24,12,12 --drop-links 5@0 (864 hosts) took 6 s for no better shift.
  * Where the bound is out of reach the figures depend on the seed (trials
  * of seeds 1-3 without the stall: uneven 20,18,16,14,12,10:10,10,8,8,6,6:10
- * stage sums 232-234, the oversub above 390-391).
+ * stage sums 232-234, the oversub above 390-391). The uneven one's worst 3 (cut
+ * bound 2) is not shown to be forced: each of its stages alone can be routed
+ * with no link above 2 (an exact search per stage, offline), so a proof must
+ * span stages; walks of 2^28 work (seeds 11-16) ended at worst 3, sums
+ * 232-235, and an exact search over all stages did not finish in 10 min.
  */
 #define WALK_OVER	20u
 #define WALK_SEED	3u
