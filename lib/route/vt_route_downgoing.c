@@ -251,6 +251,10 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
  * without, 3/2.19 with) and where the plane's only damage is such leaves
  * (deg.prefix_dmg; fat 4,3 --drop-links 2@0 --seed 3, a leaf that lost its
  * last link and one that lost another: 2/1.92 without, 3/2.00 with).
+ * Only where x has one link to s: where x kept parallel links to one
+ * switch, all its displaced destinations come up to s and would follow one
+ * top (superpod 2,4,8,4,4,4 --leaf-uplinks 1:2, 7 of a leaf's 8 down one
+ * top: 7/6.03, 4/3.62 without, the cut bound).
  * VT_NONE: not such a case.
  */
 static uint32_t displaced_lane(const struct router *r, uint32_t s, uint32_t x, uint32_t *rq)
@@ -260,7 +264,8 @@ static uint32_t displaced_lane(const struct router *r, uint32_t s, uint32_t x, u
 
 	if (!r->deg.prefix_dmg || t->level[s] != 1 || t->level[x] || d == VT_NONE ||
 	    t->rank_leaf[d] != x || r->deg.last_from[s] != x || (id = t->sub[x]) == VT_NONE ||
-	    vt_route_parallel_up(t, s) || (sb = vt_route_prefix_short(t, x)) == VT_NONE)
+	    vt_route_parallel_up(t, s) || (sb = vt_route_prefix_short(t, x)) == VT_NONE ||
+	    !vt_route_single_up(t, x, s))
 		return VT_NONE;
 	/* the regular lane: the sibling's up-link at the destination's offset */
 	sa = t->up_start[sb];

@@ -502,6 +502,8 @@ void vt_route_lookahead(struct router *r, const vt_tree *t);
 int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);
 /* vt_route_policy.c: does switch s reach some parent over two or more links? */
 int vt_route_parallel_up(const vt_tree *t, uint32_t s);
+/* vt_route_policy.c: does switch x reach its parent p over one link only? */
+int vt_route_single_up(const vt_tree *t, uint32_t x, uint32_t p);
 /*
  * vt_route_policy.c: leaf x has fewer up-links than its level's, to the
  * first parents of a complete leaf below its first parent, in order (it

@@ -501,6 +501,15 @@ static int weighted_below(const vt_tree *t, uint32_t c)
 	return vt_route_weighted_leaf(t, t->dn_peer[t->dn_start[c]]);
 }
 
+int vt_route_single_up(const vt_tree *t, uint32_t x, uint32_t p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = t->up_start[x]; j < t->up_start[x + 1]; j++)
+		n += t->up_peer[j] == p;
+	return n == 1;
+}
+
 int vt_route_parallel_up(const vt_tree *t, uint32_t s)
 {
 	for (uint32_t j = t->up_start[s] + 1; j < t->up_start[s + 1]; j++)
@@ -529,11 +538,12 @@ uint32_t vt_route_prefix_short(const vt_tree *t, uint32_t x)
 	return VT_NONE;
 }
 
-/* Has level-1 switch c a leaf below it that kept only its first up-links? */
+/* Has level-1 switch c a leaf below it that kept only its first up-links, over one link to c? */
 static int short_below(const vt_tree *t, uint32_t c)
 {
 	for (uint32_t k = t->dn_start[c]; k < t->dn_start[c + 1]; k++)
-		if (vt_route_prefix_short(t, t->dn_peer[k]) != VT_NONE)
+		if (vt_route_prefix_short(t, t->dn_peer[k]) != VT_NONE &&
+		    vt_route_single_up(t, t->dn_peer[k], c))
 			return 1;
 	return 0;
 }
@@ -547,9 +557,9 @@ static int short_below(const vt_tree *t, uint32_t c)
  * other ranks anyway, rather than the least-used one, which the leaf's later
  * ranks (not routed yet) take: fat 4,3 --leaf-uplinks 2:2 sent a short
  * leaf's stragglers down the top of the other short leaf's two
- * destinations, three a stage. Only where c has one link to each parent and
- * the plane's only damage is such leaves (deg.prefix_dmg), as displaced_lane
- * (vt_route_downgoing.c).
+ * destinations, three a stage. Only where c has one link to each parent,
+ * the short leaf one to c, and the plane's only damage is such leaves
+ * (deg.prefix_dmg), as displaced_lane (vt_route_downgoing.c).
  */
 static int column_top(const struct router *r, uint32_t c, uint32_t p, uint8_t port)
 {

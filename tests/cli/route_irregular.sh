@@ -111,6 +111,12 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # cores 4,3,3,12,6 --drop-links 1@1 4/2.732394 (2/1.352113) before such a switch,
 # found by the descent, went up any parent of its chassis as near the
 # destination rather than the one link left (vt_route_chassis.c, deg.clost).
+# superpod 2,4,8,4,4,4 --leaf-uplinks 1:2 (a leaf kept its two links to one
+# spine; spines have one link to each of four tops): 7/6.031746 (cut bound
+# 4/3.619048, minhop through OpenSM 4/3.65), --leaf-uplinks 2:3 --seed 2
+# 8/4.571429 before a short leaf's displaced destinations followed the top of
+# the one before them only where the leaf has one link to that spine
+# (vt_route_downgoing.c's displaced_lane, vt_route_policy.c's column_top).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -155,6 +161,8 @@ cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
 cores 4,6,3,16,6 --drop-links 1@1|3 2.157895|-|--vl-split
 cores 3,4,2,9,4 --drop-links 1@1|3 1.885714|-|--vl-split
 cores 4,3,3,12,6 --drop-links 1@1|4 2.056338|-|--vl-split
+superpod 2,4,8,4,4,4 --leaf-uplinks 1:2|4 3.619048|bound|--vl-split
+superpod 2,4,8,4,4,4 --leaf-uplinks 2:3 --seed 2|5 3.365079|-|--vl-split
 superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
 superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
