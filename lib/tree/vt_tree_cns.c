@@ -36,9 +36,32 @@ static int in_list(const uint64_t *l, uint32_t n, uint64_t g)
  * None of the `attached` CA ports on switches is a compute node: say which
  * list left none, by its file's name when it was read from one.
  */
-static int refuse_no_cns(const vt_fabric *f, const struct vt_tree_opts *o, uint32_t attached,
+static int refuse_no_cns(const vt_tree *t, const struct vt_tree_opts *o, uint32_t attached,
 			 vt_err *e)
 {
+	const vt_fabric *f = t->f;
+	uint32_t first = VT_NONE, nsw = 0, ncas = 0;
+	char nm[VT_NODE_NAME_MAX];
+
+	for (uint32_t s = 0; t->plane_of && s < t->nsw; s++) {
+		uint32_t node = f->switches[s];
+
+		if (t->plane_of[s] != t->plane)
+			continue;
+		first = first == VT_NONE ? s : first;
+		nsw++;
+		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
+			uint32_t x = vt_peer_node(f, vt_port_index(f, node, p));
+
+			ncas += x != VT_NONE && f->nodes[x].type == VT_CA;
+		}
+	}
+	if (!attached && first != VT_NONE) /* a piece of the fabric: name it */
+		return vt_err_node(e, f, f->switches[first], 0,
+				   "no compute nodes: %s attached to switch %s%s",
+				   ncas ? "only aggregation nodes are" : "no CA is",
+				   vt_node_name(f, f->switches[first], nm, sizeof(nm)),
+				   nsw > 1 ? " or the other switches of its part" : "");
 	if (!attached)
 		return vt_err_set(e, "%s: no compute nodes (no CA is attached to a switch)",
 				  f->source);
@@ -93,7 +116,7 @@ int vt_tree_mark_cns(vt_tree *t, const struct vt_tree_opts *o, vt_err *e)
 	}
 	free(cn);
 	free(io);
-	return t->ncn ? 0 : refuse_no_cns(f, o, attached, e);
+	return t->ncn ? 0 : refuse_no_cns(t, o, attached, e);
 }
 
 /* Compute-node CA ports on switch s. */

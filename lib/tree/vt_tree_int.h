@@ -28,8 +28,9 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 /*
  * (vt_tree_strand.c) With levels counted from the roots, a non-leaf switch that
  * lies below every leaf they reach, whose links all go down to switches the
- * roots reach going down, or to leaves with no other way up (a failed top took
- * its every up-link): -1 with e naming it (and such a leaf), else 0.
+ * roots reach going down, to host-less leaves nearer the leaves than the
+ * roots, or to leaves with no other way up (a failed top took its every
+ * up-link): -1 with e naming it (and such a leaf), else 0.
  */
 int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e);
 /*

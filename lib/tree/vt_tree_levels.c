@@ -218,6 +218,46 @@ static void demote_lone_tops(vt_tree *t, const struct vt_nblist *nl, uint8_t *is
 	}
 }
 
+/*
+ * Every link joins adjacent levels, so a switch an odd number of hops from a
+ * leaf is on an odd level: a switch with fewer CAs than the fullest leaf that
+ * far from those (a top with storage CAs left with one link down, no switch
+ * between it and a leaf) is a spine with CAs, its CAs no compute nodes;
+ * only where such switches hold fewer compute nodes than those an even
+ * number of hops away (a spine with many storage HCAs is not taken for the
+ * leaves), and 3 hops or more away (two switches with hosts linked to each
+ * other are no tree: refused, check_links()). q and dist are scratch.
+ */
+static void demote_odd(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *dist)
+{
+	uint32_t most = 0, nq = 0, cns[2] = {0, 0};
+	char name[300];
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) > most)
+			most = vt_tree_cn_count(t, s);
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	vt_tree_bfs(t->f, q, nq, dist);
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && dist[s] != VT_NONE)
+			cns[dist[s] % 2] += vt_tree_cn_count(t, s);
+	for (uint32_t s = 0; cns[1] < cns[0] && s < t->nsw; s++) {
+		if (!is_leaf[s] || dist[s] == VT_NONE || !(dist[s] % 2) || dist[s] < 3)
+			continue;
+		vt_tree_dep(t,
+			    "switch %s holds CAs but lies an odd number of hops (%u) from the "
+			    "fullest leaves, so on no leaf's level: its CAs are not compute nodes",
+			    vt_node_name(t->f, t->f->switches[s], name, sizeof(name)), dist[s]);
+		vt_tree_unmark_cns(t, s);
+		is_leaf[s] = 0;
+	}
+}
+
 /* Are the n switches ns[] (sorted) all switch neighbours of one leaf? */
 static int one_leafs(const struct vt_nblist *nl, const uint8_t *is_leaf, const uint32_t *ns,
 		     uint32_t n)
@@ -242,27 +282,60 @@ static int twin_of_leaf(const struct vt_nblist *nl, const uint8_t *is_leaf, uint
 	       one_leafs(nl, is_leaf, &nl->v[nl->start[s]], nl->start[s + 1] - nl->start[s]);
 }
 
+/* Does some switch in x[0 .. n) reach a leaf without passing s? (-1 when out of memory) */
+static int reach_leaves_past(const vt_tree *t, const uint8_t *is_leaf, uint32_t s,
+			     const uint32_t *x, uint32_t n)
+{
+	uint32_t *q = malloc((t->nsw + 1) * sizeof(*q)), *d = malloc((t->nsw + 1) * sizeof(*d));
+	uint32_t nq = 0;
+	int r = 0;
+
+	if (!q || !d) {
+		free(q);
+		free(d);
+		return -1;
+	}
+	memset(d, 0xff, t->nsw * sizeof(*d));
+	for (uint32_t i = 0; i < t->nsw; i++)
+		if (is_leaf[i]) {
+			d[i] = 0;
+			q[nq++] = i;
+		}
+	d[s] = 0; /* not VT_NONE: the search takes no step there */
+	vt_tree_bfs(t->f, q, nq, d);
+	for (uint32_t i = 0; i < n && !r; i++)
+		r = d[x[i]] != VT_NONE;
+	free(q);
+	free(d);
+	return r;
+}
+
 /*
  * A host-less leaf whose pod lost links may have a leaf's neighbours no more:
  * the level-1 switch that kept it alone of its pod's leaves (and the tops left
- * with that switch) hang behind it, and by hops from the leaves it stands as
- * high as a top. Its neighbours nearer the leaves (dist) are still one leaf's,
- * and it has some farther: a host-less leaf too, no root (the part behind it
- * is cut, vt_tree_levels_around()). ns: scratch for its neighbours.
+ * with it) hang behind it, and by hops from the leaves it stands as high as a
+ * top. Its neighbours nearer the leaves (dist) are still one leaf's, and those
+ * farther reach the leaves only through it: a host-less leaf too, no root (the
+ * part behind it is cut, vt_tree_levels_around()). A top of a tree with hosts
+ * in one pod has its farther neighbours (the other pods) reach the leaves over
+ * the other tops. ns: scratch for its neighbours.
  */
-static int hostless_with_part_behind(const struct vt_nblist *nl, const uint8_t *is_leaf,
-				     const uint32_t *dist, uint32_t s, uint32_t *ns)
+static int hostless_with_part_behind(const vt_tree *t, const struct vt_nblist *nl,
+				     const uint8_t *is_leaf, const uint32_t *dist, uint32_t s,
+				     uint32_t *ns)
 {
-	uint32_t n = 0, far = 0;
+	uint32_t n = 0, far = 0, deg = nl->start[s + 1] - nl->start[s];
 
 	for (uint32_t i = nl->start[s]; i < nl->start[s + 1]; i++) {
 		uint32_t x = nl->v[i];
 
 		if (dist[x] < dist[s])
 			ns[n++] = x;
-		far += dist[x] != VT_NONE && dist[x] > dist[s];
+		else if (dist[x] != VT_NONE && dist[x] > dist[s])
+			ns[deg - ++far] = x; /* the farther ones from the end */
 	}
-	return !is_leaf[s] && far && one_leafs(nl, is_leaf, ns, n);
+	return !is_leaf[s] && far && one_leafs(nl, is_leaf, ns, n) &&
+	       !reach_leaves_past(t, is_leaf, s, ns + deg - far, far);
 }
 
 /*
@@ -388,7 +461,7 @@ static uint32_t find_roots(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_l
 	for (uint32_t s = 0; s < nsw; s++) {
 		twin[s] = dist[s] != VT_NONE &&
 			  (twin_of_leaf(nl, is_leaf, s) ||
-			   hostless_with_part_behind(nl, is_leaf, dist, s, scratch));
+			   hostless_with_part_behind(t, nl, is_leaf, dist, s, scratch));
 		if (dist[s] != VT_NONE && !twin[s] && !is_leaf[s] && dist[s] > top)
 			top = dist[s];
 	}
@@ -629,8 +702,10 @@ int vt_tree_levels(vt_tree *t, const struct vt_tree_opts *o, uint8_t *is_leaf, u
 		is_leaf[s] = vt_tree_leaf_ca(t, s) != VT_NONE;
 	if (!(o && o->cn_guids) && demote_spines(t, &nl, is_leaf, q, dist, e))
 		goto out;
-	if (!(o && o->cn_guids))
+	if (!(o && o->cn_guids)) {
 		demote_lone_tops(t, &nl, is_leaf);
+		demote_odd(t, is_leaf, q, dist);
+	}
 	memset(dist, 0xff, nsw * sizeof(*dist));
 	if (o && o->root_guids && o->nroots) {
 		nq = given_roots(t, o, dist, q, e);

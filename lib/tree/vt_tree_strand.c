@@ -61,16 +61,30 @@ static void down_from_roots(const vt_tree *t, const uint32_t *dist, uint8_t *dow
 }
 
 /*
+ * Hops from the leaves (dist), the switches the roots reach going down
+ * (down), the lowest level of a leaf they reach, and the fewest hops from the
+ * leaves to a root (near).
+ */
+struct strand_scan {
+	uint32_t *dist, *q, lowest, near;
+	uint8_t *down;
+};
+
+/*
  * Is s stranded: no root reaches it going down, every switch link of s goes
  * down (towards the leaves) to a switch the roots reach, or to a leaf they
- * do not (its other up-links failed too, or lead to stranded switches), at
- * least one the former, and counted from the roots it lies below every leaf
+ * do not (its other up-links failed too, or lead to stranded switches), or
+ * to a host-less switch they count on the leaves' level nearer the leaves
+ * than a root (a top a root list left out is as far), at least one of the
+ * first or third kind, and counted from the roots it lies below every leaf
  * they reach? *orphan: the first such leaf, VT_NONE when none.
  */
-static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *dist,
-		    const uint8_t *down, uint32_t lowest, uint32_t s, uint32_t *orphan)
+static int stranded(const vt_tree *t, const uint8_t *is_leaf, const struct strand_scan *sc,
+		    uint32_t s, uint32_t *orphan)
 {
 	const vt_fabric *f = t->f;
+	const uint32_t *dist = sc->dist, lowest = sc->lowest;
+	const uint8_t *down = sc->down;
 	uint32_t node = f->switches[s], kept = 0;
 
 	*orphan = VT_NONE;
@@ -82,6 +96,10 @@ static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *di
 
 		if (r == VT_NONE)
 			continue;
+		if (!is_leaf[r] && t->level[r] == lowest && dist[r] < sc->near) { /* host-less */
+			kept++;
+			continue;
+		}
 		if (dist[r] + 1 != dist[s] || !(down[r] || is_leaf[r]))
 			return 0;
 		kept += down[r];
@@ -96,26 +114,19 @@ static int stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *di
  * the first with such a leaf (that leaf made the levels skew), else the
  * first; VT_NONE when none is stranded.
  */
-static uint32_t first_stranded(const vt_tree *t, const uint8_t *is_leaf, const uint32_t *dist,
-			       const uint8_t *down, uint32_t lowest, uint32_t *orphan)
+static uint32_t first_stranded(const vt_tree *t, const uint8_t *is_leaf,
+			       const struct strand_scan *sc, uint32_t *orphan)
 {
 	uint32_t found = VT_NONE, leaf;
 
 	*orphan = VT_NONE;
 	for (uint32_t s = 0; s < t->nsw && *orphan == VT_NONE; s++)
-		if (stranded(t, is_leaf, dist, down, lowest, s, &leaf) &&
-		    (found == VT_NONE || leaf != VT_NONE)) {
+		if (stranded(t, is_leaf, sc, s, &leaf) && (found == VT_NONE || leaf != VT_NONE)) {
 			found = s;
 			*orphan = leaf;
 		}
 	return found;
 }
-
-/* dist, down and the lowest level of a leaf the roots reach; -1 when out of memory. */
-struct strand_scan {
-	uint32_t *dist, *q, lowest;
-	uint8_t *down;
-};
 
 static int scan(const vt_tree *t, const uint8_t *is_leaf, struct strand_scan *sc)
 {
@@ -123,6 +134,7 @@ static int scan(const vt_tree *t, const uint8_t *is_leaf, struct strand_scan *sc
 	sc->q = malloc((t->nsw + 1) * sizeof(*sc->q));
 	sc->down = calloc(t->nsw + 1, 1);
 	sc->lowest = VT_TREE_OUTSIDE;
+	sc->near = VT_NONE;
 	if (!sc->dist || !sc->q || !sc->down)
 		return -1;
 	leaf_hops(t, is_leaf, sc->dist, sc->q);
@@ -130,6 +142,9 @@ static int scan(const vt_tree *t, const uint8_t *is_leaf, struct strand_scan *sc
 	for (uint32_t x = 0; x < t->nsw; x++)
 		if (is_leaf[x] && sc->down[x] && t->level[x] < sc->lowest)
 			sc->lowest = t->level[x];
+	for (uint32_t x = 0; x < t->nsw; x++)
+		if (t->level[x] == t->nlevels - 1 && sc->dist[x] < sc->near)
+			sc->near = sc->dist[x];
 	return 0;
 }
 
@@ -162,7 +177,7 @@ static int orphans_hang(vt_tree *t, const uint8_t *is_leaf, const struct strand_
 			uint32_t x = vt_tree_peer_sw(f, vt_port_index(f, rn, k));
 
 			if (x != VT_NONE && x != s && t->strand[x] != VT_STRAND_SWITCH &&
-			    !stranded(t, is_leaf, sc->dist, sc->down, sc->lowest, x, &leaf))
+			    !stranded(t, is_leaf, sc, x, &leaf))
 				return 0;
 		}
 		if (mark)
@@ -239,7 +254,7 @@ static int behind_cut(vt_tree *t, const uint8_t *is_leaf, uint32_t lowest)
 static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 {
 	struct strand_scan sc;
-	uint32_t leaf, n = 0, near = VT_NONE;
+	uint32_t leaf, n = 0;
 	int keep = 0, rc = 0;
 
 	if (scan(t, is_leaf, &sc) || (!t->strand && !(t->strand = calloc(t->nsw + 1, 1)))) {
@@ -248,15 +263,12 @@ static int strand_cut(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 	}
 	/* keep (refuse) a leaf with no other way up but also linked elsewhere, or a top the
 	 * root list left out (as far from the leaves as a root): no fault stranded those */
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (t->level[s] == t->nlevels - 1 && sc.dist[s] < near)
-			near = sc.dist[s];
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
-		if (stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf))
+		if (stranded(t, is_leaf, &sc, s, &leaf))
 			keep = (leaf != VT_NONE && !orphans_hang(t, is_leaf, &sc, s, 0)) ||
-			       sc.dist[s] >= near;
+			       sc.dist[s] >= sc.near;
 	for (uint32_t s = 0; s < t->nsw && !keep; s++)
-		if (!t->strand[s] && stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, s, &leaf)) {
+		if (!t->strand[s] && stranded(t, is_leaf, &sc, s, &leaf)) {
 			t->strand[s] = VT_STRAND_SWITCH;
 			t->nstrand++;
 			n++;
@@ -279,7 +291,7 @@ int vt_tree_refuse_stranded(vt_tree *t, const uint8_t *is_leaf, vt_err *e)
 		scan_free(&sc);
 		return vt_err_nomem(e, "out of memory");
 	}
-	s = first_stranded(t, is_leaf, sc.dist, sc.down, sc.lowest, &leaf);
+	s = first_stranded(t, is_leaf, &sc, &leaf);
 	scan_free(&sc);
 	if (s == VT_NONE)
 		return 0;

@@ -117,6 +117,13 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # 8/4.571429 before a short leaf's displaced destinations followed the top of
 # the one before them only where the leaf has one link to that spine
 # (vt_route_downgoing.c's displaced_lane, vt_route_policy.c's column_top).
+# varary 6,3,2:3,2 --hostless-leaves 3 --drop-links 2@0 --drop-switches 1@1
+# --seed 2 was refused ("CA ... at level 1") before a switch stranded with a
+# host-less leaf among its children was cut as one with leaves only; varary
+# 3,2,2,2:2,2,2 --spine-cas 2:dual --drop-links 2@2 --seed 3 (a top with a
+# dual-homed storage HCA kept one link down) was refused ("CA "stor02 mlx5_0"
+# ... at level 3") before a switch with CAs an odd number of hops from the
+# fullest leaves was taken as a spine with CAs.
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -179,6 +186,8 @@ varary 4,4,2:2,2 --hostless-leaves 2 --drop-switches 1@1 --seed 3|6 4.258065|bou
 varary 6,3,2:3,2 --drop-switches 1@1|5 3.342857|-
 varary 6,3,2:3,2 --drop-switches 1@1 --seed 2|5 3.228571|-
 varary 6,3,2:3,2 --hostless-leaves 2 --drop-links 6@0 --seed 3|6 4.827586|-
+varary 6,3,2:3,2 --hostless-leaves 3 --drop-links 2@0 --drop-switches 1@1 --seed 2|6 4.695652|bound
+varary 3,2,2,2:2,2,2 --spine-cas 2:dual --drop-links 2@2 --seed 3|2 1.826087|bound|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]

@@ -54,11 +54,22 @@ a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --all-sources --vl-spli
 [ $? = 1 ] && grep -q '^audit: credit-loop: 1 (first: VL 1: ' <<<"$a" && grep -q '^audit: VL 1: 194 routes from 28 switches, audited apart' <<<"$a" ||
 	bad "thin seed 20: $(grep '^audit' <<<"$a")"
 
-# a fabric cut into pieces (hosts that reach no other host) may be refused, but the
-# refusal says it is in pieces before the tree's rule (it named "plane 0" only)
+# a fabric cut into pieces (hosts that reach no other host): each piece that is a
+# tree is routed as a plane of a multi-rail fabric. pruned 4,2 here was refused
+# ("part 0, with 4 of the 8 CAs: CA "H-0000" ... at level 1") before a part behind
+# a host-less leaf (L1-S0003, which kept only the host-less L0-S0003) was cut
 "$bin/vartree-gen" pruned 4,2 --drop-switches 1 --drop-links 4@0 --seed 2 -o "$tmp/g.topo"
-"$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
-[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:87: the fabric falls into 3 parts no cable joins (planes of a multi-rail fabric, or pieces): part 0, with 4 of the 8 CAs: CA \"H-0000\" (0x0002c91000000000) is attached to switch \"L0-S0000\" (0x0002c95000000000) at level 1, but compute nodes must all hang off level 0" ] ||
-	bad "pruned 4,2 pieces: $(cat "$tmp/err")"
+"$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" --order-out "$tmp/o" 2>"$tmp/err" &&
+	grep -q '^vartree-route: plane 0: switch "L1-S0003" (0x0002c95001000003) reaches the leaves only through switches without compute nodes' "$tmp/err" &&
+	grep -q '^vartree-route: routed 9 switches x 18 LIDs' "$tmp/err" ||
+	bad "pruned 4,2 pieces: $(grep -v 'tuples differ' "$tmp/err")"
+a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --order "$tmp/o" -p shift --all-sources --vl-split -q)
+[ $? = 0 ] && grep -qxF "$ok" <<<"$a" || bad "pruned 4,2 pieces: $(grep '^audit' <<<"$a")"
+# a top cut off with its aggregation node only: the piece's refusal names its switch
+# (it read "no compute nodes (no CA is attached to a switch)", naming nothing)
+"$bin/vartree-gen" varary 6,3,2:3,2 --aggregation-nodes --drop-links 5@1 --seed 3 -o "$tmp/g.topo"
+"$bin/vartree-route" -q "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err"
+[ $? = 1 ] && [ "$(cat "$tmp/err")" = "vartree-route: $tmp/g.topo:172: the fabric falls into 3 parts no cable joins (planes of a multi-rail fabric, or pieces): part 1, with 1 of the 54 CAs: no compute nodes: only aggregation nodes are attached to switch \"L2-S0000\" (0x0002c95002000000)" ] ||
+	bad "varary aggregation piece: $(cat "$tmp/err")"
 echo "$nfail failures"
 [ $nfail = 0 ]
