@@ -185,6 +185,8 @@ static int try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port
 	if (r->grew && (now == VT_NONE || h > now))
 		r->grew[lid] = 1; /* maybe: the checks below may still refuse it */
 	if (!any_length && now != VT_NONE && h > now) { /* longer only */
+		if (r->met)
+			r->met[lid] = 1; /* here alone a run with the other `longer` may differ */
 		if (!r->how.longer) {
 			r->differs |= DIFF_LONGER; /* maybe: turns_at was not asked */
 			return 0;
@@ -527,9 +529,57 @@ int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try 
  * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
  * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
  */
+/*
+ * keep_lid for lid in the run so far: its differs bits also into *calm where
+ * no route longer than the current one came up in it (r->met).
+ */
+static void keep_lid_calm(struct repair *r, uint32_t lid, unsigned *calm)
+{
+	unsigned before = r->differs;
+
+	r->differs = 0;
+	keep_lid(r, lid, 0);
+	if (!r->met || !r->met[lid])
+		*calm |= r->differs;
+	r->differs |= before;
+}
+
+/*
+ * The kept part (keep_lid's) of r->how from r->kept, a run of the same
+ * candidate but for `longer`: keep_lid decides alike for a LID where no
+ * route longer than the current one came up (r->kept_met clear: the only
+ * decision `longer` takes, try_port_at), so only the others are kept again,
+ * from the fresh tables' column (pruned 36,12, a level-1 switch down: 18 of
+ * 4429 LIDs, where the whole keep_lid part cost 10-40 ms). Its bits into
+ * r->differs and *calm as a whole run's.
+ */
+static void keep_other_length(struct repair *r, unsigned *calm)
+{
+	uint32_t nlid = r->t->nlid;
+
+	memcpy(r->t->port, r->kept, (size_t)r->t->nsw * nlid);
+	memset(r->met, 0, nlid);
+	r->differs = *calm = r->kept_calm;
+	for (uint32_t lid = 1; lid < nlid; lid++) {
+		if (!r->kept_met[lid] || r->f->lid_port[lid] == VT_NONE)
+			continue;
+		for (uint32_t s = 0; s < r->t->nsw; s++)
+			vt_lft_set(r->t, s, lid, vt_lft_get(r->fresh, s, lid));
+		keep_lid_calm(r, lid, calm);
+	}
+}
+
+/* Can r->how's kept part come from r->kept's by keep_other_length? */
+static int other_length(const struct repair *r)
+{
+	return r->have_kept && r->met && r->kept_met && !r->how.ca_fresh && !r->kept_how.ca_fresh &&
+	       r->how.prev_turns == r->kept_how.prev_turns && r->how.longer != r->kept_how.longer;
+}
+
 int vt_repair_run(struct repair *r)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
+	unsigned calm = 0;
 
 	r->differs = 0;
 	if (r->how.forced_lids) {
@@ -547,16 +597,26 @@ int vt_repair_run(struct repair *r)
 		memcpy(r->t->port, r->kept, n); /* keep_lid's part is that candidate's */
 		r->differs = r->kept_differs;
 	} else {
-		memcpy(r->t->port, r->fresh->port, n);
-		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-			if (r->f->lid_port[lid] != VT_NONE && !(r->how.ca_fresh && r->ca[lid]))
-				keep_lid(r, lid, 0);
+		if (other_length(r)) {
+			keep_other_length(r, &calm);
+		} else {
+			memcpy(r->t->port, r->fresh->port, n);
+			if (r->met)
+				memset(r->met, 0, r->t->nlid);
+			for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+				if (r->f->lid_port[lid] != VT_NONE &&
+				    !(r->how.ca_fresh && r->ca[lid]))
+					keep_lid_calm(r, lid, &calm);
+		}
 		if (r->kept) {
 			memcpy(r->kept, r->t->port, n);
 			r->kept_how = r->how;
 			r->kept_differs = r->differs;
 			r->have_kept = 1;
 			r->kept_used_ok = 0;
+			r->kept_calm = calm;
+			if (r->met && r->kept_met)
+				memcpy(r->kept_met, r->met, r->t->nlid);
 		}
 	}
 	if (!r->how.ca_fresh && r->how.rebalance != REB_NONE)
@@ -616,6 +676,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.fixed = malloc(n / 8 + 1);
 	r.differ = malloc((size_t)t.nlid + 1);	/* optional: NULL, every LID followed */
 	r.grew = calloc((size_t)t.nlid + 1, 1); /* optional: NULL, every LID looked at */
+	r.met = malloc((size_t)t.nlid + 1);	/* optional: NULL, each kept part from fresh */
+	r.kept_met = malloc((size_t)t.nlid + 1);
 	st->mode = VT_REPAIR_DONE;
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.reb || !r.fixed ||
 	    vt_repair_tables(&r, order))
@@ -635,6 +697,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.reb);
 	free(r.fixed);
 	free(r.differ);
+	free(r.met);
+	free(r.kept_met);
 	vt_repair_tables_free(&r);
 	grew = r.grew;
 	if (bad) {

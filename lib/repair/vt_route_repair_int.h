@@ -83,7 +83,15 @@ struct repair {
 	struct repair_try kept_how;
 	unsigned kept_differs;
 	int have_kept, at_kept; /* at_kept: r->t holds r->kept (rebalance_all's start) */
-	uint8_t *kept_used;	/* used_now of r->kept, where kept_used_ok (NULL: not kept) */
+	/*
+	 * per LID, in the run so far (met) and in r->kept's (kept_met): a route
+	 * longer than the current one came up in keep_lid (try_port_at), where
+	 * alone a run with the other `longer` decides otherwise; kept_calm: the
+	 * differs bits of r->kept's run at the other LIDs (NULL: not kept)
+	 */
+	uint8_t *met, *kept_met;
+	unsigned kept_calm;
+	uint8_t *kept_used; /* used_now of r->kept, where kept_used_ok (NULL: not kept) */
 	int kept_used_ok;
 	uint8_t *ca; /* per LID: is_ca_lid's answer */
 	/*
