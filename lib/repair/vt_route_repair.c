@@ -524,12 +524,6 @@ int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try 
 }
 
 /*
- * One candidate into r->t (r->how): the fresh tables with the previous
- * entries kept where they serve, and the ports of the entries that changed
- * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
- * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
- */
-/*
  * keep_lid for lid in the run so far: its differs bits also into *calm where
  * no route longer than the current one came up in it (r->met).
  */
@@ -576,6 +570,12 @@ static int other_length(const struct repair *r)
 	       r->how.prev_turns == r->kept_how.prev_turns && r->how.longer != r->kept_how.longer;
 }
 
+/*
+ * One candidate into r->t (r->how): the fresh tables with the previous
+ * entries kept where they serve, and the ports of the entries that changed
+ * chosen again (rebalance_all), unless the CA LIDs' entries stay fresh (the
+ * only ones CA-to-CA traffic reads, so shift congestion is the fresh tables').
+ */
 int vt_repair_run(struct repair *r)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
