@@ -29,10 +29,13 @@
  * for every destination whose main route came down from it, on the one link
  * left: cores 4,6,3,16,6 --drop-links 1@1 loaded it 5 (4 leaves below, 5
  * up-links kept; 5/2.77, dfsssp 4/3.00). The descent lets such a switch go
- * up any parent of its chassis as near the destination, least used first
- * (vt_route_upgoing.c): 3/2.16. Only where leaves are uneven: on even
- * cores the lanes already keep those destinations apart (cores 2,6,3,12,6
- * --drop-links 1@1 2/1.08, 3/1.96 with the rule).
+ * up any parent of its chassis as near the destination, the one the shift
+ * stages load least first (vt_route_upgoing.c, vt_route_policy.c's
+ * stage_load), then the least used: 3/1.94 (3/2.16 by least used alone;
+ * cores 3,4,2,12,4 --drop-links 1@1 4/2.30 to 3/2.13, dfsssp 3/2.66).
+ * Only where leaves are uneven: on even cores the lanes already keep those
+ * destinations apart (cores 2,6,3,12,6 --drop-links 1@1 2/1.08, 3/1.96
+ * with the rule).
  */
 #include "route/vt_route_int.h"
 
@@ -175,6 +178,8 @@ static void lost_lanes(struct router *r, const vt_tree *t)
 			r->deg.clost[c] |=
 				links_to(t, c, t->up_peer[j]) < r->deg.pcnt[t->up_peer[j]];
 	}
+	if (!r->deg.split_dmg)
+		vt_route_stage_few(r, t);
 }
 
 int vt_route_chassis_lost_lane(const struct router *r, uint32_t c, uint32_t p)

@@ -246,7 +246,7 @@ struct route_degraded {
 	/* the level below the tops falls into two or more groups and some leaf lost up-links */
 	int split_dmg;
 	/*
-	 * Where split_dmg: per switch above the leaves, it has at most
+	 * Where split_dmg or some clost: per switch above the leaves, it has at most
 	 * VT_STAGE_SRC compute ranks below it (stage_load counts their flows;
 	 * found once here, not on every call)
 	 */
@@ -524,5 +524,6 @@ uint32_t vt_route_up_load(const struct router *r, uint32_t p);
 void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw);
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);
+void vt_route_stage_few(struct router *r, const vt_tree *t);
 
 #endif

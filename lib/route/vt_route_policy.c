@@ -261,7 +261,8 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
  * siblings', so taking them in turn no longer keeps a shift window's
  * destinations on different lanes. The window's load on up-link j (as a
  * straggler's, window_load) then ranks them first. Above the leaves, on a
- * damaged split core (deg.split_dmg), stage_load; 0 elsewhere.
+ * damaged split core (deg.split_dmg) or where c lost a lane (deg.clost),
+ * stage_load; 0 elsewhere.
  */
 static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum);
 
@@ -270,7 +271,7 @@ uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j)
 	const vt_tree *t = r->t;
 
 	if (t->level[c])
-		return r->deg.split_dmg ? stage_load(r, c, t->up_port[j]) : 0;
+		return r->deg.split_dmg || r->deg.clost[c] ? stage_load(r, c, t->up_port[j]) : 0;
 	if (t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
 		return 0;
 	return window_load(r, c, t->up_port[j], t->up_peer[j]);

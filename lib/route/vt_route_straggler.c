@@ -355,7 +355,7 @@ static uint32_t leaf_ranks(const vt_tree *t, uint32_t L)
  * below (pruned 36,12, a leaf's up-link down: 350 M instructions of a
  * 550 M route).
  */
-static void stage_few(struct router *r, const vt_tree *t)
+void vt_route_stage_few(struct router *r, const vt_tree *t)
 {
 	for (uint32_t c = 0; c < t->nsw; c++) {
 		uint32_t m = 0;
@@ -419,7 +419,7 @@ static void parent_groups(struct router *r, const vt_tree *t)
 		r->deg.split_dmg |= r->deg.grp[t->by_level[i]] !=
 				    r->deg.grp[t->by_level[t->lvl_start[t->nlevels - 2]]];
 	if (r->deg.split_dmg)
-		stage_few(r, t);
+		vt_route_stage_few(r, t);
 }
 
 /* deg.prefix_dmg: see struct route_degraded. */

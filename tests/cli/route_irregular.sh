@@ -110,7 +110,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # 1/1, dfsssp through OpenSM 4/3.00), cores 3,4,2,9,4 --drop-links 1@1 4/2.400000,
 # cores 4,3,3,12,6 --drop-links 1@1 4/2.732394 (2/1.352113) before such a switch,
 # found by the descent, went up any parent of its chassis as near the
-# destination rather than the one link left (vt_route_chassis.c, deg.clost).
+# destination rather than the one link left (vt_route_chassis.c, deg.clost);
+# then 3/2.157895, 4/2.056338 and cores 3,4,2,12,4 --drop-links 1@1 4/2.297872
+# before such a switch chose among those links by the shift stages' load
+# (vt_route_policy.c's stage_load, as on a split core whose leaves lost links).
 # superpod 2,4,8,4,4,4 --leaf-uplinks 1:2 (a leaf kept its two links to one
 # spine; spines have one link to each of four tops): 7/6.031746 (cut bound
 # 4/3.619048, minhop through OpenSM 4/3.65), --leaf-uplinks 2:3 --seed 2
@@ -165,9 +168,10 @@ cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
 cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
-cores 4,6,3,16,6 --drop-links 1@1|3 2.157895|-|--vl-split
+cores 4,6,3,16,6 --drop-links 1@1|3 1.936842|-|--vl-split
 cores 3,4,2,9,4 --drop-links 1@1|3 1.885714|-|--vl-split
-cores 4,3,3,12,6 --drop-links 1@1|4 2.056338|-|--vl-split
+cores 4,3,3,12,6 --drop-links 1@1|3 2.056338|-|--vl-split
+cores 3,4,2,12,4 --drop-links 1@1|3 2.127660|-|--vl-split
 superpod 2,4,8,4,4,4 --leaf-uplinks 1:2|4 3.619048|bound|--vl-split
 superpod 2,4,8,4,4,4 --leaf-uplinks 2:3 --seed 2|5 3.365079|-|--vl-split
 superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
