@@ -57,6 +57,8 @@ static void router_free(struct router *r)
 	ASAN_UNPOISON_MEMORY_REGION(r->mem, r->mem_size);
 	free(r->mem);
 	r->mem = NULL;
+	free(r->use.by_key);
+	r->use.by_key = NULL;
 }
 
 /* The next n elements of size bytes in a's block (NULL while a only counts). */
@@ -86,7 +88,6 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->batch.cols, (VT_ROUTE_BATCH + 1) * (size_t)f->nswitches + 1);
 	CARVE(a, r->use.dn, np);
 	CARVE(a, r->use.up, np);
-	CARVE(a, r->use.by_key, np * VT_ROUTE_KEYS);
 	CARVE(a, r->plan.h, nsw);
 	CARVE(a, r->plan.anc, nsw);
 	CARVE(a, r->plan.hup, nsw);
@@ -202,6 +203,12 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	/* router_layout sized the per-link tables by this */
 	assert(t->up_start[t->nsw] + t->dn_start[t->nsw] <= r->f->nports);
 	r->t = t;
+	/* the keyed counters by the plane's most parents (route_usage.by_key) */
+	free(r->use.by_key);
+	r->use.nkeys = vt_route_key_count(t);
+	r->use.by_key = calloc((size_t)t->up_start[t->nsw] * r->use.nkeys + 1, sizeof(uint32_t));
+	if (!r->use.by_key)
+		return vt_err_nomem(e, "out of memory");
 	r->plan.px = VT_NONE;
 	r->main.crank = VT_NONE;
 	if (vt_route_turn_ranks(r, t, e))

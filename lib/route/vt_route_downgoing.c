@@ -280,7 +280,8 @@ static uint32_t displaced_lane(const struct router *r, uint32_t s, uint32_t x, u
 
 /*
  * The usage key of the level above s: which parent (port group, not port:
- * parallel links to one parent share counters) up-link j of s goes to.
+ * parallel links to one parent share counters) up-link j of s goes to,
+ * 1 .. its port groups (below use.nkeys: vt_route_key_count).
  */
 static uint32_t parent_key(const vt_tree *t, uint32_t s, uint32_t j)
 {
@@ -288,7 +289,20 @@ static uint32_t parent_key(const vt_tree *t, uint32_t s, uint32_t j)
 
 	for (uint32_t i = t->up_start[s] + 1; i <= j; i++)
 		g += t->up_peer[i] != t->up_peer[i - 1];
-	return (g + 1) % VT_ROUTE_KEYS;
+	return g + 1;
+}
+
+uint32_t vt_route_key_count(const vt_tree *t)
+{
+	uint32_t most = 0;
+
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (t->up_start[s + 1] > t->up_start[s]) {
+			uint32_t k = parent_key(t, s, t->up_start[s + 1] - 1);
+
+			most = k > most ? k : most;
+		}
+	return most + 1;
 }
 
 /*

@@ -40,9 +40,6 @@
 #include "model/vt_lft.h"
 #include "tree/vt_tree.h"
 
-/* Up-link keys a switch counts its usage apart by (see route_usage.by_key). */
-#define VT_ROUTE_KEYS 8u
-
 /*
  * A class: switches of a level with the same parents (up class) or the same
  * children (down class), in the same order, have the same candidates towards
@@ -75,13 +72,19 @@ struct route_usage {
 	uint32_t *dn; /* per ports[] index: destinations routed down out of this port */
 	uint32_t *up; /* per ports[] index: destinations routed up out of this port */
 	/*
-	 * Per ports[] index and VT_ROUTE_KEYS keys: a switch with several
-	 * main-route parents (slender trees) carries only the destinations its
-	 * children sent to it, so it alternates among those: it counts apart
-	 * per key[level], the up-link the main route took one level below
-	 * (which, in step, the children below took too). Leaves count all.
+	 * Per up_port[] entry of the plane and nkeys keys: a switch with
+	 * several main-route parents (slender trees, parallel links) carries
+	 * only the destinations its children sent to it, so it alternates
+	 * among those: it counts apart per key[level], the parent the main
+	 * route took one level below (which, in step, the children below took
+	 * too). Leaves count all. nkeys: one more than the most parents a
+	 * switch of the plane has, so no two parents share a key (wrapped at
+	 * 8, leaves of 18 parents merged lanes 1 and 9: cores 2,36,18,84,18
+	 * loaded a line's link to a spine with two flows a stage). Allocated
+	 * per plane (plane_setup), apart from the router's block.
 	 */
 	uint32_t *by_key;
+	uint32_t nkeys;
 	uint32_t key[VT_TREE_MAX_LEVELS + 1];
 };
 
@@ -471,6 +474,8 @@ uint32_t vt_route_far_lane(const struct router *r, uint32_t s, uint32_t sn);
  */
 uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t rot, uint32_t *path,
 					 uint8_t *pn);
+/* vt_route_downgoing.c: the usage keys of plane t (route_usage.nkeys) */
+uint32_t vt_route_key_count(const vt_tree *t);
 /* vt_route_upgoing.c: Algorithm 3, assign-up-going-port-by-descending; returns leaves found */
 uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, uint32_t npath);
 /* vt_route_plan.c */

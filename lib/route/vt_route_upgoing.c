@@ -34,13 +34,14 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	const uint32_t key = r->use.key[t->level[c]];
 	uint32_t best = VT_NONE, bu = UINT32_MAX, bw = UINT32_MAX, q;
 
+	assert(key < r->use.nkeys); /* vt_route_key_count: a key per parent */
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		uint32_t p = t->up_peer[j];
 
 		if ((r->main.mark[p] != serial && !vt_route_chassis_lost_lane(r, c, p)) ||
 		    r->plan.h[p] + 1 != hh)
 			continue;
-		q = (first[c] + t->up_port[j]) * VT_ROUTE_KEYS + key;
+		q = j * r->use.nkeys + key;
 		uint32_t w = vt_route_found_window(r, c, j);
 
 		if (w < bw || (w == bw && r->use.by_key[q] < bu)) {
@@ -50,9 +51,8 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 		}
 	}
 	assert(best != VT_NONE); /* several main-route links found c */
-	q = first[c] + t->up_port[best];
-	r->use.by_key[q * VT_ROUTE_KEYS + key]++;
-	r->use.up[q]++;
+	r->use.by_key[best * r->use.nkeys + key]++;
+	r->use.up[first[c] + t->up_port[best]]++;
 	col[c] = t->up_port[best];
 }
 

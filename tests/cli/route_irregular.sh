@@ -127,6 +127,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # dual-homed storage HCA kept one link down) was refused ("CA "stor02 mlx5_0"
 # ... at level 3") before a switch with CAs an odd number of hops from the
 # fullest leaves was taken as a spine with CAs.
+# cores 2,10,5,12,10 (leaves of 10 parents, two links a line ASIC to each spine)
+# 2/1.831933 (cut bound 1/1.000000) and cores 2,24,12,60,12 --drop-switches 1@1
+# 3/2.435327 before a switch counted its parallel links' usage apart per parent
+# of the main route below it for each parent, not for 8 keys wrapped (leaves'
+# lanes 1 and 9 shared counters; route_usage.by_key).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -192,6 +197,8 @@ varary 6,3,2:3,2 --drop-switches 1@1 --seed 2|5 3.228571|-
 varary 6,3,2:3,2 --hostless-leaves 2 --drop-links 6@0 --seed 3|6 4.827586|-
 varary 6,3,2:3,2 --hostless-leaves 3 --drop-links 2@0 --drop-switches 1@1 --seed 2|6 4.695652|bound
 varary 3,2,2,2:2,2,2 --spine-cas 2:dual --drop-links 2@2 --seed 3|2 1.826087|bound|--vl-split
+cores 2,10,5,12,10|1 1.000000|bound|--vl-split
+cores 2,24,12,60,12 --drop-switches 1@1|2 1.970793|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
