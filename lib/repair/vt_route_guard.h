@@ -40,6 +40,7 @@ struct repair_guard {
 	 */
 	int quick, scratch, quick_refused;
 	uint32_t *load, *path, hot, *chan, stride;
+	uint8_t *rank_lid; /* per LID: some rank's (same_rank_columns), NULL: not yet */
 };
 
 /*
