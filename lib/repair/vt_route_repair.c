@@ -92,6 +92,28 @@ static int turn_allowed(struct repair *r, int fresh_w, int prev_w, uint32_t x, u
 }
 
 /*
+ * May a route to switch LID lid, entering x going down (in) and leaving it
+ * going up (out), turn there because some route of the previous or the fresh
+ * tables to a switch LID turns there (r->turn_set)? Switch LIDs only: their
+ * routes carry management traffic, not the CA traffic the guard counts, so
+ * the CA columns, and shift, stay as they are. Where such a turn is at the
+ * previous turn leaf, not in the fresh routing's turn set, the every-source
+ * audit decides (vt_route_repair_sure.c's argument needs one turn set), and
+ * a candidate it refuses is built again without them (strict_turns). The
+ * first level-1 switch down (the turn leaf's up-link) breaks every switch
+ * route that turned at the old turn leaf through it: kept, they turn there
+ * again over another up-link (pruned 36,12: 18989 -> 16728 entries, 11964
+ * forced).
+ */
+static int turn_in_set(struct repair *r, uint32_t x, uint32_t lid, int in, int out)
+{
+	if (r->ca[lid] || in != HOP_DOWN || out != HOP_UP || !vt_repair_turn_switch(r, x))
+		return 0;
+	r->differs |= DIFF_TURN_SET;
+	return !r->how.strict_turns;
+}
+
+/*
  * Hops from switch s through port `port` to the LID's port, following the
  * tables; VT_NONE when the route does not arrive, comes back to s, or turns
  * down-up where neither allowed routing (turn_allowed) does.
@@ -101,7 +123,7 @@ static uint32_t follow(struct repair *r, uint32_t s, uint32_t lid, unsigned port
 	const vt_fabric *f = r->f;
 	uint32_t dst = f->lid_port[lid], w = s, x, hops = 0;
 	unsigned wport = port;
-	int in = HOP_SIDE, fresh_w = as_fresh(r, s, lid, port);
+	int in = HOP_SIDE, out, fresh_w = as_fresh(r, s, lid, port);
 	int prev_w = as_prev(r, s, lid, port);
 
 	if (port == 0)
@@ -124,8 +146,9 @@ static uint32_t follow(struct repair *r, uint32_t s, uint32_t lid, unsigned port
 			return dst == sw_node(r, x)->first_port ? hops : VT_NONE;
 		in = hop_dir(r, w, x);
 		if (sw_peer(r, x, xport) != VT_NONE &&
-		    is_turn(in, hop_dir(r, x, sw_peer(r, x, xport))) &&
-		    !turn_allowed(r, fresh_w, prev_w, x, lid, xport))
+		    is_turn(in, out = hop_dir(r, x, sw_peer(r, x, xport))) &&
+		    !turn_allowed(r, fresh_w, prev_w, x, lid, xport) &&
+		    !turn_in_set(r, x, lid, in, out))
 			return VT_NONE;
 		fresh_w = as_fresh(r, x, lid, xport);
 		prev_w = as_prev(r, x, lid, xport);
@@ -139,8 +162,9 @@ static int turns_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
 	const struct vt_node *n = sw_node(r, s);
 	uint32_t next = sw_peer(r, s, port);
+	int out;
 
-	if (next == VT_NONE || !is_turn(HOP_DOWN, hop_dir(r, s, next)))
+	if (next == VT_NONE || !is_turn(HOP_DOWN, out = hop_dir(r, s, next)))
 		return 0;
 	for (unsigned p = 1; p <= n->nports; p++) {
 		uint32_t w = sw_peer(r, s, p), q;
@@ -152,7 +176,8 @@ static int turns_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 		wport = r->f->ports[q].num;
 		if (vt_lft_get(r->t, w, lid) == wport &&
 		    !turn_allowed(r, as_fresh(r, w, lid, wport), as_prev(r, w, lid, wport), s, lid,
-				  port))
+				  port) &&
+		    !turn_in_set(r, s, lid, hop_dir(r, w, s), out))
 			return 1;
 	}
 	return 0;
@@ -516,6 +541,7 @@ int vt_repair_same_run(struct repair_try a, unsigned differs, struct repair_try 
 	int ra = a.rebalance, rb = b.rebalance;
 
 	return a.ca_fresh == b.ca_fresh && a.forced_lids == b.forced_lids &&
+	       (a.strict_turns == b.strict_turns || !(differs & DIFF_TURN_SET)) &&
 	       (a.prev_turns == b.prev_turns || !(differs & DIFF_TURNS)) &&
 	       (a.longer == b.longer || !(differs & DIFF_LONGER)) &&
 	       (!whole || ra == rb ||
@@ -567,7 +593,9 @@ static void keep_other_length(struct repair *r, unsigned *calm)
 static int other_length(const struct repair *r)
 {
 	return r->have_kept && r->met && r->kept_met && !r->how.ca_fresh && !r->kept_how.ca_fresh &&
-	       r->how.prev_turns == r->kept_how.prev_turns && r->how.longer != r->kept_how.longer;
+	       r->how.prev_turns == r->kept_how.prev_turns &&
+	       r->how.strict_turns == r->kept_how.strict_turns &&
+	       r->how.longer != r->kept_how.longer;
 }
 
 /*

@@ -43,6 +43,8 @@ static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_
 		snprintf(s->what, sizeof(s->what), "%s%s %s",
 			 how.prev_turns ? "prev-turns" : "fresh-turns", how.longer ? " longer" : "",
 			 reb_name[how.rebalance]);
+	if (how.strict_turns) /* built again without the turn set's turns (vt_route_repair.c) */
+		snprintf(s->what + strlen(s->what), sizeof(s->what) - strlen(s->what), " strict");
 	return s;
 }
 
@@ -106,6 +108,10 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 		bad = judge(r, g, st, sp, e);
 	if (sp && bad >= 0)
 		sp->verdict = bad == 0 ? '+' : bad == CAND_AUDIT ? 'a' : 'w';
+	if (bad == CAND_AUDIT && (r->differs & DIFF_TURN_SET) && !how.strict_turns) {
+		how.strict_turns = 1; /* the turn set's turns may have closed the loop */
+		return candidate(r, how, g, st, changed, blocks, e);
+	}
 	return bad;
 }
 
@@ -265,11 +271,19 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			return -1;
 		memcpy(why, st->why, sizeof(why));
 	}
-	/* off the CA paths first; the audit may refuse the previous turns it keeps */
-	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1}, g, st, changed,
-			blocks, e);
+	/*
+	 * off the CA paths first; the audit may refuse the previous turns it keeps.
+	 * The switch routes turn only where prev_turns lets them (strict_turns):
+	 * with the turn set's turns too, superpod 2,4,4,4,2,2 with a leaf up-link
+	 * down kept switch routes whose VL split the plugin and the analyzer then
+	 * counted apart (OpenSM 443 routes on VL 1, the analyzer 444 for the same
+	 * tables, both audited clean: plugin_split_repair)
+	 */
+	bad = candidate(r, (struct repair_try){.ca_fresh = 1, .off_path = 1, .strict_turns = 1}, g,
+			st, changed, blocks, e);
 	if (bad > 0)
-		bad = candidate(r, (struct repair_try){.ca_fresh = 1}, g, st, changed, blocks, e);
+		bad = candidate(r, (struct repair_try){.ca_fresh = 1, .strict_turns = 1}, g, st,
+				changed, blocks, e);
 	if (bad <= 0) {
 		memcpy(st->why, why, sizeof(why));
 		st->mode = VT_REPAIR_PARTIAL;

@@ -31,7 +31,9 @@ enum { HOP_UP, HOP_DOWN, HOP_SIDE };
  * its CA traffic does not cross (the CA paths, hence shift, stay the fresh ones);
  * forced_lids, not 0, moves only the CA LIDs' entries that start no shortest
  * route any more (vt_route_repair_forced_lids.h: its rank distance, or
- * VT_FORCED_FAR).
+ * VT_FORCED_FAR); strict_turns keeps the switch LIDs' routes to the turns of
+ * prev_turns alone (else they may turn down-up wherever either routing turns
+ * a switch LID's route: turn_set below).
  */
 enum {
 	REB_NONE,	/* none: an entry that changed takes the fresh tables' port */
@@ -42,7 +44,7 @@ enum {
 };
 
 struct repair_try {
-	uint8_t prev_turns, rebalance, ca_fresh, longer, off_path, forced_lids;
+	uint8_t prev_turns, rebalance, ca_fresh, longer, off_path, forced_lids, strict_turns;
 };
 
 enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
@@ -51,10 +53,11 @@ enum { CAND_AUDIT = 1, CAND_WORSE = 2 }; /* why a candidate was refused */
  * Where a candidate's run met a decision that another value of one of its
  * settings would have taken otherwise (a set bit may also be a mere maybe).
  * A run without DIFF_LONGER is, step by step, the run with the other
- * `longer` too; so for prev_turns (DIFF_TURNS) and for REB_CHANGED against
- * REB_NEW (DIFF_NEW): same decisions, same tables, same verdict.
+ * `longer` too; so for prev_turns (DIFF_TURNS), strict_turns (DIFF_TURN_SET)
+ * and for REB_CHANGED against REB_NEW (DIFF_NEW): same decisions, same
+ * tables, same verdict.
  */
-enum { DIFF_LONGER = 1, DIFF_TURNS = 2, DIFF_NEW = 4 };
+enum { DIFF_LONGER = 1, DIFF_TURNS = 2, DIFF_NEW = 4, DIFF_TURN_SET = 8 };
 
 /*
  * Per port of switch rank_port_sw, the ranks rank_port gives it, sorted:
@@ -123,6 +126,13 @@ struct repair {
 	uint32_t *entry, nentry;
 	/* what the fresh routing proved (NULL: nothing), and vt_repair_sure's scratch */
 	const struct vt_route_proof *proof;
+	/*
+	 * per switch: 2 where the previous or the fresh tables turn a switch LID's
+	 * route down-up, 1 where neither does, 0 not looked at yet
+	 * (vt_repair_turn_switch); the switch LIDs, nsw_lid of them
+	 */
+	uint8_t *turn_set;
+	uint32_t *sw_lid, nsw_lid;
 	uint32_t *sure_ok, *sure_path, sure_stamp, *sure_at, *sure_sw;
 	size_t sure_cap; /* sure_sw's room */
 };
@@ -170,6 +180,12 @@ static inline uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
  */
 int vt_repair_tables(struct repair *r, const vt_order *order);
 void vt_repair_tables_free(struct repair *r);
+/*
+ * Does the previous or the fresh tables turn a switch LID's route down-up at
+ * switch x (a parent sends it down into x, x sends it up)? Looked at once per
+ * switch, where a candidate first asks (r->level known by then).
+ */
+int vt_repair_turn_switch(struct repair *r, uint32_t x);
 
 /*
  * vt_route_repair_sure.c: does candidate t keep the fresh routing's proof

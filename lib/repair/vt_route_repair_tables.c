@@ -65,14 +65,23 @@ static int find_entries(struct repair *r, const vt_order *order)
 	return seen && r->entry ? 0 : -1;
 }
 
-/* r->ca: is_ca_lid per LID (rebalance asks it for every entry of every switch). */
+/*
+ * r->ca: is_ca_lid per LID (rebalance asks it for every entry of every
+ * switch); r->sw_lid, r->nsw_lid: the switch LIDs; r->turn_set, all unknown.
+ */
 static int ca_lids(struct repair *r)
 {
 	r->ca = malloc((size_t)r->t->nlid + 1);
-	if (!r->ca)
+	r->sw_lid = malloc(((size_t)r->t->nlid + 1) * sizeof(*r->sw_lid));
+	r->turn_set = calloc((size_t)r->f->nswitches + 1, 1);
+	if (!r->ca || !r->sw_lid || !r->turn_set)
 		return -1;
-	for (uint32_t lid = 0; lid < r->t->nlid; lid++)
+	r->nsw_lid = 0;
+	for (uint32_t lid = 0; lid < r->t->nlid; lid++) {
 		r->ca[lid] = (uint8_t)is_ca_lid(r->f, lid);
+		if (lid && !r->ca[lid] && r->f->lid_port[lid] != VT_NONE)
+			r->sw_lid[r->nsw_lid++] = lid;
+	}
 	return 0;
 }
 
@@ -177,8 +186,54 @@ int vt_repair_tables(struct repair *r, const vt_order *order)
 	return 0;
 }
 
+/*
+ * Does t turn a switch LID's route down-up at switch x (a parent sends it
+ * down into x, x sends it up)? sl: the switch LIDs, n of them.
+ */
+static int turns_switch_lid(const struct repair *r, const vt_lfts *t, uint32_t x,
+			    const uint32_t *sl, uint32_t n)
+{
+	const vt_fabric *f = r->f;
+	const struct vt_node *nd = sw_node(r, x);
+	const uint8_t *row = vt_lft_row(t, x);
+	uint8_t up[256] = {0}, back[256];
+	uint32_t parent[256], np = 0;
+
+	for (unsigned p = 1; p < r->stride && p <= nd->nports; p++) {
+		uint32_t y = sw_peer(r, x, p);
+
+		if (y == VT_NONE || r->level[y] == VT_TREE_OUTSIDE ||
+		    r->level[y] != r->level[x] + 1)
+			continue;
+		up[p] = 1;
+		parent[np] = y;
+		back[np++] = (uint8_t)f->ports[f->ports[nd->first_port + p].peer].num;
+	}
+	/* parent by parent: its row read in LID order, not one parent's entry per LID */
+	for (uint32_t j = 0; j < np; j++) {
+		const uint8_t *prow = vt_lft_row(t, parent[j]);
+
+		for (uint32_t i = 0; i < n; i++)
+			if (prow[sl[i]] == back[j] && up[row[sl[i]]])
+				return 1;
+	}
+	return 0;
+}
+
+int vt_repair_turn_switch(struct repair *r, uint32_t x)
+{
+	if (!r->turn_set[x]) /* 0: not looked at yet */
+		r->turn_set[x] =
+			(uint8_t)(1 + (r->level[x] != VT_TREE_OUTSIDE &&
+				       (turns_switch_lid(r, r->prev, x, r->sw_lid, r->nsw_lid) ||
+					turns_switch_lid(r, r->fresh, x, r->sw_lid, r->nsw_lid))));
+	return r->turn_set[x] == 2;
+}
+
 void vt_repair_tables_free(struct repair *r)
 {
+	free(r->turn_set);
+	free(r->sw_lid);
 	free(r->entry);
 	free(r->lid_of_rank);
 	free(r->rank_of_lid);

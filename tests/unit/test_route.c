@@ -447,9 +447,11 @@ END_TEST
 /*
  * The guarded repair (the plugin's default) of fat 8,3 whose leaf S-0-5 lost
  * its up-link to S-1-2 (leaf port 11), against its healthy tables, with the
- * shift guard counting over the fresh host order: it changes 95 entries where
- * the fresh tables change 739, 88 of them forced by the lost link. Under ASan
- * this runs the guard's counts and the candidates' bookkeeping.
+ * shift guard counting over the fresh host order: it changes 94 entries where
+ * the fresh tables change 739, 88 of them forced by the lost link (95 in 14
+ * blocks before a switch LID's kept route could turn again at a switch where
+ * either routing turns one). Under ASan this runs the guard's counts and the
+ * candidates' bookkeeping.
  */
 START_TEST(guarded_repair_8ary3_leaf_uplink)
 {
@@ -467,8 +469,8 @@ START_TEST(guarded_repair_8ary3_leaf_uplink)
 	ck_assert_int_eq(vt_route_repair(g, &prev, &fresh, &o, NULL, VT_REPAIR_GUARDED, &st, &e),
 			 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
-	ck_assert_uint_eq(st.changed, 95);
-	ck_assert_uint_eq(st.blocks, 14);
+	ck_assert_uint_eq(st.changed, 94);
+	ck_assert_uint_eq(st.blocks, 13);
 	ck_assert_uint_eq(st.minimum, 88);
 	ck_assert_uint_eq(st.fresh_changed, 739);
 	vt_order_free(&o);
@@ -518,8 +520,8 @@ START_TEST(sure_repair_8ary3_leaf_uplink)
 	ck_assert_int_eq(vt_route_repair(g, &prev, &audited, &o, NULL, VT_REPAIR_GUARDED, &st2, &e),
 			 0);
 	ck_assert_int_eq(st.mode, VT_REPAIR_DONE);
-	ck_assert_uint_eq(st.changed, 95);
-	ck_assert_uint_eq(st2.changed, 95);
+	ck_assert_uint_eq(st.changed, 94);
+	ck_assert_uint_eq(st2.changed, 94);
 	ck_assert_uint_eq(st.audits, 0); /* the proof held */
 	ck_assert_uint_eq(st2.audits, 1);
 	ck_assert_int_eq(memcmp(fresh.port, audited.port, (size_t)fresh.nsw * fresh.nlid), 0);
