@@ -72,6 +72,21 @@ static int next_to_leaf(const struct vt_nblist *nl, const uint8_t *is_leaf, uint
 	return 0;
 }
 
+/* dist: per switch, the hops from the nearest leaf with `most` CAs (q: scratch). */
+static void hops_from_fullest(const vt_tree *t, const uint8_t *is_leaf, uint32_t most, uint32_t *q,
+			      uint32_t *dist)
+{
+	uint32_t nq = 0;
+
+	memset(dist, 0xff, t->nsw * sizeof(*dist));
+	for (uint32_t s = 0; s < t->nsw; s++)
+		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
+			dist[s] = 0;
+			q[nq++] = s;
+		}
+	vt_tree_bfs(t->f, q, nq, dist);
+}
+
 /*
  * The CA-bearing switches and the far ends seen from the fullest leaves (most
  * CAs): with hosts in one pod only, a top switch with storage CAs lies between
@@ -86,17 +101,10 @@ static uint8_t *leaves_and_far_ends(const vt_tree *t, const struct vt_nblist *nl
 				    uint32_t *dist)
 {
 	uint8_t *m = malloc(t->nsw + 1);
-	uint32_t nq = 0;
 
 	if (!m)
 		return NULL;
-	memset(dist, 0xff, t->nsw * sizeof(*dist));
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
-			dist[s] = 0;
-			q[nq++] = s;
-		}
-	vt_tree_bfs(t->f, q, nq, dist);
+	hops_from_fullest(t, is_leaf, most, q, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		m[s] = is_leaf[s] || (far_end(nl, dist, s) && !next_to_leaf(nl, is_leaf, s));
 	return m;
@@ -230,19 +238,13 @@ static void demote_lone_tops(vt_tree *t, const struct vt_nblist *nl, uint8_t *is
  */
 static void demote_odd(vt_tree *t, uint8_t *is_leaf, uint32_t *q, uint32_t *dist)
 {
-	uint32_t most = 0, nq = 0, cns[2] = {0, 0};
+	uint32_t most = 0, cns[2] = {0, 0};
 	char name[300];
 
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (is_leaf[s] && vt_tree_cn_count(t, s) > most)
 			most = vt_tree_cn_count(t, s);
-	memset(dist, 0xff, t->nsw * sizeof(*dist));
-	for (uint32_t s = 0; s < t->nsw; s++)
-		if (is_leaf[s] && vt_tree_cn_count(t, s) == most) {
-			dist[s] = 0;
-			q[nq++] = s;
-		}
-	vt_tree_bfs(t->f, q, nq, dist);
+	hops_from_fullest(t, is_leaf, most, q, dist);
 	for (uint32_t s = 0; s < t->nsw; s++)
 		if (is_leaf[s] && dist[s] != VT_NONE)
 			cns[dist[s] % 2] += vt_tree_cn_count(t, s);
