@@ -126,6 +126,38 @@ static void next_rows(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint
 	}
 }
 
+/* Is rank d's LID one whose column changed (vt_routes_retable)? */
+static int rank_changed(const vt_routes *r, const vt_lfts *t, const uint8_t *changed, uint32_t d)
+{
+	return r->rank_lid[d] < t->nlid && changed[r->rank_lid[d]];
+}
+
+/*
+ * next_rows for the ranks of d0 .. d1 whose LID's column changed, switch by
+ * switch as next_rows fills them (a candidate of a repair changes most
+ * ranks' columns at times: pruned 36,12, a top switch down, 3519 of 4429
+ * LIDs, filled one rank at a time down every switch's row before).
+ */
+static void next_rows_changed(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint32_t stride,
+			      uint32_t d0, uint32_t d1, const uint8_t *changed)
+{
+	uint32_t nsw = r->nsw, sel[NEXT_TILE], m = 0;
+
+	for (uint32_t d = d0; d < d1; d++)
+		if (rank_changed(r, t, changed, d))
+			sel[m++] = d;
+	for (uint32_t s = 0; m && s < nsw; s++) {
+		const uint8_t *lft = vt_lft_row(t, s);
+		const uint32_t *cs = chan + (size_t)s * stride;
+
+		for (uint32_t i = 0; i < m; i++) {
+			uint8_t p = lft[r->rank_lid[sel[i]]];
+
+			r->next[(uint64_t)sel[i] * nsw + s] = p < stride ? cs[p] : VT_NONE;
+		}
+	}
+}
+
 /* r->next for tables t; state and stack hold r->nsw. */
 static void fill_next(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint32_t stride,
 		      uint8_t *state, uint32_t *stack)
@@ -156,14 +188,14 @@ int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt
 	if (!changed)
 		fill_next(r, t, chan, stride, state, stack);
 	r->t = t;
-	/* a rank's row depends on its LID's column alone */
-	for (uint32_t d = 0; changed && d < r->n; d++) {
-		uint32_t lid = r->rank_lid[d];
+	/* a rank's row depends on its LID's column alone: the changed ones, a tile at a time */
+	for (uint32_t d0 = 0; changed && d0 < r->n; d0 += NEXT_TILE) {
+		uint32_t d1 = r->n - d0 < NEXT_TILE ? r->n : d0 + NEXT_TILE;
 
-		if (lid < t->nlid && changed[lid]) {
-			next_rows(r, t, chan, stride, d, d + 1);
-			prune_bad(r, d, r->o->port[d], state, stack);
-		}
+		next_rows_changed(r, t, chan, stride, d0, d1, changed);
+		for (uint32_t d = d0; d < d1; d++)
+			if (rank_changed(r, t, changed, d))
+				prune_bad(r, d, r->o->port[d], state, stack);
 	}
 	free(state);
 	free(stack);
