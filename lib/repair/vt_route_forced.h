@@ -18,6 +18,19 @@
  * on the changes of any repair that turns only where one of the two routings
  * turns. Entries whose switch or next switch lies outside the tree levels, or
  * that cross a link between switches of one level, are never counted forced.
+ *
+ * It is no bound for a repair that keeps shift: a kept entry counts as legal
+ * however long the route it starts. Pruned 36,12 with a level-1 switch down
+ * (forced 6228): the dead switch's six tops lost their only link into its
+ * pod, so every other pod's leaves send 18 of that pod's LIDs each up a
+ * column that reaches them only down to the turn leaf and up again (8
+ * switch hops for 4); counted legal, those 3564 entries stay in --repair
+ * fewest (6606 entries, shift 19/17.5 against the fresh 3/2.03). With CA
+ * routes kept shortest, 9378 CA entries must change (no shortest route from
+ * the previous port, or the link lost; counted with an independent walk of
+ * the tables), 324 more at the turn leaf's sibling of the dead switch, whose
+ * tops must now send the pod's LIDs down through it, and some 400 switch
+ * LIDs' entries: about 10100, 1.62 times this count (the repair: 10586).
  */
 #ifndef VT_ROUTE_FORCED_H
 #define VT_ROUTE_FORCED_H
