@@ -316,6 +316,35 @@ START_TEST(generated_fabrics)
 }
 END_TEST
 
+/* A generated fabric routed by vartree, with its n ranks and its tree: the stage bounds' input. */
+struct bound_case {
+	vt_fabric *f;
+	vt_order o;
+	vt_lfts t;
+	vt_tree tree;
+	vt_err e;
+};
+
+static void bound_case_open(struct bound_case *c, const char *spec, uint32_t n)
+{
+	struct vt_gen_spec gs;
+
+	memset(c, 0, sizeof(*c));
+	ck_assert_int_eq(vt_gen_parse(&gs, spec, &c->e), 0);
+	ck_assert_msg(vt_gen_build(&gs, &c->f, &c->e) == 0, "%s", c->e.msg);
+	ck_assert_msg(vt_route(c->f, NULL, &c->t, &c->o, &c->e) == 0, "%s", c->e.msg);
+	ck_assert_uint_eq(c->o.n, n);
+	ck_assert_int_eq(vt_tree_build(&c->tree, c->f, &(struct vt_tree_opts){0}, &c->e), 0);
+}
+
+static void bound_case_close(struct bound_case *c)
+{
+	vt_tree_free(&c->tree);
+	vt_order_free(&c->o);
+	vt_lfts_free(&c->t);
+	vt_fabric_free(c->f);
+}
+
 /*
  * cores 3,4,2,12,4: 12 leaves of 4 hosts, 4 up-links each, 2 into one
  * chassis and 1 into each of the two others; vartree's order puts the 4
@@ -330,30 +359,18 @@ END_TEST
  */
 START_TEST(shift_bound_split_core)
 {
-	struct vt_gen_spec gs;
-	vt_fabric *f;
-	vt_order o;
-	vt_lfts t;
-	vt_tree tree;
-	vt_err e = {0};
+	struct bound_case c;
 	uint32_t b[48];
 
-	ck_assert_int_eq(vt_gen_parse(&gs, "cores 3,4,2,12,4", &e), 0);
-	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
-	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s", e.msg);
-	ck_assert_uint_eq(o.n, 48);
-	ck_assert_int_eq(vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e), 0);
-	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, &tree, b, &e), 0);
+	bound_case_open(&c, "cores 3,4,2,12,4", 48);
+	ck_assert_int_eq(vt_bound_shift_ranks(c.f, &c.o, &c.tree, b, &c.e), 0);
 	for (uint32_t s = 1; s < 48; s++)
 		ck_assert_msg(b[s] == (s % 4 ? 1u : 2u), "stage %u: bound %u", s, b[s]);
 	/* the leaf cuts alone (no tree) give the same */
-	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, NULL, b, &e), 0);
+	ck_assert_int_eq(vt_bound_shift_ranks(c.f, &c.o, NULL, b, &c.e), 0);
 	for (uint32_t s = 1; s < 48; s++)
 		ck_assert_msg(b[s] == (s % 4 ? 1u : 2u), "leaf cuts, stage %u: bound %u", s, b[s]);
-	vt_tree_free(&tree);
-	vt_order_free(&o);
-	vt_lfts_free(&t);
-	vt_fabric_free(f);
+	bound_case_close(&c);
 }
 END_TEST
 
@@ -366,27 +383,15 @@ END_TEST
  */
 START_TEST(shift_bound_lost_uplink)
 {
-	struct vt_gen_spec gs;
-	vt_fabric *f;
-	vt_order o;
-	vt_lfts t;
-	vt_tree tree;
-	vt_err e = {0};
+	struct bound_case c;
 	uint32_t b[64];
 
-	ck_assert_int_eq(vt_gen_parse(&gs, "fat 4,3 --drop-links=1@0 --seed=1", &e), 0);
-	ck_assert_msg(vt_gen_build(&gs, &f, &e) == 0, "%s", e.msg);
-	ck_assert_msg(vt_route(f, NULL, &t, &o, &e) == 0, "%s", e.msg);
-	ck_assert_uint_eq(o.n, 64);
-	ck_assert_int_eq(vt_tree_build(&tree, f, &(struct vt_tree_opts){0}, &e), 0);
-	ck_assert_int_eq(vt_bound_shift_ranks(f, &o, &tree, b, &e), 0);
+	bound_case_open(&c, "fat 4,3 --drop-links=1@0 --seed=1", 64);
+	ck_assert_int_eq(vt_bound_shift_ranks(c.f, &c.o, &c.tree, b, &c.e), 0);
 	ck_assert_uint_eq(b[0], 0);
 	for (uint32_t s = 1; s < 64; s++)
 		ck_assert_msg(b[s] == (s < 4 || s > 60 ? 1u : 2u), "stage %u: bound %u", s, b[s]);
-	vt_tree_free(&tree);
-	vt_order_free(&o);
-	vt_lfts_free(&t);
-	vt_fabric_free(f);
+	bound_case_close(&c);
 }
 END_TEST
 
