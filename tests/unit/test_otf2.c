@@ -548,21 +548,36 @@ static void poke(const char *path, long at, const char *b, size_t n)
 	ck_assert_int_eq(fclose(fp), 0);
 }
 
-START_TEST(errors_name_file_and_cause)
+/* Closes the trace being written and returns its anchor file's path. */
+static const char *finish(otf2w *tw, char *path, size_t n, const char *dir, const char *name)
 {
-	char dir[64], path[512], file[600], want[700];
-	const char *msg;
+	ck_assert_int_eq(otf2w_close(tw), 0);
+	return anchor(path, n, dir, name);
+}
+
+/* Reading (or replaying) path fails with one line: the path, then cause. */
+static void assert_file_error(const char *path, const char *cause)
+{
+	char want[1024];
+	vt_err e;
+
+	snprintf(want, sizeof(want), "%s: %s", path, cause);
+	ck_assert_str_eq(read_error(path, &e), want);
+}
+
+/* Traces that read but do not replay: the rank and the operation named, no file. */
+START_TEST(errors_unmatched_replay)
+{
+	char dir[64], path[512];
 	vt_err e;
 	otf2w *tw = start(scratch(dir, sizeof(dir)), "bad", 4);
 
 	otf2w_send(tw, 0, 0, 1, 0, 100);
 	otf2w_recv(tw, 1, 0, 0, 0, 100);
 	otf2w_recv(tw, 2, 0, 3, 9, 100); /* nobody sends it */
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "bad");
-	msg = read_error(path, &e);
-	ck_assert_str_eq(msg, "rank 2: receive from rank 3, tag 9, communicator MPI_COMM_WORLD "
-			      "has no matching send");
+	ck_assert_str_eq(read_error(finish(tw, path, sizeof(path), dir, "bad"), &e),
+			 "rank 2: receive from rank 3, tag 9, communicator MPI_COMM_WORLD "
+			 "has no matching send");
 
 	/* collectives that cannot be replayed: a rank calls another, a rank never comes */
 	tw = start(dir, "mismatch", 4);
@@ -570,109 +585,110 @@ START_TEST(errors_name_file_and_cause)
 		otf2w_coll_at(tw, r, 0,
 			      r == 2 ? OTF2_COLLECTIVE_OP_REDUCE : OTF2_COLLECTIVE_OP_BCAST, 0, 8,
 			      8);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	ck_assert_str_eq(read_error(anchor(path, sizeof(path), dir, "mismatch"), &e),
+	ck_assert_str_eq(read_error(finish(tw, path, sizeof(path), dir, "mismatch"), &e),
 			 "communicator MPI_COMM_WORLD: rank 2 calls reduce (root 0) where rank 0 "
 			 "calls bcast (root 0)");
 	tw = start(dir, "stuck", 4);
 	for (uint32_t r = 0; r < 3; r++)
 		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_BARRIER, OTF2_COLLECTIVE_ROOT_NONE, 0,
 			      0);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	ck_assert_str_eq(read_error(anchor(path, sizeof(path), dir, "stuck"), &e),
+	ck_assert_str_eq(read_error(finish(tw, path, sizeof(path), dir, "stuck"), &e),
 			 "rank 0 waits in barrier on communicator MPI_COMM_WORLD, where 3 of its 4 "
 			 "members arrive");
+	rmtree(dir);
+}
+END_TEST
 
-	snprintf(file, sizeof(file), "%s/nothere.otf2", dir);
+/* A missing file, operations vartree does not replay, communicators it cannot place. */
+START_TEST(errors_unsupported)
+{
+	char dir[64], path[512], file[600], want[700];
+	vt_err e;
+	otf2w *tw;
+
+	snprintf(file, sizeof(file), "%s/nothere.otf2", scratch(dir, sizeof(dir)));
 	snprintf(want, sizeof(want), "%s: No such file or directory", file);
 	ck_assert_str_eq(read_error(file, &e), want);
 
 	tw = start(dir, "v", 2);
 	otf2w_coll(tw, 0, OTF2_COLLECTIVE_OP_ALLTOALLW, 0, 8);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "v");
-	snprintf(want, sizeof(want), "%s: rank 0: collective alltoallw is not replayed", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "v"),
+			  "rank 0: collective alltoallw is not replayed");
 
 	/* no communicator defined: an empty trace has nothing to replay, an event naming one is
 	 * refused */
 	tw = start(dir, "nocomm", 4);
 	otf2w_no_comms(tw);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "nocomm");
-	snprintf(want, sizeof(want),
-		 "%s: no MPI message or collective to replay in its 4 locations", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "nocomm"),
+			  "no MPI message or collective to replay in its 4 locations");
 	tw = start(dir, "nocomm2", 4);
 	otf2w_no_comms(tw);
 	otf2w_send(tw, 1, 0, 2, 0, 100);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "nocomm2");
-	snprintf(want, sizeof(want), "%s: rank 1: undefined communicator 0", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "nocomm2"),
+			  "rank 1: undefined communicator 0");
 
 	/* an MPI event on an OpenMP thread team's communicator */
 	tw = start(dir, "omp", 4);
 	otf2w_send(tw, 1, otf2w_omp_team(tw), 0, 0, 100);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "omp");
-	snprintf(want, sizeof(want),
-		 "%s: rank 1: an MPI event on communicator 64, which is not MPI's", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "omp"),
+			  "rank 1: an MPI event on communicator 64, which is not MPI's");
 	/* a communicator creation that moves bytes is no MPI_Comm_split: refused by name */
 	tw = start(dir, "handle", 2);
 	for (uint32_t r = 0; r < 2; r++)
 		otf2w_coll_at(tw, r, 0, OTF2_COLLECTIVE_OP_CREATE_HANDLE, OTF2_COLLECTIVE_ROOT_NONE,
 			      8, 8);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "handle");
-	snprintf(want, sizeof(want), "%s: rank 0: collective create_handle is not replayed", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "handle"),
+			  "rank 0: collective create_handle is not replayed");
+	rmtree(dir);
+}
+END_TEST
+
+/* Values past what vartree counts, names that would break the one line. */
+START_TEST(errors_limits_and_names)
+{
+	char dir[64], path[512];
+	otf2w *tw = start(scratch(dir, sizeof(dir)), "long", 4);
 
 	/* compute that picoseconds cannot count: 2^62 ns (at the writer's 1 GHz clock) */
-	tw = start(dir, "long", 4);
 	otf2w_send(tw, 0, 0, 1, 0, 100);
 	otf2w_compute(tw, 0, 1ull << 62);
 	otf2w_send(tw, 0, 0, 1, 0, 100);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "long");
-	snprintf(want, sizeof(want),
-		 "%s: rank 0: the compute before its operation 2 is 2^64 ps or more (213 days)",
-		 path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(
+		finish(tw, path, sizeof(path), dir, "long"),
+		"rank 0: the compute before its operation 2 is 2^64 ps or more (213 days)");
 
 	/* a communicator's name with control characters: quoted with '?' for them, one line */
 	tw = start(dir, "ctl", 4);
 	otf2w_sub_name(tw, "s\nu\tb");
 	otf2w_send(tw, 1, otf2w_comm(tw, (const uint32_t[]){1, 3}, 2), 2, 0, 100);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "ctl");
-	snprintf(want, sizeof(want),
-		 "%s: rank 1: send to rank 2 of communicator s?u?b, which has 2", path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(finish(tw, path, sizeof(path), dir, "ctl"),
+			  "rank 1: send to rank 2 of communicator s?u?b, which has 2");
+	rmtree(dir);
+}
+END_TEST
+
+/* Damaged files: the file named, one line, before libotf2 is let near the damage. */
+START_TEST(errors_damaged_files)
+{
+	char dir[64], path[512], file[600];
+	const char *msg;
+	vt_err e;
+	otf2w *tw = start(scratch(dir, sizeof(dir)), "anchor", 2);
 
 	/*
 	 * a damaged anchor file is refused before libotf2 reads it: a property
 	 * count of 2^32 - 256 (libotf2 callocs for them first), the machine name
 	 * unterminated (libotf2 searched on for seconds)
 	 */
-	tw = start(dir, "anchor", 2);
 	otf2w_send(tw, 0, 0, 1, 0, 100);
 	otf2w_recv(tw, 1, 0, 0, 0, 100);
-	ck_assert_int_eq(otf2w_close(tw), 0);
-	anchor(path, sizeof(path), dir, "anchor");
+	finish(tw, path, sizeof(path), dir, "anchor");
 	poke(path, 50, "\xff\xff\xff", 3);
-	snprintf(want, sizeof(want),
-		 "%s: not an OTF2 anchor file, or a damaged one (4294967040 properties in its 72 "
-		 "bytes)",
-		 path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(path, "not an OTF2 anchor file, or a damaged one (4294967040 "
+				"properties in its 72 bytes)");
 	poke(path, 46, "xxxxxxxxxxxxxxxxxxxxxxxxxx", 26);
-	snprintf(want, sizeof(want),
-		 "%s: not an OTF2 anchor file, or a damaged one (its machine name runs to the "
-		 "end of the file)",
-		 path);
-	ck_assert_str_eq(read_error(path, &e), want);
+	assert_file_error(path, "not an OTF2 anchor file, or a damaged one (its machine name "
+				"runs to the end of the file)");
 
 	/* a cut global definition file, a cut event file: the file named, one line */
 	tw = start(dir, "cut", 2);
@@ -699,7 +715,10 @@ static Suite *otf2_suite(void)
 	tcase_add_test(tc, v_collectives_expand);
 	tcase_add_test(tc, trace_equals_builtin);
 	tcase_add_test(tc, compute_gaps);
-	tcase_add_test(tc, errors_name_file_and_cause);
+	tcase_add_test(tc, errors_unmatched_replay);
+	tcase_add_test(tc, errors_unsupported);
+	tcase_add_test(tc, errors_limits_and_names);
+	tcase_add_test(tc, errors_damaged_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

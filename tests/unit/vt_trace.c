@@ -57,20 +57,23 @@ static uint32_t sw_of_rank(const vt_fabric *f, const vt_order *o, uint32_t i)
 				     : f->nodes[f->ports[f->ports[o->port[i]].peer].node].sw;
 }
 
-/*
- * Cut bound per stage: components of the switches within distance l of a
- * host switch, for every l; ceil(flows across / links out) for each.
- */
-static uint32_t *cut_bounds(const vt_fabric *f, const vt_order *o)
+/* The switch index at the far end of port p of node, or VT_NONE if no switch is there. */
+static uint32_t peer_switch(const vt_fabric *f, uint32_t node, unsigned p)
 {
-	uint32_t ns = f->nswitches, n = o->n, maxd = 0, nq = 0;
-	uint32_t *dist = malloc(ns * sizeof(*dist)), *q = malloc(ns * sizeof(*q));
-	uint32_t *uf = malloc(ns * sizeof(*uf)), *nup = calloc(ns, sizeof(*nup));
-	uint32_t *cnt = calloc(ns, sizeof(*cnt)), *cin = calloc(ns, sizeof(*cin));
-	uint32_t *comp = malloc(n * sizeof(*comp)), *bound = calloc(n, sizeof(*bound));
+	uint32_t pe = f->ports[vt_port_index(f, node, p)].peer;
+
+	if (pe == VT_NONE || f->nodes[f->ports[pe].node].type != VT_SWITCH)
+		return VT_NONE;
+	return f->nodes[f->ports[pe].node].sw;
+}
+
+/* Hops from the nearest switch a rank hangs off, per switch (VT_NONE: unreached); the most. */
+static uint32_t hops_from_hosts(const vt_fabric *f, const vt_order *o, uint32_t *dist)
+{
+	uint32_t ns = f->nswitches, maxd = 0, nq = 0, *q = malloc(ns * sizeof(*q));
 
 	memset(dist, 0xff, ns * sizeof(*dist));
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < o->n; i++) {
 		uint32_t s = sw_of_rank(f, o, i);
 
 		if (s != VT_NONE && dist[s]) {
@@ -82,85 +85,108 @@ static uint32_t *cut_bounds(const vt_fabric *f, const vt_order *o)
 		uint32_t node = f->switches[q[h]];
 
 		for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-			uint32_t pe = f->ports[vt_port_index(f, node, p)].peer, r;
+			uint32_t r = peer_switch(f, node, p);
 
-			if (pe == VT_NONE || f->nodes[f->ports[pe].node].type != VT_SWITCH)
-				continue;
-			r = f->nodes[f->ports[pe].node].sw;
-			if (dist[r] == VT_NONE) {
+			if (r != VT_NONE && dist[r] == VT_NONE) {
 				dist[r] = dist[q[h]] + 1;
 				maxd = dist[r] > maxd ? dist[r] : maxd;
 				q[nq++] = r;
 			}
 		}
 	}
+	free(q);
+	return maxd;
+}
+
+/*
+ * The components of the switches within l hops of the hosts (union-find uf) and, per
+ * component root, its links out to switches farther away (nup).
+ */
+static void components_within(const vt_fabric *f, const uint32_t *dist, uint32_t l, uint32_t *uf,
+			      uint32_t *nup)
+{
+	uint32_t ns = f->nswitches;
+
+	for (uint32_t s = 0; s < ns; s++) {
+		uf[s] = s;
+		nup[s] = 0;
+	}
+	for (uint32_t s = 0; s < ns; s++) {
+		uint32_t node = f->switches[s];
+
+		for (unsigned p = 1; dist[s] <= l && p <= f->nodes[node].nports; p++) {
+			uint32_t r = peer_switch(f, node, p);
+
+			if (r != VT_NONE && dist[r] <= l)
+				uf[find(uf, r)] = find(uf, s);
+		}
+	}
+	for (uint32_t s = 0; s < ns; s++) {
+		uint32_t node = f->switches[s];
+
+		for (unsigned p = 1; dist[s] <= l && p <= f->nodes[node].nports; p++) {
+			uint32_t r = peer_switch(f, node, p);
+
+			if (r != VT_NONE && dist[r] > l)
+				nup[find(uf, s)]++;
+		}
+	}
+}
+
+/* Raises bound[st] to ceil(flows across / links out) of every component (comp per rank). */
+static void stage_cut_bounds(uint32_t n, uint32_t ns, const uint32_t *comp, const uint32_t *nup,
+			     uint32_t *bound)
+{
+	uint32_t *cnt = malloc(ns * sizeof(*cnt)), *cin = malloc(ns * sizeof(*cin));
+
+	for (uint32_t st = 1; st < n; st++) {
+		memset(cnt, 0, ns * sizeof(*cnt));
+		memset(cin, 0, ns * sizeof(*cin));
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t j = (i + st) % n;
+
+			if (comp[i] == VT_NONE || comp[j] == VT_NONE || comp[i] == comp[j])
+				continue;
+			cnt[comp[i]]++;
+			cin[comp[j]]++;
+		}
+		for (uint32_t c = 0; c < ns; c++) {
+			uint32_t m = cnt[c] > cin[c] ? cnt[c] : cin[c], b;
+
+			if (!m || !nup[c])
+				continue;
+			b = (m + nup[c] - 1) / nup[c];
+			if (b > bound[st])
+				bound[st] = b;
+		}
+	}
+	free(cnt);
+	free(cin);
+}
+
+/*
+ * Cut bound per stage: components of the switches within distance l of a
+ * host switch, for every l; ceil(flows across / links out) for each.
+ */
+static uint32_t *cut_bounds(const vt_fabric *f, const vt_order *o)
+{
+	uint32_t ns = f->nswitches, n = o->n;
+	uint32_t *dist = malloc(ns * sizeof(*dist)), *uf = malloc(ns * sizeof(*uf));
+	uint32_t *nup = malloc(ns * sizeof(*nup)), *comp = malloc(n * sizeof(*comp));
+	uint32_t *bound = calloc(n, sizeof(*bound)), maxd = hops_from_hosts(f, o, dist);
+
 	for (uint32_t l = 0; l < maxd; l++) {
-		for (uint32_t s = 0; s < ns; s++) {
-			uf[s] = s;
-			nup[s] = 0;
-		}
-		for (uint32_t s = 0; s < ns; s++) {
-			uint32_t node = f->switches[s];
-
-			if (dist[s] > l)
-				continue;
-			for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-				uint32_t pe = f->ports[vt_port_index(f, node, p)].peer, r;
-
-				if (pe == VT_NONE || f->nodes[f->ports[pe].node].type != VT_SWITCH)
-					continue;
-				r = f->nodes[f->ports[pe].node].sw;
-				if (dist[r] <= l)
-					uf[find(uf, r)] = find(uf, s);
-			}
-		}
-		for (uint32_t s = 0; s < ns; s++) {
-			uint32_t node = f->switches[s];
-
-			if (dist[s] > l)
-				continue;
-			for (unsigned p = 1; p <= f->nodes[node].nports; p++) {
-				uint32_t pe = f->ports[vt_port_index(f, node, p)].peer;
-
-				if (pe != VT_NONE &&
-				    f->nodes[f->ports[pe].node].type == VT_SWITCH &&
-				    dist[f->nodes[f->ports[pe].node].sw] > l)
-					nup[find(uf, s)]++;
-			}
-		}
+		components_within(f, dist, l, uf, nup);
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t s = sw_of_rank(f, o, i);
 
 			comp[i] = s == VT_NONE ? VT_NONE : find(uf, s);
 		}
-		for (uint32_t st = 1; st < n; st++) {
-			memset(cnt, 0, ns * sizeof(*cnt));
-			memset(cin, 0, ns * sizeof(*cin));
-			for (uint32_t i = 0; i < n; i++) {
-				uint32_t j = (i + st) % n;
-
-				if (comp[i] == VT_NONE || comp[j] == VT_NONE || comp[i] == comp[j])
-					continue;
-				cnt[comp[i]]++;
-				cin[comp[j]]++;
-			}
-			for (uint32_t c = 0; c < ns; c++) {
-				uint32_t m = cnt[c] > cin[c] ? cnt[c] : cin[c], b;
-
-				if (!m || !nup[c])
-					continue;
-				b = (m + nup[c] - 1) / nup[c];
-				if (b > bound[st])
-					bound[st] = b;
-			}
-		}
+		stage_cut_bounds(n, ns, comp, nup, bound);
 	}
 	free(dist);
-	free(q);
 	free(uf);
 	free(nup);
-	free(cnt);
-	free(cin);
 	free(comp);
 	return bound;
 }
