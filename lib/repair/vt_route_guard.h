@@ -4,6 +4,29 @@
  * repaired candidate stands only where it passes every audit the fresh tables
  * pass and congests shift, the pattern the spreading makes congestion-free on
  * full trees, no more than they do.
+ *
+ * Its cost (issue 24 goal 1) is the fresh tables' figures, a whole count (a
+ * routes model of ranks x switches and the interval count: pruned 36,12
+ * 27-35 ms against a fresh route's 19-26, 52-66 with a level-1 switch
+ * down; pruned 36,36 270-550 ms against 136-250), and each candidate's
+ * count brought up to date from the tables measured before it. Why the
+ * fresh count stays, measured on the six faults of tests/bench/fault.sh on
+ * pruned 36,12:
+ * - refusing needs the fresh figures (nothing cheap bounds them from above),
+ *   and four of the six refuse candidates before one stands (top: worst 4
+ *   against 2; L1-uplink: average alone, 1.9123 against 1.8382);
+ * - the cut bound (vt_bound.h) is a lower bound on fresh, so a candidate at
+ *   or under it may stand uncounted against fresh; but every standing
+ *   candidate but L1's and L1-turn's is above it in some stages (as fresh
+ *   is), at the worst and average level top's is too (1.8567 against
+ *   1.8348), and with every subtree as a cut it costs 9-44 ms itself;
+ * - a candidate counted from the previous tables' count, which the plugin
+ *   could keep across sweeps, costs 3-30 ms (144-1062 changed columns), but
+ *   that count is a whole one where none is kept (vartree-route --previous,
+ *   a first fault), and the fresh count stays for the refusals;
+ * - the exact loads of only the links a candidate changes
+ *   (vt_route_guard_local.h) cost 22-350 ms: every destination's paths
+ *   cross them.
  */
 #ifndef VT_ROUTE_GUARD_H
 #define VT_ROUTE_GUARD_H
