@@ -76,16 +76,17 @@ static int as_prev(const struct repair *r, uint32_t s, uint32_t lid, unsigned po
 }
 
 /*
- * May a route that reaches x from w (w forwarding as fresh: fresh_w, as prev:
- * prev_w) turn there, leaving x through xport? Where the fresh tables make the
- * same turn, or the previous ones and the candidate allows theirs.
+ * May a route that reaches x from w (w forwarding through wport) turn there,
+ * leaving x through xport? Where the fresh tables make the same turn (w and x
+ * forward as fresh), or the previous ones and the candidate allows theirs.
+ * Asked at a turn only: the tables are read then, not at every hop.
  */
-static int turn_allowed(struct repair *r, int fresh_w, int prev_w, uint32_t x, uint32_t lid,
+static int turn_allowed(struct repair *r, uint32_t w, unsigned wport, uint32_t x, uint32_t lid,
 			unsigned xport)
 {
-	if (fresh_w && as_fresh(r, x, lid, xport))
+	if (as_fresh(r, w, lid, wport) && as_fresh(r, x, lid, xport))
 		return 1;
-	if (!prev_w || !as_prev(r, x, lid, xport))
+	if (!as_prev(r, w, lid, wport) || !as_prev(r, x, lid, xport))
 		return 0;
 	r->differs |= DIFF_TURNS;
 	return r->how.prev_turns;
@@ -120,38 +121,29 @@ static int turn_in_set(struct repair *r, uint32_t x, uint32_t lid, int in, int o
  */
 static uint32_t follow(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 {
-	const vt_fabric *f = r->f;
-	uint32_t dst = f->lid_port[lid], w = s, x, hops = 0;
-	unsigned wport = port;
-	int in = HOP_SIDE, out, fresh_w = as_fresh(r, s, lid, port);
-	int prev_w = as_prev(r, s, lid, port);
+	uint32_t end = r->end_sw[lid], w = s, x, hops = 0, lim = r->f->nswitches;
+	unsigned wport = port, end_port = r->end_port[lid];
+	const uint8_t *col = r->t->port + lid; /* r->t's column: col[x * nlid] */
+	size_t nlid = r->t->nlid;
 
 	if (port == 0)
-		return dst == sw_node(r, s)->first_port ? 0 : VT_NONE;
+		return s == end && end_port == 0 ? 0 : VT_NONE;
 	for (;;) {
-		const struct vt_node *n = sw_node(r, w);
-		uint32_t q;
 		unsigned xport;
+		uint32_t next;
+		int in;
 
-		if (wport > n->nports || (q = f->ports[n->first_port + wport].peer) == VT_NONE)
+		if ((x = sw_peer(r, w, wport)) == VT_NONE) /* the CA's link, or none */
+			return w == end && wport == end_port ? hops + 1 : VT_NONE;
+		if (x == s || ++hops > lim)
 			return VT_NONE;
-		hops++;
-		if (f->nodes[f->ports[q].node].type != VT_SWITCH)
-			return q == dst ? hops : VT_NONE;
-		x = f->nodes[f->ports[q].node].sw;
-		if (x == s || hops > f->nswitches)
-			return VT_NONE;
-		xport = vt_lft_get(r->t, x, lid);
-		if (xport == 0)
-			return dst == sw_node(r, x)->first_port ? hops : VT_NONE;
+		if ((xport = col[x * nlid]) == 0)
+			return x == end && end_port == 0 ? hops : VT_NONE;
 		in = hop_dir(r, w, x);
-		if (sw_peer(r, x, xport) != VT_NONE &&
-		    is_turn(in, out = hop_dir(r, x, sw_peer(r, x, xport))) &&
-		    !turn_allowed(r, fresh_w, prev_w, x, lid, xport) &&
-		    !turn_in_set(r, x, lid, in, out))
+		if ((next = sw_peer(r, x, xport)) != VT_NONE && is_turn(in, hop_dir(r, x, next)) &&
+		    !turn_allowed(r, w, wport, x, lid, xport) &&
+		    !turn_in_set(r, x, lid, in, hop_dir(r, x, next)))
 			return VT_NONE;
-		fresh_w = as_fresh(r, x, lid, xport);
-		prev_w = as_prev(r, x, lid, xport);
 		w = x;
 		wport = xport;
 	}
@@ -167,16 +159,13 @@ static int turns_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port)
 	if (next == VT_NONE || !is_turn(HOP_DOWN, out = hop_dir(r, s, next)))
 		return 0;
 	for (unsigned p = 1; p <= n->nports; p++) {
-		uint32_t w = sw_peer(r, s, p), q;
+		uint32_t w = sw_peer(r, s, p);
 		unsigned wport;
 
 		if (w == VT_NONE || hop_dir(r, w, s) == HOP_UP)
 			continue;
-		q = r->f->ports[n->first_port + p].peer;
-		wport = r->f->ports[q].num;
-		if (vt_lft_get(r->t, w, lid) == wport &&
-		    !turn_allowed(r, as_fresh(r, w, lid, wport), as_prev(r, w, lid, wport), s, lid,
-				  port) &&
+		wport = r->back[(size_t)s * r->stride + p];
+		if (vt_lft_get(r->t, w, lid) == wport && !turn_allowed(r, w, wport, s, lid, port) &&
 		    !turn_in_set(r, s, lid, hop_dir(r, w, s), out))
 			return 1;
 	}

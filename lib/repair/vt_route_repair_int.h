@@ -122,6 +122,14 @@ struct repair {
 	uint32_t rank_port_sw; /* VT_NONE: none yet */
 	struct rank_index rx;
 	uint32_t *peer, stride; /* sw_peer's table: per switch, stride ports */
+	uint8_t *back;		/* per switch and port (stride): the port number at sw_peer's end */
+	/*
+	 * per LID, where its route ends: a CA LID's switch end_sw and the port
+	 * end_port of it linked to the CA's port; a switch LID's switch, end_port
+	 * 0; end_sw VT_NONE for neither (follow: a hop is then the peer table's)
+	 */
+	uint32_t *end_sw;
+	uint8_t *end_port;
 	/* the switches CAs hang off, each once: where CA traffic enters the switches */
 	uint32_t *entry, nentry;
 	/* what the fresh routing proved (NULL: nothing), and vt_repair_sure's scratch */

@@ -11,25 +11,68 @@
 #include "base/vt_mem.h"
 #include "repair/vt_route_repair_stats.h"
 
-/* r->peer: sw_peer's answers looked up once (the repair asks them at every hop it follows). */
+/*
+ * r->peer, r->back: sw_peer's answers and the port at the far end, looked up
+ * once (the repair asks them at every hop it follows).
+ */
 static int peer_table(struct repair *r)
 {
 	const vt_fabric *f = r->f;
+	size_t n = (size_t)f->nswitches * vt_fabric_sw_stride(f) + 1;
 
 	r->stride = vt_fabric_sw_stride(f);
-	r->peer = malloc(((size_t)f->nswitches * r->stride + 1) * sizeof(*r->peer));
-	if (!r->peer)
+	r->peer = malloc(n * sizeof(*r->peer));
+	r->back = calloc(n, 1);
+	if (!r->peer || !r->back)
 		return -1;
 	for (uint32_t s = 0; s < f->nswitches; s++) {
-		const struct vt_node *n = sw_node(r, s);
+		const struct vt_node *nd = sw_node(r, s);
 
 		for (unsigned p = 0; p < r->stride; p++) {
-			uint32_t q = p == 0 || p > n->nports ? VT_NONE
-							     : f->ports[n->first_port + p].peer;
+			uint32_t q = p == 0 || p > nd->nports ? VT_NONE
+							      : f->ports[nd->first_port + p].peer;
+			size_t i = (size_t)s * r->stride + p;
 
-			r->peer[(size_t)s * r->stride + p] =
-				q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
+			r->peer[i] = q == VT_NONE ? VT_NONE : f->nodes[f->ports[q].node].sw;
+			if (q != VT_NONE)
+				r->back[i] = f->ports[q].num;
 		}
+	}
+	return 0;
+}
+
+/*
+ * r->end_sw, r->end_port: where each LID's route ends (vt_route_repair_int.h),
+ * so that follow walks the peer table alone, not the fabric's ports and nodes.
+ */
+static int lid_ends(struct repair *r)
+{
+	const vt_fabric *f = r->f;
+	uint32_t nlid = r->t->nlid;
+
+	r->end_sw = malloc(((size_t)nlid + 1) * sizeof(*r->end_sw));
+	r->end_port = calloc((size_t)nlid + 1, 1);
+	if (!r->end_sw || !r->end_port)
+		return -1;
+	for (uint32_t lid = 0; lid < nlid; lid++) {
+		uint32_t d = lid < f->max_lid + 1 ? f->lid_port[lid] : VT_NONE, q;
+		const struct vt_node *nd;
+
+		r->end_sw[lid] = VT_NONE;
+		if (d == VT_NONE)
+			continue;
+		nd = &f->nodes[f->ports[d].node];
+		if (nd->type == VT_SWITCH) {
+			if (d == nd->first_port)
+				r->end_sw[lid] = nd->sw; /* end_port 0: the switch itself */
+			continue;
+		}
+		q = f->ports[d].peer;
+		if (q == VT_NONE || f->ports[q].peer != d ||
+		    f->nodes[f->ports[q].node].type != VT_SWITCH || f->ports[q].num == 0)
+			continue;
+		r->end_sw[lid] = f->nodes[f->ports[q].node].sw;
+		r->end_port[lid] = f->ports[q].num;
 	}
 	return 0;
 }
@@ -178,8 +221,8 @@ int vt_repair_tables(struct repair *r, const vt_order *order)
 {
 	size_t n = (size_t)r->t->nsw * r->t->nlid;
 
-	if (find_entries(r, order) || peer_table(r) || rank_maps(r, order) || pend_lists(r) ||
-	    ca_lids(r))
+	if (find_entries(r, order) || peer_table(r) || lid_ends(r) || rank_maps(r, order) ||
+	    pend_lists(r) || ca_lids(r))
 		return -1;
 	r->kept = vt_alloc_big(n); /* optional: NULL keeps again per candidate */
 	r->kept_used = r->kept ? malloc(n / 8 + 1) : NULL; /* optional too */
@@ -238,6 +281,9 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->lid_of_rank);
 	free(r->rank_of_lid);
 	free(r->peer);
+	free(r->back);
+	free(r->end_sw);
+	free(r->end_port);
 	free(r->pend_at);
 	free(r->pend_sw);
 	free(r->ca);
