@@ -109,6 +109,11 @@ void analyze_print_table(FILE *fp, const struct opts *o, const vt_fabric *f, str
 			if (c->unrouted)
 				fprintf(fp, "  %" PRIu64 " flows unrouted (not counted)\n",
 					c->unrouted);
+			if (c->stage_climb && c->climb_avg > c->bound_avg)
+				fprintf(fp,
+					"  up*-down* bound %u/%.2f: no route that climbs, then "
+					"descends, the tree's levels does better\n",
+					c->climb_worst, c->climb_avg);
 		}
 	} else {
 		fprintf(fp, "%-28s %7s %9s %9s %9s %9s %6s\n", "pattern", "stages", "A-worst",
@@ -217,6 +222,14 @@ static json_t *json_pattern(const struct opts *o, const vt_fabric *f, const stru
 		json_array_append_new(hist, vt_json_u64(c->hist[l]));
 	vt_json_set(p, "stage_max", smax);
 	vt_json_set(p, "stage_bound", sbound);
+	if (c->stage_climb) {
+		json_t *sclimb = json_array();
+		for (uint32_t s = 0; s < c->nstages; s++)
+			json_array_append_new(sclimb, json_integer(c->stage_climb[s]));
+		vt_json_set(p, "updown_bound_worst", json_integer(c->climb_worst));
+		vt_json_set(p, "updown_bound_avg", vt_json_real(c->climb_avg, 6));
+		vt_json_set(p, "stage_updown_bound", sclimb);
+	}
 	vt_json_set(p, "histogram", hist);
 	vt_json_set(p, "top_links", json_top_links(o, f, r, c));
 	return p;

@@ -12,6 +12,7 @@ void vt_cuts_free(vt_cuts *c)
 	free(c->member);
 	free(c->links);
 	vt_cut_pairs_free(&c->pairs);
+	vt_cut_climb_free(&c->climb);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -94,7 +95,7 @@ int vt_cuts_tree(vt_cuts *c, const vt_routes *r, const vt_tree *t, vt_err *e)
 		vt_cuts_free(c);
 		return -1;
 	}
-	if (vt_cut_pairs_init(&c->pairs, r)) {
+	if (vt_cut_pairs_init(&c->pairs, r) || vt_cut_climb_init(&c->climb, r, t)) {
 		vt_cuts_free(c);
 		return vt_err_nomem(e, "out of memory for the cut bound");
 	}

@@ -21,6 +21,13 @@
  * runs than 8 per leaf), where a shift would cost n per stage. Every pattern counts it
  * (all2all up to 2^22 leaf pairs), so a stage's bound is the same from its
  * flows (vt_bound_stage) as from the ranks (vt_bound_shift, _all2all).
+ *
+ * Beside them, for shifts, the up*-down* bound (vt_bound_climb.c, proof
+ * there): where a subtree's switches taper (a director chassis that lost a
+ * spine), its leaves reach the cables out of it only through the switches
+ * above them, and routes that climb, then descend, cannot spread as a relay
+ * through another leaf could. A yardstick for such routing (vartree's and
+ * ftree's CA routes); no bound on routing as such.
  */
 #ifndef VT_BOUND_H
 #define VT_BOUND_H
@@ -48,6 +55,22 @@ struct vt_cut_pairs {
 	uint32_t *ccap;	     /* ccap[i * ncls + k]: cap of classes i, k; NULL past 2^22 */
 };
 
+/*
+ * The subtrees whose switches taper (vt_bound_climb.c): subtree k's network
+ * has nodes 0 .. noff[k + 1] - noff[k] - 1 (its switches) and the arcs
+ * aoff[k] .. aoff[k + 1] - 1, one per cable a route may climb, from afrom to
+ * ato, ato == its node count for a cable out of the subtree.
+ */
+struct vt_cut_climb {
+	int on;		  /* 0: no subtree tapers, or scattered ranks: nothing to add */
+	uint32_t nl, nsw; /* cut levels, switches */
+	uint32_t *tap;	  /* tap[l * nsw + s]: leaf s's tapered level-l subtree, or VT_NONE */
+	uint32_t *loc;	  /* loc[l * nsw + s]: leaf s's node in that subtree's network */
+	uint32_t ntap;
+	uint32_t *noff, *aoff, *afrom, *ato;
+	uint32_t maxn, maxa; /* the largest network's nodes and arcs */
+};
+
 typedef struct vt_cuts {
 	uint32_t n;	  /* ranks */
 	uint32_t nlevels; /* cut families (levels) */
@@ -57,6 +80,7 @@ typedef struct vt_cuts {
 	 * separate its hosts from the others, at most its up-links (vt_bound_flow.c) */
 	uint32_t *links;
 	struct vt_cut_pairs pairs;
+	struct vt_cut_climb climb; /* tree cuts only */
 } vt_cuts;
 
 /* One cut per switch with ranks attached: its ranks and its switch-to-switch links. */
@@ -81,6 +105,15 @@ uint32_t vt_bound_all2all(const vt_cuts *c, const vt_routes *r);
  */
 int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
 		   uint32_t *bound, vt_err *e);
+/*
+ * The up*-down* bound of shifts first .. first+K-1 (vt_bound_climb.c, proof
+ * there): climb[i] = max(bound[i], the least load at which every tapered
+ * subtree passes its stage's flows out and in along routes that climb, then
+ * descend, the tree's levels). A bound for such routes only, not for any
+ * routing as the cut bound is. -1 out of memory.
+ */
+int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
+			 const uint32_t *bound, uint32_t *climb);
 /*
  * The shift bound of every stage over the ranks of o: bound[s] for s in
  * 1 .. o->n - 1 (bound[0] = 0), from the subtrees of t (vt_cuts_tree), or

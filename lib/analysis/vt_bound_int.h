@@ -51,9 +51,18 @@ uint32_t vt_pair_bound_flows(const struct vt_cut_pairs *p, const struct vt_flow 
 			     uint32_t L0);
 /* max(L0, the bound) for all2all (L0 past 2^22 leaf pairs or out of memory). */
 uint32_t vt_pair_bound_all2all(const struct vt_cut_pairs *p, uint32_t L0);
+/* Called per stage with its leaf pairs counted; i: the stage's index from first. */
+typedef void (*vt_pair_stage_fn)(void *ctx, struct vt_pair_work *w, uint32_t i);
+/* Shifts first .. first + K - 1, their leaf pairs counted from the rank runs; -1 out of memory. */
+int vt_pair_shift_each(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first, uint32_t K,
+		       vt_pair_stage_fn fn, void *ctx);
 /* bound[s - first] raised to the bound of shift s, s in first .. first + K - 1; -1 out of memory.
  */
 int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first,
 			uint32_t K, uint32_t *bound);
+
+/* The up*-down* bound's networks (vt_bound_climb.c); -1 when out of memory. */
+int vt_cut_climb_init(struct vt_cut_climb *cl, const vt_routes *r, const vt_tree *t);
+void vt_cut_climb_free(struct vt_cut_climb *cl);
 
 #endif

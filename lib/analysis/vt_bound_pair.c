@@ -442,8 +442,8 @@ static void shift_piece(const vt_routes *r, const uint32_t *run_of, struct vt_pa
 	}
 }
 
-int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first,
-			uint32_t K, uint32_t *bound)
+int vt_pair_shift_each(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first, uint32_t K,
+		       vt_pair_stage_fn fn, void *ctx)
 {
 	struct vt_pair_work w;
 	uint32_t n = r->n, *roff = calloc((size_t)p->nsw + 2, sizeof(*roff));
@@ -485,7 +485,7 @@ int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32
 				}
 			}
 		}
-		bound[s - first] = vt_pair_bound(p, &w, bound[s - first]);
+		fn(ctx, &w, s - first);
 		vt_pair_reset(&w);
 	}
 	vt_pair_work_free(&w);
@@ -493,4 +493,24 @@ int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32
 	free(rl);
 	free(run_of);
 	return 0;
+}
+
+struct pair_shift {
+	const struct vt_cut_pairs *p;
+	uint32_t *bound;
+};
+
+static void pair_stage(void *ctx, struct vt_pair_work *w, uint32_t i)
+{
+	struct pair_shift *ps = ctx;
+
+	ps->bound[i] = vt_pair_bound(ps->p, w, ps->bound[i]);
+}
+
+int vt_pair_bound_shift(const struct vt_cut_pairs *p, const vt_routes *r, uint32_t first,
+			uint32_t K, uint32_t *bound)
+{
+	struct pair_shift ps = {p, bound};
+
+	return vt_pair_shift_each(p, r, first, K, pair_stage, &ps);
 }

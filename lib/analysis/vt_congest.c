@@ -80,6 +80,7 @@ void vt_congest_free(vt_congest *res)
 	free(res->chan_max);
 	free(res->chan_sum);
 	free(res->stage_bound);
+	free(res->stage_climb);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -118,7 +119,7 @@ static int merge_accs(const vt_routes *r, vt_congest *res, const struct acc *acc
 static void summarise(const vt_routes *r, vt_congest *res, const double *stage_ebb)
 {
 	uint32_t nst = res->nstages, ncounted = 0;
-	double sum = 0, ebb = 0, bsum = 0;
+	double sum = 0, ebb = 0, bsum = 0, csum = 0;
 
 	for (uint32_t c = 0; c < r->nchan; c++)
 		ncounted += r->counted[c];
@@ -135,9 +136,15 @@ static void summarise(const vt_routes *r, vt_congest *res, const double *stage_e
 			if (res->stage_bound[s] > res->bound_worst)
 				res->bound_worst = res->stage_bound[s];
 		}
+		if (res->stage_climb) {
+			csum += res->stage_climb[s];
+			if (res->stage_climb[s] > res->climb_worst)
+				res->climb_worst = res->stage_climb[s];
+		}
 	}
 	res->avg = nst ? sum / nst : 0;
 	res->bound_avg = nst ? bsum / nst : 0;
+	res->climb_avg = nst ? csum / nst : 0;
 	if (res->has_ebb)
 		res->ebb = res->nflows ? ebb / (double)res->nflows : 0;
 }
@@ -155,6 +162,9 @@ static int result_alloc(const vt_routes *r, const vt_pattern *p, const struct vt
 	res->has_ebb = p->kind == VT_PAT_BISECTION;
 	if (o->cuts)
 		res->stage_bound = calloc(nst + 1, sizeof(*res->stage_bound));
+	if (o->cuts && o->cuts->climb.on && p->kind == VT_PAT_SHIFT &&
+	    !(res->stage_climb = calloc(nst + 1, sizeof(*res->stage_climb))))
+		return -1;
 	return res->stage_max && res->chan_max && res->chan_sum && (!o->cuts || res->stage_bound)
 		       ? 0
 		       : -1;
@@ -178,6 +188,9 @@ static int count(const vt_routes *r, const vt_pattern *p, const struct vt_conges
 	if (p->kind == VT_PAT_SHIFT && o->cuts &&
 	    vt_bound_shift(o->cuts, r, p->first, nst, res->stage_bound, e))
 		return -1;
+	if (res->stage_climb &&
+	    vt_bound_shift_climb(o->cuts, r, p->first, nst, res->stage_bound, res->stage_climb))
+		return vt_err_nomem(e, "out of memory for the up*-down* bound");
 	vt_congest_walk(r, p, o, res, accs, stage_ebb);
 	return 0;
 }

@@ -79,6 +79,10 @@ typedef struct vt_congest {
 	uint32_t *stage_bound;
 	uint32_t bound_worst;
 	double bound_avg;
+	/* shifts: the up*-down* bound (vt_bound_shift_climb), NULL where no subtree tapers */
+	uint32_t *stage_climb;
+	uint32_t climb_worst;
+	double climb_avg;
 } vt_congest;
 
 int vt_congest_run(const vt_routes *r, const vt_pattern *p, const struct vt_congest_opts *o,

@@ -560,6 +560,9 @@ int vt_congest_interval(const vt_routes *r, const vt_pattern *p, const struct vt
 	accs[0].unrouted = shift_active_flows(r, j.first, j.K, pre) - accs[0].nflows;
 	if (o->cuts && vt_bound_shift(o->cuts, r, j.first, j.K, res->stage_bound, e))
 		rc = -1;
+	else if (res->stage_climb &&
+		 vt_bound_shift_climb(o->cuts, r, j.first, j.K, res->stage_bound, res->stage_climb))
+		rc = vt_err_nomem(e, "out of memory for the up*-down* bound");
 	goto done;
 oom:
 	rc = vt_err_nomem(e, "out of memory counting pattern '%s'", p->name);

@@ -16,6 +16,13 @@
 # 9 links in each chassis and each stage routes at load 1 (a leaf pair's
 # flows split 9/9 over the chassis, and in a chassis 21 matchings over 18
 # spines of 2 links), so no bound of one stage can say more.
+#
+# The up*-down* bound (vt_bound_climb.c): cores 2,6,3,12,6 --drop-switches 1
+# leaves chassis 0's line ASICs 4 of 6 up-links; a half's leaves have 3 links
+# into each chassis, so at load 1 a stage sends at most 15 flows out of the
+# half over chassis 1 and 12 over chassis 0: stages 28..44 need 2 for routes
+# that climb, then descend (2/1.24; the cuts: 31..41, 2/1.15). The healthy
+# core does not taper and prints no such line.
 set -u
 A="$VT_BIN/vartree-analyze"
 T=$(mktemp -d)
@@ -36,4 +43,20 @@ bound() {
 [ "$(bound "$T/c.topo" shift)" = "2 1.23" ] || bad "split core shift bound: $(bound "$T/c.topo" shift)"
 "$VT_BIN/vartree-gen" cores 2,36,18,84,18 -o "$T/c2.topo" || bad "vartree-gen exited $?"
 [ "$(bound "$T/c2.topo" shift)" = "1 1.00" ] || bad "director shift bound: $(bound "$T/c2.topo" shift)"
+"$VT_BIN/vartree-gen" cores 2,6,3,12,6 --drop-switches 1 -o "$T/sd.topo" || bad "vartree-gen exited $?"
+[ "$(bound "$T/sd.topo" shift)" = "2 1.15" ] || bad "spine-down cut bound: $(bound "$T/sd.topo" shift)"
+grep -qx "  up\*-down\* bound 2/1.24: no route that climbs, then descends, the tree's levels does better" \
+	"$T/out" || bad "spine-down up*-down* bound: $(grep up "$T/out")"
+"$A" "$T/sd.topo" --route vartree -p shift --json -q >"$T/sd.json" || bad "json: analyze exited $?"
+python3 - "$T/sd.json" <<'PY' || bad "spine-down up*-down* stages"
+import json, sys
+p = json.load(open(sys.argv[1]))["routings"][0]["patterns"][0]
+two = [s + 1 for s, b in enumerate(p["stage_updown_bound"]) if b == 2]
+assert two == list(range(28, 45)), two
+assert max(p["stage_updown_bound"]) == 2 and p["updown_bound_worst"] == 2
+assert all(m >= b for m, b in zip(p["stage_max"], p["stage_updown_bound"]))
+PY
+"$VT_BIN/vartree-gen" cores 2,6,3,12,6 -o "$T/ch.topo" || bad "vartree-gen exited $?"
+bound "$T/ch.topo" shift >/dev/null
+grep -q "up\*-down\*" "$T/out" && bad "healthy core printed an up*-down* bound"
 exit $fail
