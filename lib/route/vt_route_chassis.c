@@ -178,7 +178,7 @@ static void lost_lanes(struct router *r, const vt_tree *t)
 			r->deg.clost[c] |=
 				links_to(t, c, t->up_peer[j]) < r->deg.pcnt[t->up_peer[j]];
 	}
-	if (!r->deg.split_dmg)
+	if (!r->deg.leaf_dmg) /* else vt_route_siblings found them */
 		vt_route_stage_few(r, t);
 }
 

@@ -246,10 +246,12 @@ struct route_degraded {
 	 */
 	uint32_t *gwhole;
 	uint8_t *gsplit;
-	/* the level below the tops falls into two or more groups and some leaf lost up-links */
+	/* some leaf lost up-links */
+	int leaf_dmg;
+	/* leaf_dmg, and the level below the tops falls into two or more groups */
 	int split_dmg;
 	/*
-	 * Where split_dmg or some clost: per switch above the leaves, it has at most
+	 * Where leaf_dmg or some clost: per switch above the leaves, it has at most
 	 * VT_STAGE_SRC compute ranks below it (stage_load counts their flows;
 	 * found once here, not on every call)
 	 */

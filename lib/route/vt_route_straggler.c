@@ -406,20 +406,20 @@ static void parent_groups(struct router *r, const vt_tree *t)
 		}
 		r->deg.gsplit[s] = ng > 1 && nu < w;
 	}
+	r->deg.leaf_dmg = 0;
 	r->deg.split_dmg = 0;
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
 		uint32_t s = t->by_level[i], nu = t->up_start[s + 1] - t->up_start[s];
 
-		r->deg.split_dmg |= nu && nu < t->lv[0].up_links;
+		r->deg.leaf_dmg |= nu && nu < t->lv[0].up_links;
 	}
-	if (!r->deg.split_dmg || t->nlevels < 2)
+	if (!r->deg.leaf_dmg)
 		return;
-	r->deg.split_dmg = 0;
-	for (uint32_t i = t->lvl_start[t->nlevels - 2]; i < t->lvl_start[t->nlevels - 1]; i++)
+	vt_route_stage_few(r, t);
+	for (uint32_t i = t->nlevels < 2 ? 0 : t->lvl_start[t->nlevels - 2];
+	     t->nlevels >= 2 && i < t->lvl_start[t->nlevels - 1]; i++)
 		r->deg.split_dmg |= r->deg.grp[t->by_level[i]] !=
 				    r->deg.grp[t->by_level[t->lvl_start[t->nlevels - 2]]];
-	if (r->deg.split_dmg)
-		vt_route_stage_few(r, t);
 }
 
 /* deg.prefix_dmg: see struct route_degraded. */

@@ -132,6 +132,13 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # 3/2.435327 before a switch counted its parallel links' usage apart per parent
 # of the main route below it for each parent, not for 8 keys wrapped (leaves'
 # lanes 1 and 9 shared counters; route_usage.by_key).
+# superpod 2,2,12,6,2,1 --drop-links 1@0 --seed 4 3/2.170213 (cut bound
+# 2/1.531915), --drop-switches 1@1 --seed 6 3/2.042553 (2/1.574468), superpod
+# 2,4,18,9,3,1 --drop-switches 1@1 --seed 5 3/2.013986 (2/1.776224) and
+# 2,2,18,9,2,1 --drop-links 2@0 --seed 3 4/2.352113 (2/1.549296; OpenSM's
+# minhop 2/1.80) before a spine found over parallel links to the main route's
+# top took the one the shift stages load least wherever a leaf lost up-links,
+# not on split cores only (vt_route_found_window's stage_load; one core group).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -199,6 +206,10 @@ varary 6,3,2:3,2 --hostless-leaves 3 --drop-links 2@0 --drop-switches 1@1 --seed
 varary 3,2,2,2:2,2,2 --spine-cas 2:dual --drop-links 2@2 --seed 3|2 1.826087|bound|--vl-split
 cores 2,10,5,12,10|1 1.000000|bound|--vl-split
 cores 2,24,12,60,12 --drop-switches 1@1|2 1.970793|-|--vl-split
+superpod 2,2,12,6,2,1 --drop-links 1@0 --seed 4|2 1.531915|bound|--vl-split
+superpod 2,2,12,6,2,1 --drop-switches 1@1 --seed 6|2 1.574468|bound|--vl-split
+superpod 2,4,18,9,3,1 --drop-switches 1@1 --seed 5|2 1.776224|bound|--vl-split
+superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|3 1.816901|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
