@@ -38,7 +38,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # the moves' local best (sideways moves kept, vt_route_lookahead_search.c), as
 # was uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0 at 3/1.923077;
 # 3/1.957983 and 3/1.888112 before the walk drew its moves from the link-stages
-# above their stage's cut bound (and 0.4-1 s CPU).
+# above their stage's cut bound (and 0.4-1 s CPU); uneven
+# 20,18,16,14,12,10:10,10,8,8,6,6:10 3/1.949580 and uneven
+# 16,14,12,10,8,6:8,8,6,6,4,4:8 3/1.894737 and uneven 12,12,5,24,16,20:12,12,4,12,12,12:12
+# --drop-links 3@0 3/1.867133 before the weighed walk.
 # pruned 8,3 --drop-links 2@1: 2/1.808511 before a lane (a switch's m-th parallel
 # link to a parent) that another child of that parent lacks fell back as a lost one.
 # superpod 3,4,8,4,3,2 --drop-links 2@1 (two spines of rails 0 and 1 lost one
@@ -173,7 +176,8 @@ uneven 10,12,3,8,8:6,6,2,6,6:6|2 1.932203|bound
 pruned 8,3 --drop-links 2@1|2 1.468085|-
 uneven 8,8,6,4:4,4,4,2:4|2 1.741935|bound
 uneven 12,10,8,8,3,0:6,6,6,6,2,6:6|2 1.830986|bound
-uneven 20,18,16,14,12,10:10,10,8,8,6,6:10|3 1.949580|-
+uneven 20,18,16,14,12,10:10,10,8,8,6,6:10|2 1.831933|bound
+uneven 16,14,12,10,8,6:8,8,6,6,4,4:8|2 1.831579|bound
 uneven 16,16,16,8,0,4:8,8,8,4,8,2:8|2 1.915789|bound
 superpod 3,4,8,4,3,2 --drop-links 2@1|2 1.578947|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
@@ -189,7 +193,7 @@ superpod 2,4,8,4,4,4 --leaf-uplinks 2:3 --seed 2|5 3.365079|-|--vl-split
 superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
 superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
-uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0|3 1.867133|-
+uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0|2 1.860140|bound
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --leaf-uplinks 2:1 --drop-hosts 5 --seed 2|19 14.351145|bound
 fat 4,3 --leaf-uplinks 2:2|2 1.936508|bound
 fat 4,3 --leaf-uplinks 2:1|4 3.809524|bound
