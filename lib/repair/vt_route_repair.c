@@ -370,6 +370,42 @@ static uint32_t reb_lids(const struct repair *r, uint32_t s, uint32_t *out)
 }
 
 /*
+ * all, used: per port of switch s, the CA LIDs its row sends there, and those
+ * of them CA traffic crosses (r->used_now). Every switch's row is counted in
+ * every candidate that rebalances (pruned 36,12, a level-1 switch down: 539
+ * rows of 4429 LIDs, some 7 candidates), so r->kept's counts are kept for the
+ * candidates that start from it (r->kept_view).
+ */
+static void reb_counts(struct repair *r, uint32_t s, uint32_t *all, uint32_t *used)
+{
+	uint32_t nlid = r->t->nlid;
+	const uint8_t *tr = vt_lft_row(r->t, s);
+	size_t base = (size_t)s * nlid, at = (size_t)s * r->stride;
+	int cache = r->kept_view && r->kept_cnt && r->kept_all && r->kept_use;
+
+	if (cache && r->kept_cnt[s]) {
+		memcpy(all, r->kept_all + at, r->stride * sizeof(*all));
+		memcpy(used, r->kept_use + at, r->stride * sizeof(*used));
+		return;
+	}
+	for (uint32_t l0 = 0; l0 < nlid; l0 += 64) {
+		uint64_t u = bits64(r->used_now, base + l0);
+		uint32_t k = nlid - l0 < 64 ? nlid - l0 : 64;
+
+		for (uint32_t i = l0 ? 0 : 1; i < k; i++)
+			if (r->ca[l0 + i]) {
+				all[tr[l0 + i]]++;
+				used[tr[l0 + i]] += (uint32_t)(u >> i & 1);
+			}
+	}
+	if (cache) { /* a port number past stride is no port: choose_port never reads it */
+		memcpy(r->kept_all + at, all, r->stride * sizeof(*all));
+		memcpy(r->kept_use + at, used, r->stride * sizeof(*used));
+		r->kept_cnt[s] = 1;
+	}
+}
+
+/*
  * Those entries of switch s take, in LID order, the port carrying the fewest
  * CA routes so far among those try_port accepts, the current one unless another
  * carries at least two fewer. The LIDs are found first (reb_lids): choose_port
@@ -378,19 +414,13 @@ static uint32_t reb_lids(const struct repair *r, uint32_t s, uint32_t *out)
 static void rebalance(struct repair *r, uint32_t s)
 {
 	const vt_fabric *f = r->f;
-	uint32_t all[256] = {0}, used[256] = {0}, nlid = r->t->nlid, *lids = r->reb, m;
-	/* s's rows, read directly: the loops below visit every LID of every switch */
-	const uint8_t *tr = vt_lft_row(r->t, s);
-	size_t base = (size_t)s * nlid;
+	uint32_t all[256] = {0}, used[256] = {0}, *lids = r->reb, m;
+	const uint8_t *tr = vt_lft_row(r->t, s); /* s's row, read directly */
 
 	r->rank_port_sw = VT_NONE; /* rank_gaps builds rank_port for s again */
 	if (!(m = reb_lids(r, s, lids)))
 		return;
-	for (uint32_t lid = 1; lid < nlid; lid++)
-		if (r->ca[lid]) {
-			all[tr[lid]]++;
-			used[tr[lid]] += bit(r->used_now, base + lid);
-		}
+	reb_counts(r, s, all, used);
 	for (uint32_t i = 0; i < m; i++) {
 		uint32_t lid = lids[i];
 		unsigned cur = tr[lid], best;
@@ -494,6 +524,8 @@ static void rebalance_all(struct repair *r)
 				r->kept_used_ok = 1;
 			}
 		}
+		/* each row is r->kept's until rebalance(s) moves its own entries */
+		r->kept_view = r->at_kept && (l == 0 || r->how.rebalance != REB_GAP_LEVELS);
 		for (uint32_t s = 0; s < r->f->nswitches; s++) {
 			if (r->level[s] == l)
 				rebalance(r, s);
@@ -631,6 +663,8 @@ int vt_repair_run(struct repair *r)
 			r->kept_differs = r->differs;
 			r->have_kept = 1;
 			r->kept_used_ok = 0;
+			if (r->kept_cnt)
+				memset(r->kept_cnt, 0, r->t->nsw);
 			r->kept_calm = calm;
 			if (r->met && r->kept_met)
 				memcpy(r->kept_met, r->met, r->t->nlid);

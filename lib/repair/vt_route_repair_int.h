@@ -96,6 +96,16 @@ struct repair {
 	unsigned kept_calm;
 	uint8_t *kept_used; /* used_now of r->kept, where kept_used_ok (NULL: not kept) */
 	int kept_used_ok;
+	/*
+	 * rebalance's counts of r->kept, the same for every candidate that starts
+	 * from it: per switch, stride ports each, the CA LIDs its row sends through
+	 * each port (kept_all) and those of them CA traffic crosses under
+	 * kept_used (kept_use), where kept_cnt[s] is set (NULL: counted each time);
+	 * kept_view: r->t's rows are r->kept's and r->used_now is kept_used's
+	 */
+	uint32_t *kept_all, *kept_use;
+	uint8_t *kept_cnt;
+	int kept_view;
 	uint8_t *ca; /* per LID: is_ca_lid's answer */
 	/*
 	 * per LID: some candidate gave a switch a route longer than the one it had,

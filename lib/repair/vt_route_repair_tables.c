@@ -226,6 +226,11 @@ int vt_repair_tables(struct repair *r, const vt_order *order)
 		return -1;
 	r->kept = vt_alloc_big(n); /* optional: NULL keeps again per candidate */
 	r->kept_used = r->kept ? malloc(n / 8 + 1) : NULL; /* optional too */
+	if (r->kept) { /* optional too: NULL, rebalance counts every time */
+		r->kept_all = malloc(((size_t)r->t->nsw * r->stride + 1) * sizeof(*r->kept_all));
+		r->kept_use = malloc(((size_t)r->t->nsw * r->stride + 1) * sizeof(*r->kept_use));
+		r->kept_cnt = calloc((size_t)r->t->nsw + 1, 1);
+	}
 	return 0;
 }
 
@@ -289,6 +294,9 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->ca);
 	free(r->kept);
 	free(r->kept_used);
+	free(r->kept_all);
+	free(r->kept_use);
+	free(r->kept_cnt);
 	free(r->rank_port);
 	free(r->rx.rank);
 	free(r->sure_ok);
