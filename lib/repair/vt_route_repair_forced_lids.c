@@ -41,6 +41,13 @@ struct forced_lids {
 	 * the whole fabric, 1.25 G instructions, for 324 leaves)
 	 */
 	uint32_t leaf, nq;
+	/*
+	 * per switch x, its neighbours search reaches through it, each once, in
+	 * the order of its first port to them: adj[adj_at[x] .. adj_at[x + 1]),
+	 * neighbour * 2 + 1 for a parent, * 2 for a child (parallel links and
+	 * links within a level, which search passes over, left out)
+	 */
+	uint32_t *adj_at, *adj;
 	uint32_t *now; /* per switch: the LID whose CA traffic crosses it (route_lid) */
 	/* per switch and port (r->stride): the CA LIDs whose traffic crosses it there */
 	uint32_t *use;
@@ -84,6 +91,36 @@ static int above(const struct repair *r, uint32_t a, uint32_t b)
 }
 
 /*
+ * fl->adj_at, fl->adj (struct forced_lids) from r->peer and r->level: what
+ * search walks instead of every port of every switch, once per leaf (pruned
+ * 36,12: 3 parallel links to most neighbours). -1 when out of memory.
+ */
+static int adjacency(const struct repair *r, struct forced_lids *fl)
+{
+	uint32_t nsw = r->f->nswitches, m = 0;
+
+	fl->adj_at = malloc(((size_t)nsw + 1) * sizeof(*fl->adj_at));
+	fl->adj = malloc(((size_t)nsw * r->stride + 1) * sizeof(*fl->adj));
+	if (!fl->adj_at || !fl->adj)
+		return -1;
+	for (uint32_t x = 0; x < nsw; x++) {
+		fl->adj_at[x] = m;
+		for (unsigned p = 1; p < r->stride; p++) {
+			uint32_t n = sw_peer(r, x, p), k;
+
+			if (n == VT_NONE || (!above(r, x, n) && !above(r, n, x)))
+				continue;
+			for (k = fl->adj_at[x]; k < m && fl->adj[k] >> 1 != n; k++)
+				;
+			if (k == m) /* the first link to n */
+				fl->adj[m++] = n << 1 | (uint32_t)above(r, x, n);
+		}
+	}
+	fl->adj_at[nsw] = m;
+	return 0;
+}
+
+/*
  * fl->dist and fl->down from the switch leaf the LID hangs off: a switch
  * above one that reaches it going only down does too; any other switch goes
  * up first. Breadth first, so each switch's first distance is its shortest
@@ -104,17 +141,18 @@ static uint32_t search(const struct repair *r, struct forced_lids *fl, uint32_t 
 	while (head < tail) {
 		uint32_t x = fl->queue[head++];
 
-		for (unsigned p = 1; p < r->stride; p++) {
-			uint32_t n = sw_peer(r, x, p);
+		for (uint32_t k = fl->adj_at[x]; k < fl->adj_at[x + 1]; k++) {
+			uint32_t n = fl->adj[k] >> 1;
 
-			if (n == VT_NONE || fl->dist[n] != DIST_NONE)
+			if (fl->dist[n] != DIST_NONE)
 				continue;
-			if (above(r, x, n) && fl->down[x])
+			if (fl->adj[k] & 1) { /* a parent */
+				if (!fl->down[x])
+					continue;
 				fl->down[n] = 1; /* n goes down to x */
-			else if (above(r, n, x))
+			} else {
 				fl->down[n] = 0; /* n goes up to x */
-			else
-				continue;
+			}
 			fl->dist[n] = fl->dist[x] + 1;
 			fl->queue[tail++] = n;
 		}
@@ -481,7 +519,7 @@ int vt_repair_forced_lids(struct repair *r)
 	int rc = -1;
 
 	if (fl.dist && fl.down && fl.queue && fl.now && fl.use && fl.redir && fl.redir_lid &&
-	    fl.tport && fl.tport_lid && clean && !leaf_index(r, &fl)) {
+	    fl.tport && fl.tport_lid && clean && !leaf_index(r, &fl) && !adjacency(r, &fl)) {
 		if (vt_forced_fixes(r))
 			memset(r->fixed, 0, ((size_t)r->t->nsw * r->t->nlid + 7) / 8);
 		count_use(r, &fl);
@@ -504,6 +542,8 @@ int vt_repair_forced_lids(struct repair *r)
 	free(fl.tport_lid);
 	free(fl.leaf_at);
 	free(fl.leaf_lid);
+	free(fl.adj_at);
+	free(fl.adj);
 	return rc;
 }
 
@@ -548,14 +588,17 @@ int vt_repair_far_applies(const struct repair *r)
 	uint32_t x;
 	int found = -1;
 
-	if (fl.dist && fl.down && fl.queue && lost) {
+	if (fl.dist && fl.down && fl.queue && lost && !adjacency(r, &fl)) {
 		found = 0;
 		/* the LIDs a switch lost its previous port to, where the fresh route goes down */
 		for (uint32_t s = 0; s < r->f->nswitches; s++) {
 			const uint8_t *row = vt_lft_row(r->prev, s), *fr = vt_lft_row(r->fresh, s);
+			uint8_t gone[256]; /* lost_port per port number, asked per entry below */
 
+			for (unsigned p = 0; p < 256; p++)
+				gone[p] = (uint8_t)lost_port(r, s, p);
 			for (uint32_t lid = 1; lid < nlid; lid++)
-				lost[lid] |= r->ca[lid] && lost_port(r, s, row[lid]) &&
+				lost[lid] |= r->ca[lid] && gone[row[lid]] &&
 					     (x = sw_peer(r, s, fr[lid])) != VT_NONE &&
 					     above(r, x, s);
 		}
@@ -566,6 +609,8 @@ int vt_repair_far_applies(const struct repair *r)
 	free(fl.dist);
 	free(fl.down);
 	free(fl.queue);
+	free(fl.adj_at);
+	free(fl.adj);
 	free(lost);
 	return found;
 }
