@@ -19,7 +19,9 @@
  * the other half's hosts sends at least 13 of them up the weaker chassis'
  * 12 up-links of a half (a leaf has 3 links into each chassis, so the
  * stronger one takes at most 3 a leaf), so 17 stages carry 2 whatever the
- * up*-down* routes (1.24, +7 %); and with one chassis per destination, as
+ * up*-down* routes (1.24, +7 %; vartree-analyze prints it as the up*-down*
+ * bound, vt_bound_climb.c; the cut bound's 1.15 counts relays down into a
+ * leaf and up again); and with one chassis per destination, as
  * Algorithms 2-4 route, a half's order repeats every leaf, so the partial
  * runs of the stages after the middle fall on the weaker chassis: 3 more.
  *
