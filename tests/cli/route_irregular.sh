@@ -142,6 +142,12 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # minhop 2/1.80) before a spine found over parallel links to the main route's
 # top took the one the shift stages load least wherever a leaf lost up-links,
 # not on split cores only (vt_route_found_window's stage_load; one core group).
+# cores 2,18,9,40,10 (a leaf's 10 up-links go to 10 of 36 line ASICs, so two
+# leaves share 0 to 9 lines and shortest routes crowd the shared ones): 5/3.00,
+# --drop-hosts 5 5/2.97, cores 2,16,8,36,12 3/2.67, cores 2,10,5,24,8 2/1.96
+# (cut bound 1/1 on all four) before each destination at rank offset o came up
+# every leaf's o-th up-link and over a spine ASIC, even where two leaves share
+# a line elsewhere (vt_route_lanes.c; non-minimal hops 661 -> 5793 on the first).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -214,6 +220,10 @@ superpod 2,2,12,6,2,1 --drop-links 1@0 --seed 4|2 1.531915|bound|--vl-split
 superpod 2,2,12,6,2,1 --drop-switches 1@1 --seed 6|2 1.574468|bound|--vl-split
 superpod 2,4,18,9,3,1 --drop-switches 1@1 --seed 5|2 1.776224|bound|--vl-split
 superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|3 1.816901|-|--vl-split
+cores 2,18,9,40,10|1 1.000000|bound|--vl-split
+cores 2,18,9,40,10 --drop-hosts 5|1 1.000000|bound|--vl-split
+cores 2,16,8,36,12|2 1.883991|-|--vl-split
+cores 2,10,5,24,8|2 1.853403|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
