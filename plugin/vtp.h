@@ -74,15 +74,24 @@ struct vtp_hops_stats {
 	uint64_t new_rows; /* of them allocated now (a switch's first sweep) */
 	double dist_ms;	   /* switch graph and switch-to-switch distances */
 	double alloc_ms;   /* the new rows' mallocs */
-	double fill_ms;	   /* writing every row */
+	double fill_ms;	   /* writing the rows, the min-hop thread's share */
 };
 
 /*
- * Fills every switch's hops rows (OpenSM's min-hop matrices) with the values
- * osm_ucast_mgr_build_lid_matrices computes when no hop_weights_file is set.
- * Needs the rows OpenSM's ucast_mgr_setup_all_switches prepared for this sweep.
+ * Every switch's hops rows (OpenSM's min-hop matrices) with the values
+ * osm_ucast_mgr_build_lid_matrices computes when no hop_weights_file is set,
+ * in two steps: vtp_hops_prepare builds the switch graph and distances and
+ * allocates the rows (OpenSM's ucast_mgr_setup_all_switches prepared this
+ * sweep's row tables), into *w, which the caller frees with
+ * vtp_hops_work_free (-1 with e, *w NULL: nothing to free); then
+ * vtp_hops_fill_share writes them, from one thread or two at once (the
+ * switches are shared out), and returns how many switches this caller filled.
  */
-int vtp_hops_fill(osm_subn_t *subn, struct vtp_hops_stats *st, vt_err *e);
+struct vtp_hops_work;
+int vtp_hops_prepare(osm_subn_t *subn, struct vtp_hops_work **w, struct vtp_hops_stats *st,
+		     vt_err *e);
+uint32_t vtp_hops_fill_share(struct vtp_hops_work *w);
+void vtp_hops_work_free(struct vtp_hops_work *w);
 
 /* Resets every row to OSM_NO_PATH, as OpenSM's osm_switch_clear_hops does. */
 void vtp_hops_clear(osm_subn_t *subn);

@@ -13,6 +13,7 @@
  * (without hop_weights_file, the caller's condition).
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,50 +314,105 @@ static void fill_switch(const struct graph *g, uint32_t s, const uint8_t *dist, 
 			rows[g->out[k].peer][g->out[k].port] = 1;
 }
 
-int vtp_hops_fill(osm_subn_t *subn, struct vtp_hops_stats *st, vt_err *e)
-{
-	struct graph g;
-	uint8_t *dist = NULL, *hop1 = NULL, *none = NULL, **rows = NULL;
-	uint64_t *words = NULL;
-	double start = vtp_now_ms(), mark;
-	int ret = 0;
+/*
+ * A fill prepared (switch graph, distances, every row allocated) and shared:
+ * the switches are handed out CHUNK at a time under mu, so the routing
+ * thread, once done, fills what the min-hop thread has not reached instead
+ * of waiting for it. Each switch writes only its own rows.
+ */
+#define CHUNK 4u
 
-	memset(st, 0, sizeof(*st));
-	if (graph_build(&g, subn, e))
-		return -1;
-	dist = malloc((size_t)g.n * g.n + 1);
-	hop1 = malloc((size_t)g.n * g.n + 1);
-	none = malloc(g.n + 1);
-	rows = malloc(((size_t)g.n * g.n + 1) * sizeof(*rows));
-	words = malloc(3 * (g.n + 1) * sizeof(*words));
-	if (!dist || !hop1 || !none || !rows || !words) {
-		ret = vt_err_nomem(e, "out of memory for the hop tables (%u switches)", g.n);
-		goto out;
+struct vtp_hops_work {
+	struct graph g;
+	uint8_t *dist, *hop1, *none, **rows;
+	pthread_mutex_t mu;
+	uint32_t next; /* the first switch nobody has taken, under mu */
+};
+
+void vtp_hops_work_free(struct vtp_hops_work *w)
+{
+	if (!w)
+		return;
+	free(w->dist);
+	free(w->hop1);
+	free(w->none);
+	free(w->rows);
+	graph_free(&w->g);
+	pthread_mutex_destroy(&w->mu);
+	free(w);
+}
+
+/* w's distances and rows, after its graph; -1 with e. */
+static int prepare_rows(struct vtp_hops_work *w, double start, struct vtp_hops_stats *st, vt_err *e)
+{
+	const uint32_t n = w->g.n;
+	uint64_t *words = malloc(3 * (n + 1) * sizeof(*words));
+	double mark;
+
+	w->dist = malloc((size_t)n * n + 1);
+	w->hop1 = malloc((size_t)n * n + 1);
+	w->none = malloc(n + 1);
+	w->rows = malloc(((size_t)n * n + 1) * sizeof(*w->rows));
+	if (!words || !w->dist || !w->hop1 || !w->none || !w->rows) {
+		free(words);
+		return vt_err_nomem(e, "out of memory for the hop tables (%u switches)", n);
 	}
-	memset(dist, OSM_NO_PATH, (size_t)g.n * g.n);
-	for (uint32_t t0 = 0; t0 < g.n; t0 += 64)
-		distances_block(&g, t0, dist, words, words + g.n, words + 2 * g.n);
+	memset(w->dist, OSM_NO_PATH, (size_t)n * n);
+	for (uint32_t t0 = 0; t0 < n; t0 += 64)
+		distances_block(&w->g, t0, w->dist, words, words + n, words + 2 * n);
+	free(words);
 	mark = vtp_now_ms();
 	st->dist_ms = mark - start;
-	if (alloc_rows(&g, dist, rows, st)) {
-		ret = vt_err_nomem(e, "out of memory for the hop tables");
-		goto out;
+	if (alloc_rows(&w->g, w->dist, w->rows, st))
+		return vt_err_nomem(e, "out of memory for the hop tables");
+	st->alloc_ms = vtp_now_ms() - mark;
+	one_hop_more(w->dist, w->hop1, (size_t)n * n);
+	memset(w->none, OSM_NO_PATH, n);
+	return 0;
+}
+
+int vtp_hops_prepare(osm_subn_t *subn, struct vtp_hops_work **out, struct vtp_hops_stats *st,
+		     vt_err *e)
+{
+	struct vtp_hops_work *w = calloc(1, sizeof(*w));
+	double start = vtp_now_ms();
+
+	memset(st, 0, sizeof(*st));
+	*out = NULL;
+	if (!w)
+		return vt_err_nomem(e, "out of memory for the hop tables");
+	if (pthread_mutex_init(&w->mu, NULL)) {
+		free(w);
+		return vt_err_nomem(e, "cannot set up the hop tables' lock");
 	}
-	start = vtp_now_ms();
-	st->alloc_ms = start - mark;
-	one_hop_more(dist, hop1, (size_t)g.n * g.n);
-	memset(none, OSM_NO_PATH, g.n);
-	for (uint32_t s = 0; s < g.n; s++)
-		fill_switch(&g, s, dist, hop1, none, rows + (size_t)s * g.n);
-	st->fill_ms = vtp_now_ms() - start;
-out:
-	free(dist);
-	free(hop1);
-	free(none);
-	free(rows);
-	free(words);
-	graph_free(&g);
-	return ret;
+	if (graph_build(&w->g, subn, e) || prepare_rows(w, start, st, e)) {
+		vtp_hops_work_free(w);
+		return -1;
+	}
+	*out = w;
+	return 0;
+}
+
+uint32_t vtp_hops_fill_share(struct vtp_hops_work *w)
+{
+	uint32_t done = 0;
+
+	for (;;) {
+		uint32_t s0, s1;
+
+		pthread_mutex_lock(&w->mu);
+		s0 = w->next;
+		if (s0 < w->g.n)
+			w->next = s0 + CHUNK < w->g.n ? s0 + CHUNK : w->g.n;
+		s1 = w->next;
+		pthread_mutex_unlock(&w->mu);
+		if (s0 >= s1)
+			return done;
+		for (uint32_t s = s0; s < s1; s++)
+			fill_switch(&w->g, s, w->dist, w->hop1, w->none,
+				    w->rows + (size_t)s * w->g.n);
+		done += s1 - s0;
+	}
 }
 
 void vtp_hops_clear(osm_subn_t *subn)
