@@ -417,13 +417,18 @@ static void route_lid(struct repair *r, struct forced_lids *fl, uint32_t lid)
 /*
  * r->used_now and fl->use from the CA traffic under the previous tables:
  * used_now starts as r->used_prev, counted once per repair (the whole
- * candidates' rebalance counted it already).
+ * candidates' rebalance counted it already), and so is fl->use (r->fl_use).
  */
 static void count_use(struct repair *r, struct forced_lids *fl)
 {
 	uint32_t nlid = r->t->nlid;
+	size_t nuse = (size_t)r->f->nswitches * r->stride;
 
 	memcpy(r->used_now, vt_repair_used_prev(r), ((size_t)r->t->nsw * nlid + 7) / 8);
+	if (r->fl_use_ok) {
+		memcpy(fl->use, r->fl_use, nuse * sizeof(*fl->use));
+		return;
+	}
 	for (uint32_t s = 0; s < r->f->nswitches; s++) {
 		const uint8_t *row = vt_lft_row(r->prev, s);
 		uint32_t *use = fl->use + (size_t)s * r->stride;
@@ -432,6 +437,13 @@ static void count_use(struct repair *r, struct forced_lids *fl)
 			if (bit(r->used_now, (size_t)s * nlid + lid) && row[lid] < r->stride &&
 			    sw_peer(r, s, row[lid]) != VT_NONE)
 				use[row[lid]]++;
+	}
+	if (!r->fl_use)
+		r->fl_use =
+			malloc((nuse + 1) * sizeof(*r->fl_use)); /* optional: NULL, counted again */
+	if (r->fl_use) {
+		memcpy(r->fl_use, fl->use, nuse * sizeof(*fl->use));
+		r->fl_use_ok = 1;
 	}
 }
 
@@ -468,19 +480,23 @@ static int leaf_index(const struct repair *r, struct forced_lids *fl)
  * the other LIDs are routed in LID order (which read the entries of the LIDs
  * before theirs: these hold the same then). Pruned 36,12 with a level-1
  * switch's up-link down: route_lid walked every CA LID's column down every
- * switch, where a few hundred of 3888 are not clean.
+ * switch, where a few hundred of 3888 are not clean. known: clean holds the
+ * answer already, found by an earlier candidate (it reads the fabric and the
+ * previous tables alone: pruned 36,36 with a level-1 switch down tries three
+ * forced-lids candidates, some 80 ms each finding it).
  */
-static void keep_clean(struct repair *r, struct forced_lids *fl, uint32_t x, uint8_t *clean)
+static void keep_clean(struct repair *r, struct forced_lids *fl, uint32_t x, uint8_t *clean,
+		       int known)
 {
 	uint32_t nlid = r->t->nlid, at = fl->leaf_at[x], m = fl->leaf_at[x + 1] - at;
 	const uint32_t *lids = fl->leaf_lid + at;
 	int far = r->how.forced_lids == VT_FORCED_FAR;
 
-	if (!m || search(r, fl, x) != r->f->nswitches)
+	if (!m || (!known && search(r, fl, x) != r->f->nswitches))
 		return; /* a switch with no such route: route_lid decides */
-	for (uint32_t i = 0; i < m; i++)
+	for (uint32_t i = 0; !known && i < m; i++)
 		clean[lids[i]] = 1;
-	for (uint32_t s = 0; s < r->f->nswitches; s++) {
+	for (uint32_t s = 0; !known && s < r->f->nswitches; s++) {
 		const uint8_t *row = vt_lft_row(r->prev, s);
 
 		for (uint32_t i = 0; s != x && i < m; i++)
@@ -515,8 +531,9 @@ int vt_repair_forced_lids(struct repair *r)
 		.tport_lid = calloc(nsw, sizeof(*fl.tport_lid)),
 		.leaf = VT_NONE,
 	};
-	uint8_t *clean = calloc((size_t)r->t->nlid + 1, 1);
-	int rc = -1;
+	/* keep_clean's answers, kept for the next candidate */
+	uint8_t *clean = r->fl_clean ? r->fl_clean : calloc((size_t)r->t->nlid + 1, 1);
+	int rc = -1, known = r->fl_clean_ok;
 
 	if (fl.dist && fl.down && fl.queue && fl.now && fl.use && fl.redir && fl.redir_lid &&
 	    fl.tport && fl.tport_lid && clean && !leaf_index(r, &fl) && !adjacency(r, &fl)) {
@@ -524,13 +541,16 @@ int vt_repair_forced_lids(struct repair *r)
 			memset(r->fixed, 0, ((size_t)r->t->nsw * r->t->nlid + 7) / 8);
 		count_use(r, &fl);
 		for (uint32_t x = 0; x < r->f->nswitches; x++)
-			keep_clean(r, &fl, x, clean);
+			keep_clean(r, &fl, x, clean, known);
+		r->fl_clean = clean;
+		r->fl_clean_ok = 1;
 		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
 			if (r->ca[lid] && r->f->lid_port[lid] != VT_NONE && !clean[lid])
 				route_lid(r, &fl, lid);
 		rc = 0;
 	}
-	free(clean);
+	if (clean != r->fl_clean)
+		free(clean);
 	free(fl.dist);
 	free(fl.down);
 	free(fl.queue);

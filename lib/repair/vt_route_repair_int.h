@@ -149,6 +149,16 @@ struct repair {
 	 * route down-up, 1 where neither does, 0 not looked at yet
 	 * (vt_repair_turn_switch); the switch LIDs, nsw_lid of them
 	 */
+	/*
+	 * the forced-lids candidates' findings that hang on the fabric and the
+	 * previous tables alone (vt_route_repair_forced_lids.c), kept from the first
+	 * one for the next: per LID, is it clean (keep_clean; fl_clean_ok: known),
+	 * and per switch and port (r->stride) the CA LIDs the previous tables send
+	 * there that CA traffic crosses (count_use; fl_use_ok: counted)
+	 */
+	uint8_t *fl_clean;
+	uint32_t *fl_use;
+	int fl_clean_ok, fl_use_ok;
 	uint8_t *turn_set;
 	uint32_t *sw_lid, nsw_lid;
 	uint32_t *sure_ok, *sure_path, sure_stamp, *sure_at, *sure_sw;

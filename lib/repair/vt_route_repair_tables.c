@@ -297,6 +297,8 @@ void vt_repair_tables_free(struct repair *r)
 	free(r->kept_all);
 	free(r->kept_use);
 	free(r->kept_cnt);
+	free(r->fl_clean);
+	free(r->fl_use);
 	free(r->rank_port);
 	free(r->rx.rank);
 	free(r->sure_ok);
