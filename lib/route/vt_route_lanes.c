@@ -46,6 +46,7 @@ struct lanes {
 	uint16_t *dcount; /* ... and the lines that take that spine */
 	uint8_t *up, *dn; /* model loads per ((stage * nl + line) * ns + slot) * q + link */
 	uint32_t *xs, *fill, *ks, y; /* one rank's flows (dest_flows) */
+	uint32_t *over;		     /* per stage: links the model loads past one flow */
 };
 
 #define VT_LANE_NONE 0xFFFFu
@@ -224,8 +225,9 @@ static int lanes_model_alloc(struct lanes *ln)
 	ln->xs = calloc(ln->nl + 2, sizeof(*ln->xs));
 	ln->fill = calloc(ln->nl + 1, sizeof(*ln->fill));
 	ln->ks = calloc(ln->n + 1, sizeof(*ln->ks));
+	ln->over = calloc(ln->n + 1, sizeof(*ln->over));
 	if (!ln->up || !ln->dn || !ln->choice || !ln->dlane || !ln->dcount || !ln->xs ||
-	    !ln->fill || !ln->ks)
+	    !ln->fill || !ln->ks || !ln->over)
 		return 1;
 	for (size_t i = 0; i < (size_t)ln->n * ln->nl; i++)
 		ln->choice[i] = VT_LANE_NONE;
@@ -247,6 +249,7 @@ static void lanes_free(struct lanes *ln)
 	free(ln->xs);
 	free(ln->fill);
 	free(ln->ks);
+	free(ln->over);
 }
 
 /* Rank d's leaf (its place among the leaves), lane offset and lane line y. */
@@ -301,24 +304,46 @@ static void add(struct lanes *ln, uint32_t x, uint32_t s, uint32_t l, uint32_t d
 		uint8_t *u = up_cell(ln, ln->ks[i], x, s, l),
 			*v = dn_cell(ln, ln->ks[i], ln->y, s, dl);
 
+		uint32_t k = ln->ks[i];
+
+		ln->over[k] -= (*u > 1) + (*v > 1);
 		*u = (uint8_t)(*u + w);
 		*v = (uint8_t)(*v + w);
+		ln->over[k] += (*u > 1) + (*v > 1);
 	}
 }
 
-/* The most a link of choice (s, l, dl) would carry in a stage, and how many are loaded. */
-static void score(struct lanes *ln, uint32_t x, uint32_t s, uint32_t l, uint32_t dl, uint32_t *m,
-		  uint32_t *c)
-{
-	*m = *c = 0;
-	for (uint32_t i = ln->xs[x]; i < ln->xs[x + 1]; i++) {
-		uint32_t u = *up_cell(ln, ln->ks[i], x, s, l),
-			 v = *dn_cell(ln, ln->ks[i], ln->y, s, dl);
+/*
+ * Choice (s, l, dl)'s score for line x's flows: the most a link would carry
+ * in a stage, the stages it would load past one flow that carry none so far
+ * (the average counts each stage's most loaded link: a second flow where a
+ * stage has one already costs it nothing), and the links already loaded.
+ */
+struct lane_score {
+	uint32_t m, nb, c;
+};
 
-		*m = u + 1 > *m ? u + 1 : *m;
-		*m = v + 1 > *m ? v + 1 : *m;
-		*c += (u > 0) + (v > 0);
+static struct lane_score score(struct lanes *ln, uint32_t x, uint32_t s, uint32_t l, uint32_t dl)
+{
+	struct lane_score sc = {0, 0, 0};
+
+	for (uint32_t i = ln->xs[x]; i < ln->xs[x + 1]; i++) {
+		uint32_t k = ln->ks[i], u = *up_cell(ln, k, x, s, l),
+			 v = *dn_cell(ln, k, ln->y, s, dl);
+
+		sc.m = u + 1 > sc.m ? u + 1 : sc.m;
+		sc.m = v + 1 > sc.m ? v + 1 : sc.m;
+		sc.nb += (u > 0 || v > 0) && !ln->over[k];
+		sc.c += (u > 0) + (v > 0);
 	}
+	return sc;
+}
+
+static int better(const struct lane_score *a, const struct lane_score *b)
+{
+	if (a->m != b->m)
+		return a->m < b->m;
+	return a->nb != b->nb ? a->nb < b->nb : a->c < b->c;
 }
 
 static void place(struct lanes *ln, uint32_t d, uint32_t x, uint32_t s, uint32_t l, uint32_t dl,
@@ -337,21 +362,21 @@ static void place(struct lanes *ln, uint32_t d, uint32_t x, uint32_t s, uint32_t
 /* Line x's spine and link for rank d (dest_flows), the modelled stages' least loaded; placed. */
 static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 {
-	uint32_t bm = UINT32_MAX, bc = UINT32_MAX, bs = 0, bl = 0, bd = 0;
+	struct lane_score best = {UINT32_MAX, 0, 0};
+	uint32_t bs = 0, bl = 0, bd = 0;
 
 	for (uint32_t s = 0; s < ln->ns; s++)
 		for (uint32_t l = 0; l < ln->q; l++) {
 			int fixed = ln->dcount[(size_t)d * ln->ns + s] > 0;
 
 			for (uint32_t dl = 0; dl < ln->q; dl++) {
-				uint32_t m, c;
+				struct lane_score sc;
 
 				if (fixed && dl != ln->dlane[(size_t)d * ln->ns + s])
 					continue;
-				score(ln, x, s, l, dl, &m, &c);
-				if (m < bm || (m == bm && c < bc)) {
-					bm = m;
-					bc = c;
+				sc = score(ln, x, s, l, dl);
+				if (better(&sc, &best)) {
+					best = sc;
 					bs = s;
 					bl = l;
 					bd = dl;
