@@ -37,7 +37,7 @@
  * broken route (none expected) gives the fresh tables back, and so do (the
  * quality guard; not for VT_REPAIR_FEWEST) more changed entries than the fresh
  * tables or more shift congestion over the ranks of order than theirs, worst
- * stage or average.
+ * stage or average (vt_route_guard.h).
  * When the fabric
  * gained something since prev (a LID prev does not route, a switch or a port
  * prev never used: a link or switch came back), the fresh tables stay, so a

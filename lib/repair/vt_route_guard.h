@@ -5,28 +5,27 @@
  * pass and congests shift, the pattern the spreading makes congestion-free on
  * full trees, no more than they do.
  *
- * Its cost (issue 24 goal 1) is the fresh tables' figures, a whole count (a
- * routes model of ranks x switches and the interval count: pruned 36,12
- * 27-35 ms against a fresh route's 19-26, 52-66 with a level-1 switch
- * down; pruned 36,36 270-550 ms against 136-250), and each candidate's
- * count brought up to date from the tables measured before it. Why the
- * fresh count stays, measured on the six faults of tests/bench/fault.sh on
- * pruned 36,12:
- * - refusing needs the fresh figures (nothing cheap bounds them from above),
- *   and four of the six refuse candidates before one stands (top: worst 4
- *   against 2; L1-uplink: average alone, 1.9123 against 1.8382);
- * - the cut bound (vt_bound.h) is a lower bound on fresh, so a candidate at
- *   or under it may stand uncounted against fresh; but every standing
- *   candidate but L1's and L1-turn's is above it in some stages (as fresh
- *   is), at the worst and average level top's is too (1.8567 against
- *   1.8348), and with every subtree as a cut it costs 9-44 ms itself;
+ * The fresh tables' figures cost a whole count (a routes model of ranks x
+ * switches and the interval count: pruned 36,12 27-35 ms against a fresh
+ * route's 19-26; pruned 36,36 270-550 ms against 136-250), so a candidate
+ * is held against the cut bound first (vt_repair_guard_bound: per stage the
+ * flows some link carries whatever the routing, from where the ranks are,
+ * 0.3 and 1.2 ms): no higher than the fresh figures, so a candidate at it
+ * passes as it would against them (vt_route_guard.c). They are counted,
+ * once, where a candidate misses it; each candidate's own count is brought
+ * up to date from the tables measured before it. Measured on the six faults
+ * of tests/bench/fault.sh (pruned 36,12) and left:
+ * - refusing needs the fresh figures, and four of the six refuse candidates
+ *   before one stands (top: worst 4 against 2; L1-uplink: average 1.9123
+ *   against 1.8382, bound 1.8338); a wider margin over the bound, or
+ *   refusing far over it uncounted, changes tables (vt_route_guard.c);
+ * - the exact loads of only the links a candidate changes
+ *   (vt_route_guard_local.h) cost 22-350 ms: every destination's paths
+ *   cross them;
  * - a candidate counted from the previous tables' count, which the plugin
  *   could keep across sweeps, costs 3-30 ms (144-1062 changed columns), but
  *   that count is a whole one where none is kept (vartree-route --previous,
- *   a first fault), and the fresh count stays for the refusals;
- * - the exact loads of only the links a candidate changes
- *   (vt_route_guard_local.h) cost 22-350 ms: every destination's paths
- *   cross them.
+ *   a first fault).
  */
 #ifndef VT_ROUTE_GUARD_H
 #define VT_ROUTE_GUARD_H
@@ -44,9 +43,14 @@ struct repair_guard {
 	const vt_fabric *f;
 	const vt_lfts *fresh;
 	const vt_order *order; /* the fresh routing's ranks; NULL or < 2: no shift guard */
+	const uint8_t *level;  /* per switch, the tree's levels (the cut bound's subtrees) */
 	int have_fresh;	       /* the fresh tables' shift figures below are known */
 	uint32_t fresh_worst;
 	double fresh_avg;
+	/* the cut bound's worst and average stage (vt_repair_guard_bound): known (1), none (-1) */
+	int have_bound;
+	uint32_t bound_worst, *bound; /* bound: per stage (n entries), where have_bound > 0 */
+	double bound_avg;
 	vt_routes rt; /* the last tables measured, where have_rt (vt_repair_guard_free) */
 	int have_rt;
 	uint8_t *last;		      /* a copy of those tables (NULL: not kept) */
@@ -63,6 +67,10 @@ struct repair_guard {
 	 */
 	int quick, scratch, quick_refused;
 	uint32_t *load, *path, hot, *chan, stride;
+	vt_routes ranks; /* the ranks alone (vt_routes_ranks), where have_ranks */
+	int have_ranks;
+	uint32_t *chan_sw; /* per channel: the switch it leads to, VT_NONE for a CA */
+	double fresh_s;	   /* CPU seconds the fresh tables' count took (0: not counted) */
 	uint8_t *rank_lid; /* per LID: some rank's (same_rank_columns), NULL: not yet */
 };
 
@@ -85,6 +93,17 @@ int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e);
  */
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e);
+/*
+ * The cut bound of every shift stage over the ranks of o (bound[s], s in
+ * 1 .. o->n - 1; bound[0] = 0): no routing that delivers every flow of
+ * stage s loads its busiest link with fewer. The cuts are the parts the
+ * switches at each level and below form (level: per switch, the tree's,
+ * VT_TREE_OUTSIDE outside it), each with its cables out of it; no routes
+ * model, no max-flow: a few passes over the cables and the ranks. bound
+ * holds o->n entries. 0, -1 with e when out of memory.
+ */
+int vt_repair_guard_bound(const vt_fabric *f, const vt_order *o, const uint8_t *level,
+			  uint32_t *bound, vt_err *e);
 /* Frees what the guard keeps between candidates. */
 void vt_repair_guard_free(struct repair_guard *g);
 

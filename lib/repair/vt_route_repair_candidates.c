@@ -52,15 +52,9 @@ static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_
 static int judge(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 		 struct vt_repair_step *sp, vt_err *e)
 {
-	double t0, t1;
+	double t0, t1, fresh_s = g->fresh_s;
 	int bad = 0;
 
-	if (r->policy != VT_REPAIR_FEWEST && !r->how.ca_fresh && !g->have_fresh) {
-		t0 = vt_repair_cpu(); /* the fresh tables' count: step 1 (vt_repair_candidates) */
-		if (vt_repair_guard_fresh(g, e))
-			return -1;
-		st->step[1].guard = vt_repair_cpu() - t0;
-	}
 	t0 = vt_repair_cpu();
 	/* the guard before the audit: most refusals are its, and it costs less */
 	/* fewest trades quality for changes by definition: no shift guard */
@@ -68,8 +62,10 @@ static int judge(struct repair *r, struct repair_guard *g, struct vt_repair_stat
 	    (bad = vt_repair_guard_worse(g, r->t, st->why, sizeof(st->why), e)))
 		bad = bad > 0 ? CAND_WORSE : -1;
 	t1 = vt_repair_cpu();
+	/* the fresh tables' count, where this guard needed it: step 1 (vt_repair_candidates) */
+	st->step[1].guard += g->fresh_s - fresh_s;
 	if (sp)
-		sp->guard = t1 - t0;
+		sp->guard = t1 - t0 - (g->fresh_s - fresh_s);
 	if (bad)
 		return bad;
 	if (!vt_repair_sure(r, r->t)) { /* else the fresh routing's proof holds for it */
@@ -294,7 +290,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
 			 uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
-	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order};
+	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order, .level = r->level};
 	struct vt_repair_step *fp = &st->step[st->nsteps++]; /* tables, then the fresh count */
 	int rc;
 
