@@ -31,6 +31,7 @@ struct opts {
 	unsigned nlabel;
 	int live, json, quiet, have_seed, all_sources, vl_split, timing;
 	int shortest_detours;	  /* --shortest-detours: vt_route_opts' */
+	unsigned vls;		  /* --vls: data VLs of the fabric, 0 not given */
 	struct vt_cli_live local; /* --live: -C CA -P PORT */
 	uint64_t order_seed;
 	const char *patterns[MAX_PATTERNS];

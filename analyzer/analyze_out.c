@@ -24,24 +24,69 @@ static uint32_t active_ranks(const vt_order *o)
 
 /* ---- people's output */
 
-/* The routes on VL 1, when some are: how many, from how many switches, the first. */
+/* ", first SW to LID L": the first route on VL vl, into buf; its length. */
+static size_t first_on(const vt_vl_split *v, const vt_fabric *f, unsigned vl, char *buf, size_t len)
+{
+	char n[VT_NODE_NAME_MAX];
+
+	for (uint32_t sw = 0; sw < v->nsw; sw++)
+		for (uint32_t lid = 1; lid < v->nlid; lid++)
+			if (vt_vl_split_get(v, sw, lid) == vl) {
+				int r = snprintf(buf, len, ", first %s to LID %u",
+						 vt_node_name(f, f->switches[sw], n, sizeof(n)),
+						 lid);
+
+				return r < 0 ? 0 : (size_t)r < len ? (size_t)r : len - 1;
+			}
+	return 0;
+}
+
+/*
+ * The routes on VLs other than 0, when some are: how many, from how many
+ * switches, the first; then the VLs they use of those the fabric has.
+ */
 static void print_vl1(FILE *fp, const vt_fabric *f, const struct routing *r)
 {
 	const vt_vl_split *v = &r->vl;
-	char n[VT_NODE_NAME_MAX];
+	char n[VT_NODE_NAME_MAX], per[(VT_NODE_NAME_MAX + 60) * VT_VL_MAX] = "";
+	size_t k = 0;
 
 	if (!v->nvl1)
 		return;
+	for (unsigned vl = 1; v->nvls > 2 && vl < v->nvls && k < sizeof(per); vl++) {
+		k += (size_t)snprintf(per + k, sizeof(per) - k, "%sVL %u: %" PRIu64 " from %u",
+				      vl == 1 ? " (" : ", ", vl, v->nvl[vl], v->nsrcs[vl]);
+		if (vl > 1) /* the few past VL 1: which they are, for a path record */
+			k += first_on(v, f, vl, per + k, sizeof(per) - k);
+	}
 	for (uint32_t sw = 0; sw < v->nsw; sw++)
 		for (uint32_t lid = 1; lid < v->nlid; lid++)
 			if (vt_vl_split_get(v, sw, lid)) {
 				/* placed one by one, a leaf's routes to switch LIDs may be there */
 				fprintf(fp,
-					"audit: VL 1: %" PRIu64
-					" routes from %u switches%s, audited "
+					"audit: VL%s%.0u: %" PRIu64
+					" routes from %u switches%s%s%s, audited "
 					"apart (first: %s to LID %u); every other route on VL 0\n",
+					v->nvls > 2 ? "s 1-" : " 1", v->nvls > 2 ? v->nvls - 1 : 0,
 					v->nvl1, v->nsrc, v->placed ? "" : " that are not leaves",
+					per, k ? ")" : "",
 					vt_node_name(f, f->switches[sw], n, sizeof(n)), lid);
+				if (v->nvls > vt_fabric_vls(f))
+					fprintf(fp,
+						"audit: VLs: the routes need %u data VLs, and the "
+						"fabric has %u (--vls): the routes off VL 0 are "
+						"not "
+						"covered\n",
+						v->nvls, vt_fabric_vls(f));
+				else
+					fprintf(fp,
+						"audit: VLs: the routes use %u of the %u data VLs "
+						"%s\n",
+						v->nvls, v->cap,
+						f->vls ? "given (--vls)"
+						       : "assumed (a topology file does not say "
+							 "how "
+							 "many its links run; --vls N sets it)");
 				return;
 			}
 }

@@ -32,7 +32,7 @@
 #include "analyze.h"
 
 /* long options only: values past every letter ('V' is -V, the version) */
-enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT, OPT_SHORTEST };
+enum { OPT_SVG = VT_OPT_VERSION + 1, OPT_HOT, OPT_VL_SPLIT, OPT_SHORTEST, OPT_VLS };
 
 static const char usage[] =
 	"usage: " PROG
@@ -42,7 +42,8 @@ static const char usage[] =
 	"       [--plot DIR] [--plot-format png|svg|pdf] [--label NAME]...\n"
 	"       [--svg FILE] [--hot N]\n"
 	"       [--max-worst PATTERN=N]... [--top N] [--threads N] [--method M]\n"
-	"       [--stage-limit N] [--node-name-map FILE] [--all-sources [--vl-split]] [--timing]\n"
+	"       [--stage-limit N] [--node-name-map FILE] [--all-sources [--vl-split] [--vls N]]\n"
+	"       [--timing]\n"
 	"       [--shortest-detours]  (with --route vartree)\n"
 	"       [-q|--quiet] [-h|--help] [-V|--version]\n"
 	"Counts the per-link congestion of communication patterns under forwarding tables\n"
@@ -130,6 +131,7 @@ static void check_args(const struct vt_cli *cli, struct opts *o)
 	vt_cli_needs(cli, !!o->plot_ext, "--plot-format", !!o->plot, "--plot DIR");
 	vt_cli_needs(cli, o->timing, "--timing", o->json, "--json");
 	vt_cli_needs(cli, o->vl_split, "--vl-split", o->all_sources, "--all-sources");
+	vt_cli_needs(cli, o->vls > 0, "--vls", o->all_sources, "--all-sources");
 	vt_cli_needs(cli, o->shortest_detours, "--shortest-detours", !!o->route, "--route vartree");
 	vt_cli_needs(cli, o->hot > 0, "--hot", !!o->svg, "--svg FILE");
 	vt_cli_live_check(cli, &o->local, o->live);
@@ -218,6 +220,7 @@ static const struct option long_opts[] = {
 	{"node-name-map", required_argument, 0, 'N'},
 	{"all-sources", no_argument, 0, 'A'},
 	{"vl-split", no_argument, 0, OPT_VL_SPLIT},
+	{"vls", required_argument, 0, OPT_VLS},
 	{"shortest-detours", no_argument, 0, OPT_SHORTEST},
 	{"timing", no_argument, 0, 'W'},
 	{"svg", required_argument, 0, OPT_SVG},
@@ -284,6 +287,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case OPT_VL_SPLIT:
 			o->vl_split = 1;
 			break;
+		case OPT_VLS:
+			o->vls = (unsigned)vt_cli_uint(&cli, "--vls", optarg, 1, VT_VL_MAX);
+			break;
 		case OPT_SHORTEST:
 			o->shortest_detours = 1;
 			break;
@@ -325,7 +331,8 @@ static int analyze(const struct opts *o, const vt_fabric *f, const vt_tree *tree
 
 	struct vt_audit_opts ao = {.threads = o->threads > 1 ? 2 : 1,
 				   .every_source = o->all_sources,
-				   .vl = r->vl.bits ? &r->vl : NULL};
+				   /* one data VL (--vls 1): every route audited on it */
+				   .vl = r->vl.bits && vt_fabric_vls(f) > 1 ? &r->vl : NULL};
 
 	if (vt_audit_run_opts(f, &r->lfts, &ao, &r->audit, e))
 		return -1;
@@ -402,7 +409,11 @@ static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, uns
 	if (o->live) {
 		if (vt_live_capture(o->local.ca, (int)o->local.port, f, &rs[0].lfts, e))
 			return -1;
+		(*f)->vls = o->vls;
 		rs[0].name = "live";
+		/* the switches' own tables, split as vartree splits the tables it routes */
+		if (o->vl_split && vt_route_vl_split(*f, NULL, &rs[0].lfts, &rs[0].vl, e))
+			return -1;
 		if (o->order ? vt_order_read(&rs[0].order, *f, o->order, e)
 			     : vt_order_leaf(&rs[0].order, *f, e))
 			return -1;
@@ -413,6 +424,7 @@ static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, uns
 		    vt_cli_fabric_lmc(PROG, *f, o->topo, o->cmp[0] ? o->cmp[0] : o->lfts, o->lmc,
 				      o->quiet, e))
 			return -1;
+		(*f)->vls = o->vls;
 		if (o->cmp[0]) {
 			*nr = 2;
 			if (load_routing(o, *f, o->cmp[0], &rs[0], e) ||

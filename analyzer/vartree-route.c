@@ -48,6 +48,9 @@ static const char usage[] =
 	"                           (no route longer than fresh) or fewest (any one)\n"
 	"      --shortest-detours   switches with no up*-down* route take a shortest one,\n"
 	"                           those that need it on VL 1 (OpenSM: QoS on)\n"
+	"      --vls N              the fabric's links run N data VLs (OperVLs VL0-3: 4;\n"
+	"                           default 4): routes that start at switches take VL 1\n"
+	"                           and on where they need it, up to VL N-1\n"
 	"      --node-name-map F    names for nodes by GUID in the outputs (infiniband-diags'\n"
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
@@ -152,6 +155,7 @@ struct opts {
 	int quiet, verbose;
 	int shortest_detours; /* --shortest-detours */
 	unsigned lmc;	      /* 0: keep the CA LIDs of the file */
+	unsigned vls;	      /* --vls: data VLs of the fabric, 0 not given */
 	const char *previous; /* --previous: tables to repair instead of replace */
 	enum vt_repair_policy policy;
 	int repair_set; /* --repair given: refused without --previous */
@@ -263,6 +267,7 @@ static const struct option long_opts[] = {
 	{"previous", required_argument, 0, 'P'},
 	{"repair", required_argument, 0, 'R'},
 	{"shortest-detours", no_argument, 0, 'D'},
+	{"vls", required_argument, 0, 'W'},
 	{"quiet", no_argument, 0, 'q'},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
@@ -320,6 +325,9 @@ static void parse_args(int argc, char **argv, struct opts *o)
 		case 'D':
 			o->shortest_detours = 1;
 			break;
+		case 'W':
+			o->vls = (unsigned)vt_cli_uint(&cli, "--vls", optarg, 1, VT_VL_MAX);
+			break;
 		case 'v':
 			o->verbose = 1;
 			break;
@@ -352,6 +360,7 @@ static int load_fabric(const struct opts *o, vt_fabric **f, vt_err *e)
 		return -1;
 	if (o->verbose)
 		fprintf(stderr, PROG ": loaded %u nodes in %.3f s\n", (*f)->nnodes, now() - t0);
+	(*f)->vls = o->vls;
 	if (!o->lmc)
 		return 0;
 	/* the rule vartree-analyze --lmc reads the tables with */

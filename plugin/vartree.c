@@ -400,6 +400,8 @@ static int route_subnet(struct vtp *p, const struct vtp_opts *o, const struct vt
 			"ERR %s; falling back to the next routing engine\n", msg);
 		return -1;
 	}
+	/* the VLs the split may use: what OpenSM sets the links to */
+	p->fab->vls = vtp_vl_links(&osm->subn, NULL, 0);
 	t1 = vtp_now_ms();
 	c1 = vtp_cpu_ms();
 	if (vt_route_vl(p->fab, ro, &p->lfts, order, &p->vl, &e)) {

@@ -36,9 +36,15 @@ struct vtp {
 	int vl_on, prev_vl_on;	 /* VL 1 set up (vtp_vl_check found room for it) */
 };
 
-/* The SL of the routes on VL 1 (path_sl), which update_sl2vl maps to VL 1. */
+/* The SL of the routes on VL 1 (path_sl), which update_sl2vl maps to VL 1; VL v's take SL v. */
 #define VTP_SL 1
 
+/*
+ * The data VLs every link of a switch runs (the lower VLCap of its two
+ * ends, at most max_op_vls: what OpenSM sets as OperVLs); the port with the
+ * fewest into where[len] ("" when max_op_vls is the least).
+ */
+unsigned vtp_vl_links(const osm_subn_t *subn, char *where, size_t len);
 /* Why the fabric cannot carry VL 1 ("" when it can), into why[len]. */
 void vtp_vl_room(const struct vtp *p, char *why, size_t len);
 /* Whether the fabric can carry this sweep's VL 1 (p->vl_on), with a log line either way. */

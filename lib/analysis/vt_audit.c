@@ -39,7 +39,8 @@ struct shared {
 	uint8_t *ca;	       /* per switch: traffic starts there (a CA hangs off it, or every) */
 	int every;	       /* every switch a source, switch LIDs audited too */
 	int skip_min;	       /* no non-minimal hops: dist rows are planes, 0 in and max out */
-	const vt_vl_split *vl; /* routes on VL 1, audited apart; NULL: one VL */
+	const vt_vl_split *vl; /* routes on other VLs, audited apart; NULL: one VL */
+	unsigned nvls;	       /* VLs audited apart: vl's, 1 without */
 	uint32_t *lids;	       /* audited LIDs (of CA ports cabled to a switch), ascending */
 	uint32_t nlids;
 	uint32_t *dsws; /* distinct destination switches of those LIDs */
@@ -56,12 +57,11 @@ struct ctx {
 	uint32_t dlo, dhi; /* range of s->dsws to compute distances for */
 	uint32_t *out;	   /* per switch: channel toward the LID, VT_NONE */
 	uint8_t *state;	   /* 0 unknown, 1 on stack, 2 good, 3 bad */
-	uint8_t *seen;	   /* on a path that CA traffic takes (on VL 0) */
-	uint8_t *seen1;	   /* on a route on VL 1 */
+	uint16_t *seen;	   /* on a path that CA traffic takes: bit v on VL v */
 	uint32_t *stack;   /* also the BFS queue */
 	uint8_t *blk;	   /* VT_AUDIT_BLOCK columns of the tables, one per LID */
-	uint64_t *edges;   /* per port: 4 words, bit p = dependency on port p of the next switch */
-	uint64_t *edges1;  /* the same on VL 1 */
+	/* per VL, per port: 4 words, bit p = dependency on port p of the next switch */
+	uint64_t *edges[VT_VL_MAX];
 	int fail;
 };
 
@@ -186,14 +186,13 @@ static void walk_lid(struct ctx *c, vt_audit *a, uint32_t lid, uint32_t dp, cons
 	}
 	/* the switches on paths CA traffic takes: from every switch with a CA that reaches the LID
 	 */
-	memset(c->seen, 0, s->nsw);
-	memset(c->seen1, 0, s->nsw);
+	memset(c->seen, 0, s->nsw * sizeof(*c->seen));
 	for (uint32_t s0 = 0; s0 < s->nsw; s0++) {
 		if (c->state[s0] != 2 || !s->ca[s0])
 			continue;
-		uint8_t *seen = vt_vl_split_get(s->vl, s0, lid) ? c->seen1 : c->seen;
-		for (uint32_t w = s0; w != VT_NONE && !seen[w];) {
-			seen[w] = 1;
+		uint16_t bit = (uint16_t)(1u << vt_vl_split_get(s->vl, s0, lid));
+		for (uint32_t w = s0; w != VT_NONE && !(c->seen[w] & bit);) {
+			c->seen[w] |= bit;
 			w = c->out[w] == VT_NONE ? VT_NONE : s->chan_sw[c->out[w]];
 		}
 	}
@@ -225,7 +224,7 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 	const vt_fabric *f = s->f;
 
 	for (uint32_t w = 0; w < s->nsw; w++) {
-		if (!c->seen[w] && !c->seen1[w])
+		if (!c->seen[w])
 			continue;
 		uint32_t ch = c->out[w], u = ch == VT_NONE ? VT_NONE : s->chan_sw[ch];
 		if (u == VT_NONE)
@@ -235,10 +234,9 @@ static void ca_paths(struct ctx *c, uint32_t lid, const uint16_t *dist)
 		uint32_t ch2 = c->out[u];
 		if (ch2 != VT_NONE && s->chan_sw[ch2] != VT_NONE) {
 			unsigned pn = f->ports[ch2].num;
-			if (c->seen[w])
-				c->edges[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
-			if (c->seen1[w])
-				c->edges1[(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
+			for (unsigned v = 0; v < s->nvls; v++)
+				if (c->seen[w] >> v & 1)
+					c->edges[v][(size_t)ch * 4 + pn / 64] |= 1ull << (pn % 64);
 		}
 	}
 }
@@ -405,18 +403,20 @@ static void credit_loops(struct ctx *c, const uint64_t *edges, unsigned vl, vt_a
 				c->blk[x] = vt_lft_get(s->t, x, lid);
 			fill_out(c, c->blk);
 			walk_lid(c, &scratch, lid, dp, dist);
-			if ((vl ? c->seen1 : c->seen)[sw] && c->out[sw] == from &&
-			    c->out[u] != VT_NONE && s->chan_sw[c->out[u]] != VT_NONE &&
-			    f->ports[c->out[u]].num == pn) {
+			if ((c->seen[sw] >> vl & 1) && c->out[sw] == from && c->out[u] != VT_NONE &&
+			    s->chan_sw[c->out[u]] != VT_NONE && f->ports[c->out[u]].num == pn) {
 				it->lid = lid;
 				break;
 			}
 		}
-		char n[120];
-		size_t o = (size_t)snprintf(
-			it->detail, sizeof(it->detail),
-			"%s%s: a cycle of %u channel dependencies (LID %u):", vl ? "VL 1: " : "",
-			sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
+		char n[120], pre[16] = "";
+		size_t o;
+
+		if (vl) /* VL 0 unnamed: one VL's audits say nothing of VLs */
+			snprintf(pre, sizeof(pre), "VL %u: ", vl);
+		o = (size_t)snprintf(it->detail, sizeof(it->detail),
+				     "%s%s: a cycle of %u channel dependencies (LID %u):", pre,
+				     sw_name(f, it->sw, n, sizeof(n)), len, it->lid);
 		for (uint32_t i = 0; i < len && o < sizeof(it->detail) - 1; i++)
 			o += (size_t)snprintf(it->detail + o, sizeof(it->detail) - o, " %s",
 					      vt_port_name(f, cyc[i], n, sizeof(n)));
@@ -577,6 +577,7 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 			   .nsw = f->nswitches,
 			   .every = o->every_source,
 			   .vl = o->vl,
+			   .nvls = o->vl && o->vl->nvls > 1 ? o->vl->nvls : 1,
 			   .skip_min = o->skip_minimal};
 	unsigned nthreads = o->threads;
 	struct ctx w[VT_AUDIT_MAX_THREADS];
@@ -602,14 +603,14 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 			c->a.item[k].sw = VT_NONE;
 		c->out = malloc((s.nsw + 1) * sizeof(*c->out));
 		c->state = malloc(s.nsw + 1);
-		c->seen = malloc(s.nsw + 1);
-		c->seen1 = malloc(s.nsw + 1);
+		c->seen = malloc((s.nsw + 1) * sizeof(*c->seen));
 		c->stack = malloc((s.nsw + 1) * sizeof(*c->stack));
 		c->blk = malloc((size_t)VT_AUDIT_BLOCK * s.nsw + 1);
-		c->edges = calloc((size_t)f->nports * 4 + 1, sizeof(*c->edges));
-		c->edges1 = calloc((size_t)f->nports * 4 + 1, sizeof(*c->edges1));
-		bad |= !c->out || !c->state || !c->seen || !c->seen1 || !c->stack || !c->blk ||
-		       !c->edges || !c->edges1;
+		bad |= !c->out || !c->state || !c->seen || !c->stack || !c->blk;
+		for (unsigned v = 0; v < s.nvls; v++) {
+			c->edges[v] = calloc((size_t)f->nports * 4 + 1, sizeof(*c->edges[v]));
+			bad |= !c->edges[v];
+		}
 	}
 	if (bad) {
 		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
@@ -627,14 +628,12 @@ int vt_audit_run_opts(const vt_fabric *f, const vt_lfts *t, const struct vt_audi
 				a->item[k].count += src->count;
 		}
 		if (i)
-			for (size_t j = 0; j < (size_t)f->nports * 4; j++) {
-				w[0].edges[j] |= w[i].edges[j];
-				w[0].edges1[j] |= w[i].edges1[j];
-			}
+			for (unsigned v = 0; v < s.nvls; v++)
+				for (size_t j = 0; j < (size_t)f->nports * 4; j++)
+					w[0].edges[v][j] |= w[i].edges[v][j];
 	}
-	credit_loops(&w[0], w[0].edges, 0, a);
-	if (s.vl)
-		credit_loops(&w[0], w[0].edges1, 1, a);
+	for (unsigned v = 0; v < s.nvls; v++)
+		credit_loops(&w[0], w[0].edges[v], v, a);
 	if (w[0].fail)
 		rc = vt_err_nomem(e, "out of memory auditing %u switches", s.nsw);
 out:
@@ -642,11 +641,10 @@ out:
 		free(w[i].out);
 		free(w[i].state);
 		free(w[i].seen);
-		free(w[i].seen1);
 		free(w[i].stack);
 		free(w[i].blk);
-		free(w[i].edges);
-		free(w[i].edges1);
+		for (unsigned v = 0; v < VT_VL_MAX; v++)
+			free(w[i].edges[v]);
 	}
 	free_shared(&s);
 	return rc;

@@ -150,7 +150,6 @@ static void settle(struct split_ctx *c, vt_vl_split *s, uint32_t lid)
 				uint64_t b = (uint64_t)x * s->nlid + lid;
 
 				s->bits[b / 64] |= 1ull << (b % 64);
-				s->nvl1++;
 			}
 		}
 	}
@@ -218,6 +217,10 @@ int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *lev
 	memset(s, 0, sizeof(*s));
 	s->nsw = f->nswitches;
 	s->nlid = f->max_lid + 1;
+	s->nplanes = 1;
+	s->cap = vt_fabric_vls(f) < 2		? 2
+		 : vt_fabric_vls(f) > VT_VL_MAX ? VT_VL_MAX
+						: vt_fabric_vls(f);
 	s->bits = calloc(nbits / 64 + 1, sizeof(*s->bits));
 	c.chan_sw = malloc((f->nports + 1) * sizeof(*c.chan_sw));
 	c.out = malloc((c.nsw + 1) * sizeof(*c.out));
@@ -262,15 +265,6 @@ int vt_vl_split_compute(const vt_fabric *f, const vt_lfts *t, const uint8_t *lev
 					}
 			settle(&c, s, lid);
 		}
-	for (uint32_t x = 0; x < c.nsw; x++) {
-		uint64_t b0 = (uint64_t)x * s->nlid, b1 = b0 + s->nlid;
-
-		for (uint64_t b = b0; b < b1; b++)
-			if (s->bits[b / 64] >> (b % 64) & 1) {
-				s->nsrc++;
-				break;
-			}
-	}
 	rc = vt_vl_split_fix(f, t, level, s, e);
 out:
 	if (rc)

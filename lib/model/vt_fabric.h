@@ -74,7 +74,26 @@ typedef struct vt_fabric {
 	vt_map64 guids; /* node index; port GUIDs of CA ports map to ports[] index | 1u<<31 */
 	vt_hidx ids;	/* node index by id */
 	int finished;
+	/*
+	 * Data VLs every link of a switch runs (OpenSM's operational VLs,
+	 * VLCap of both ends); 0: not known (topology files do not say),
+	 * VT_VLS_DEFAULT assumed (vt_fabric_vls).
+	 */
+	unsigned vls;
 } vt_fabric;
+
+/*
+ * Why 4: OpenSM runs a link at the VLs both its ends offer (VLCap), and
+ * common InfiniBand adapters offer VL0-3 where switches offer VL0-7; a
+ * fabric that has fewer says so (vartree-route --vls, OpenSM's max_op_vls).
+ */
+#define VT_VLS_DEFAULT 4
+
+/* The data VLs assumed of f: f->vls, or VT_VLS_DEFAULT where not known. */
+static inline unsigned vt_fabric_vls(const vt_fabric *f)
+{
+	return f->vls ? f->vls : VT_VLS_DEFAULT;
+}
 
 vt_fabric *vt_fabric_new(const char *source);
 void vt_fabric_free(vt_fabric *f);

@@ -487,8 +487,8 @@ static void log_tries(const struct vt_route_opts *o, const vt_fabric *f, enum ro
 
 /*
  * The split serves where VL 0 is clean: no broken route, no credit loop but
- * one on VL 1 (named first, "VL 1: ", when VL 0 has none). A credit loop on
- * VL 1 alone is left to routes that start at switches, which never refuse a
+ * one on another VL (named first, "VL k: ", when VL 0 has none). A credit loop
+ * there alone is left to routes that start at switches, which never refuse a
  * fabric; the log line says they are not covered.
  */
 static int vl0_clean(const vt_audit *a)
@@ -497,61 +497,7 @@ static int vl0_clean(const vt_audit *a)
 
 	return !a->item[VT_AUDIT_UNREACHABLE].count && !a->item[VT_AUDIT_LOOP].count &&
 	       !a->item[VT_AUDIT_MISDELIVERY].count &&
-	       (!cl->count || (cl->count == 1 && !strncmp(cl->detail, "VL 1: ", 6)));
-}
-
-static void log_split(const vt_fabric *f, const struct vt_route_opts *o, const vt_vl_split *vl,
-		      const char *first, const struct vt_audit_item *loop1)
-{
-	char line[2 * VT_ERR_MAX + 1600], tail[VT_ERR_MAX + 1000] = "each VL has no credit loop";
-	char nm[VT_NODE_NAME_MAX];
-
-	if (!o || !o->log || o->log_level < VT_LOG_INFO)
-		return;
-	if (vl->nopen)
-		snprintf(
-			tail, sizeof(tail),
-			"VL 0 has no credit loop; %" PRIu64 " routes that start at %u switches "
-			"(the first: %s to LID %u) close one on either VL with the routes placed "
-			"before them, so VL 1 has one (%.600s): those routes are not covered (they "
-			"stay on VL 1, apart from every CA-to-CA route)",
-			vl->nopen, vl->nopen_src,
-			vt_node_name(f, f->switches[vl->open_sw], nm, sizeof(nm)), vl->open_lid,
-			loop1->count ? loop1->detail + 6 : "");
-	else if (loop1->count)
-		snprintf(tail, sizeof(tail),
-			 "VL 0 has no credit loop, but VL 1 has (%.600s): the routes on VL 1 "
-			 "are not covered (not deadlock-free among themselves)",
-			 loop1->detail + 6);
-	if (vl->placed == 2)
-		snprintf(line, sizeof(line),
-			 "routed with a second VL: no routing of every source on one VL passed the "
-			 "audit (the first: %s); the CA-to-CA routes turn down-up themselves "
-			 "(leaves with no up*-down* path between them), so every route, placed one "
-			 "by one, uses VL 0 where it closes no credit loop there, else VL 1 (their "
-			 "own SL; CA-to-CA routes among them: OpenSM needs QoS on): %" PRIu64
-			 " routes that start at %u switches use VL 1; %s",
-			 first, vl->nvl1, vl->nsrc, tail);
-	else if (vl->placed)
-		snprintf(line, sizeof(line),
-			 "routed with a second VL: no routing of every source on one VL passed the "
-			 "audit (the first: %s); the leaves' routes to CA LIDs (every CA-to-CA "
-			 "route, up*-down*) use VL 0, and every other route, placed one by one, VL "
-			 "0 "
-			 "where it closes no credit loop there, else VL 1 (their own SL): %" PRIu64
-			 " routes that start at %u switches use VL 1; %s",
-			 first, vl->nvl1, vl->nsrc, tail);
-	else
-		snprintf(
-			line, sizeof(line),
-			"routed with a second VL: no routing of every source on one VL passed the "
-			"audit (the first: %s); %" PRIu64 " routes that start at %u switches other "
-			"than leaves use VL 1 (their own SL), where they would close a credit loop "
-			"with the leaves' routes; every other route, CA-to-CA up*-down* among "
-			"them, "
-			"uses VL 0; %s",
-			first, vl->nvl1, vl->nsrc, tail);
-	ROUTE_LOG(o, VT_LOG_INFO, line);
+	       (!cl->count || (cl->count == 1 && !strncmp(cl->detail, "VL ", 3)));
 }
 
 /*
@@ -603,39 +549,8 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 		rc = vl0_clean(&a) && !vl->nopen_ca ? 0 : 1; /* CA-to-CA: never uncovered */
 	free(level);
 	if (!rc)
-		log_split(f, o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
+		vt_route_log_split(f, o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
 	return try_done(rc, vl, vl == &own, lfts, order);
-}
-
-static void log_minimal(const struct vt_route_opts *o, const vt_vl_split *vl)
-{
-	char line[600];
-
-	if (!o || !o->log || o->log_level < VT_LOG_INFO)
-		return;
-	if (vl->nvl1 && vl->placed)
-		snprintf(line, sizeof(line),
-			 "routed with a second VL: switches with no up*-down* route to a "
-			 "destination take a shortest way over any link; the leaves' routes to CA "
-			 "LIDs (every CA-to-CA route, up*-down*) use VL 0, and every other route, "
-			 "placed one by one, VL 0 where it closes no credit loop there, else VL 1 "
-			 "(their own SL): %" PRIu64 " routes that start at %u switches use VL 1; "
-			 "each VL has no credit loop",
-			 vl->nvl1, vl->nsrc);
-	else if (vl->nvl1)
-		snprintf(line, sizeof(line),
-			 "routed with a second VL: switches with no up*-down* route to a "
-			 "destination take a shortest way over any link; %" PRIu64 " routes that "
-			 "start at %u switches other than leaves use VL 1 (their own SL), where "
-			 "they would close a credit loop with the leaves' routes; every other "
-			 "route, CA-to-CA up*-down* among them, uses VL 0; each VL has no credit "
-			 "loop",
-			 vl->nvl1, vl->nsrc);
-	else
-		snprintf(line, sizeof(line),
-			 "routed on one VL: switches with no up*-down* route to a destination "
-			 "take a shortest way over any link, and close no credit loop");
-	ROUTE_LOG(o, VT_LOG_INFO, line);
 }
 
 /*
@@ -677,7 +592,7 @@ static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_l
 							    : 0; /* CA-to-CA on VL 1: not here */
 	free(level);
 	if (!rc)
-		log_minimal(o, vl);
+		vt_route_log_minimal(f, o, vl);
 	return try_done(rc, vl, vl == &own, lfts, order);
 }
 

@@ -24,6 +24,7 @@
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
+ *   vt_route_vl_log.c     the log lines of a routing with a second VL and more
  *
  * Each algorithm's function is named after it and its file:
  * vt_route_mainloop (2), vt_route_upgoing_by_descending (3),
@@ -535,5 +536,20 @@ void vt_route_group_weights(const struct router *r, uint32_t s, uint32_t *gw);
 void vt_route_stragglers(struct router *r, const uint8_t *pn);
 void vt_route_siblings(struct router *r, const vt_tree *t);
 void vt_route_stage_few(struct router *r, const vt_tree *t);
+
+/*
+ * The log lines of a routing with a second VL (vt_route_vl_log.c): the split
+ * of every source's routes (first: why one VL did not do; loop1: the audit's
+ * credit loop on a VL other than 0, if any), or the one of the shortest
+ * detours; each followed by the VLs used.
+ */
+struct vt_route_opts;
+struct vt_audit_item;
+struct vt_vl_split;
+void vt_route_log_split(const vt_fabric *f, const struct vt_route_opts *o,
+			const struct vt_vl_split *vl, const char *first,
+			const struct vt_audit_item *loop1);
+void vt_route_log_minimal(const vt_fabric *f, const struct vt_route_opts *o,
+			  const struct vt_vl_split *vl);
 
 #endif

@@ -33,7 +33,7 @@ opts_man=$(LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$top/man/vartree-route.1" 2>/dev/
 	sed -n '/^OPTIONS/,/^[A-Z]/p' | grep -E '^ {7}-' | grep -oE -- '--?[a-z][a-z-]*' | sort -u)
 [ -n "$opts_help" ] && [ "$opts_help" = "$opts_man" ] ||
 	{ echo "--help: $opts_help"; echo "man: $opts_man"; exit 1; }
-[ "$(echo "$opts_help" | wc -l)" = 21 ] # 18 and --previous, --repair, --shortest-detours
+[ "$(echo "$opts_help" | wc -l)" = 22 ] # 18 and --previous, --repair, --shortest-detours, --vls
 
 # -v adds the load and write times; -q wins over -v
 "$bin" -v "$top/topofiles/zahavi-4ary2.topo" -o "$tmp/l4" 2>"$tmp/err4"

@@ -44,15 +44,23 @@ placed "thin 4:2,3 --drop-links 6@1 --seed 16" 67 20 "shift 63 4032 16 12.19 8 6
 
 # thin seed 20: leaves with no up*-down* path between them (32 ordered pairs), so the
 # CA-to-CA routes themselves close a credit loop on one VL (refused before): every
-# route is placed, CA-to-CA ones too (inside OpenSM only with QoS on); 3 routes of
-# one top fit on neither VL and are named, not covered; the exit stays 0
+# route is placed, CA-to-CA ones too (inside OpenSM only with QoS on). On two VLs
+# (--vls 2) 3 routes of one top fit on neither VL and are named, not covered (the
+# exit stays 0); on the 4 assumed they take VL 2, and every VL is clean
 "$bin/vartree-gen" thin 4:2,3 --drop-links 6@1 --seed 20 -o "$tmp/g.topo"
-"$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l" 2>"$tmp/err" || bad "thin seed 20: $(tail -1 "$tmp/err")"
-grep -q '^vartree-route: routed with a second VL: .*; the CA-to-CA routes turn down-up themselves (leaves with no up\*-down\* path between them), so every route, placed one by one, .*: 194 routes that start at 28 switches use VL 1; VL 0 has no credit loop; 3 routes that start at 1 switches (the first: "L2-S0003" (0x0002c95002000003) to LID 20) close one on either VL with the routes placed before them, so VL 1 has one (.*): those routes are not covered' "$tmp/err" ||
+"$bin/vartree-route" "$tmp/g.topo" --vls 2 -o "$tmp/l" 2>"$tmp/err" || bad "thin seed 20: $(tail -1 "$tmp/err")"
+grep -q '^vartree-route: routed with a second VL: .*; the CA-to-CA routes turn down-up themselves (leaves with no up\*-down\* path between them), so every route, placed one by one, .*: 194 routes that start at 28 switches use VL 1; VL 0 has no credit loop; 3 routes that start at 1 switches (the first: "L2-S0003" (0x0002c95002000003) to LID 20) close one on either VL with the routes placed before them, so VL 1 has one (.*): those routes are not covered (they stay on VL 1, apart from every CA-to-CA route); the fabric has 2 data VLs (3 would cover them)$' "$tmp/err" ||
 	bad "thin seed 20: $(grep 'second VL' "$tmp/err" | cut -c1-300)"
-a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --all-sources --vl-split -q)
+a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --all-sources --vl-split --vls 2 -q)
 [ $? = 1 ] && grep -q '^audit: credit-loop: 1 (first: VL 1: ' <<<"$a" && grep -q '^audit: VL 1: 194 routes from 28 switches, audited apart' <<<"$a" ||
 	bad "thin seed 20: $(grep '^audit' <<<"$a")"
+"$bin/vartree-route" "$tmp/g.topo" -o "$tmp/l4" 2>"$tmp/err" || bad "thin seed 20, 4 VLs: $(tail -1 "$tmp/err")"
+cmp -s "$tmp/l" "$tmp/l4" || bad "thin seed 20: the tables depend on the VLs"
+grep -qxF 'vartree-route: VLs: the routes use 3 of the 4 data VLs assumed (a topology file does not say how many its links run; --vls N sets it): VL 1: 191 routes from 28 switches; VL 2: 3 routes from 1 switches' "$tmp/err" ||
+	bad "thin seed 20, 4 VLs: $(grep 'VLs' "$tmp/err" | cut -c1-300)"
+a=$("$bin/vartree-analyze" "$tmp/g.topo" --lfts "$tmp/l" --all-sources --vl-split -q)
+[ $? = 0 ] && grep -qxF "$ok" <<<"$a" && grep -q '^audit: VLs 1-2: 194 routes from 28 switches (VL 1: 191 from 28, VL 2: 3 from 1, first "L2-S0003" (0x0002c95002000003) to LID 20), audited apart' <<<"$a" ||
+	bad "thin seed 20, 4 VLs: $(grep '^audit' <<<"$a")"
 
 # a fabric cut into pieces (hosts that reach no other host): each piece that is a
 # tree is routed as a plane of a multi-rail fabric. pruned 4,2 here was refused
