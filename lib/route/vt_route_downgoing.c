@@ -207,6 +207,26 @@ static uint32_t capacity_pick(const struct router *r, uint32_t s, uint32_t rot, 
 	return best;
 }
 
+/*
+ * Does switch s scan its up-links from the destination's serial on (the
+ * turn the plan's fill routes take, write_fill) rather than from its LMC
+ * offset (least_loaded)? Only above the leaves, over parallel links to a
+ * parent, where leaves lost some parallel links but no parent
+ * (deg.lanes_dmg) and the tops share the level below them (not split_dmg:
+ * a SuperPOD of one core group). From the offset (0 without LMC) ties went
+ * to the first least-used link: superpod 2,2,18,9,2,1 --drop-links 2@0
+ * --seed 3 3/1.82, from the serial 2/1.72 (cut bound 2/1.55, OpenSM's
+ * minhop 2/1.80). Measured, not derived: where a leaf lost a parent (a
+ * spine down, superpod 2,4,18,9,3,1 --drop-switches 1@1) it was worse,
+ * 3/1.83 to 3/2.10; on every switch above the leaves of the issue's split
+ * cores and SuperPODs, 77 rows of 455 better and 128 worse.
+ */
+static int serial_turn(const struct router *r, uint32_t s)
+{
+	return r->t->level[s] && r->deg.lanes_dmg && !r->deg.split_dmg &&
+	       vt_route_parallel_up(r->t, s);
+}
+
 /* Switch s's least-loaded up-link, scanned from rot on; *rq its parent's port. */
 static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, uint32_t *rq)
 {
@@ -223,6 +243,8 @@ static uint32_t least_loaded(const struct router *r, uint32_t s, uint32_t rot, u
 		*rq = r->f->ports[swport(r, s, t->up_port[best])].peer;
 		return best;
 	}
+	if (serial_turn(r, s))
+		rot = r->main.serial;
 	for (uint32_t i = 0; i < nu; i++) {
 		uint32_t j = a + (i + rot) % nu;
 		uint32_t q = r->f->ports[swport(r, s, t->up_port[j])].peer;

@@ -252,6 +252,8 @@ struct route_degraded {
 	int leaf_dmg;
 	/* leaf_dmg, and the level below the tops falls into two or more groups */
 	int split_dmg;
+	/* leaf_dmg, but every leaf kept as many parents as the most a leaf has */
+	int lanes_dmg;
 	/*
 	 * Where leaf_dmg or some clost: per switch above the leaves, it has at most
 	 * VT_STAGE_SRC compute ranks below it (stage_load counts their flows;

@@ -439,12 +439,41 @@ static int prefix_damage(const vt_tree *t)
 	return some;
 }
 
+/* Distinct parents of switch s (its up-links are listed parent by parent). */
+static uint32_t parents_of(const vt_tree *t, uint32_t s)
+{
+	uint32_t n = t->up_start[s + 1] > t->up_start[s];
+
+	for (uint32_t j = t->up_start[s] + 1; j < t->up_start[s + 1]; j++)
+		n += t->up_peer[j] != t->up_peer[j - 1];
+	return n;
+}
+
+/* deg.lanes_dmg: see struct route_degraded. */
+static int lanes_damage(const struct router *r, const vt_tree *t)
+{
+	uint32_t most = 0;
+
+	if (!r->deg.leaf_dmg)
+		return 0;
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++) {
+		uint32_t n = parents_of(t, t->by_level[i]);
+
+		most = n > most ? n : most;
+	}
+	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
+		if (parents_of(t, t->by_level[i]) != most)
+			return 0;
+	return 1;
+}
+
 /* deg.sib: see struct route_degraded; a sibling is looked for among the first parent's children. */
 void vt_route_siblings(struct router *r, const vt_tree *t)
 {
 	r->deg.leaf_spread = leaf_spread(t);
 	r->deg.prefix_dmg = prefix_damage(t);
 	parent_groups(r, t);
+	r->deg.lanes_dmg = lanes_damage(r, t);
 	memset(r->deg.charge, 0, t->up_start[t->nsw] * sizeof(*r->deg.charge));
 	for (uint32_t i = t->lvl_start[0]; i < t->lvl_start[1]; i++)
 		if (r->deg.leaf_spread)

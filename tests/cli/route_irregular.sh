@@ -142,6 +142,10 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # minhop 2/1.80) before a spine found over parallel links to the main route's
 # top took the one the shift stages load least wherever a leaf lost up-links,
 # not on split cores only (vt_route_found_window's stage_load; one core group).
+# Then 3/1.816901, --seed 1 2/1.802817 and superpod 2,4,18,9,3,1 --drop-links 1@0
+# --seed 3 4/2.125874 before a spine with parallel links to its tops scanned
+# them from the destination's serial on where leaves lost links but no parent
+# (vt_route_downgoing.c's serial_turn).
 # cores 2,18,9,40,10 (a leaf's 10 up-links go to 10 of 36 line ASICs, so two
 # leaves share 0 to 9 lines and shortest routes crowd the shared ones): 5/3.00,
 # --drop-hosts 5 5/2.97, cores 2,16,8,36,12 3/2.67, cores 2,10,5,24,8 2/1.96
@@ -223,12 +227,14 @@ cores 2,24,12,60,12 --drop-switches 1@1|2 1.970793|-|--vl-split
 superpod 2,2,12,6,2,1 --drop-links 1@0 --seed 4|2 1.531915|bound|--vl-split
 superpod 2,2,12,6,2,1 --drop-switches 1@1 --seed 6|2 1.574468|bound|--vl-split
 superpod 2,4,18,9,3,1 --drop-switches 1@1 --seed 5|2 1.776224|bound|--vl-split
-superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|3 1.816901|-|--vl-split
 cores 2,18,9,40,10|1 1.000000|bound|--vl-split
 cores 2,18,9,40,10 --drop-hosts 5|1 1.000000|bound|--vl-split
 cores 2,16,8,36,12|2 1.819026|-|--vl-split
 cores 2,10,5,24,8|2 1.701571|-|--vl-split
 cores 2,14,7,30,10|2 1.364548|-|--vl-split
+superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|2 1.718310|-|--vl-split
+superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 1|2 1.521127|bound|--vl-split
+superpod 2,4,18,9,3,1 --drop-links 1@0 --seed 3|3 1.902098|-|--vl-split
 EOF
 echo "$n fabrics, $nfail failures"
 [ $nfail = 0 ]
