@@ -32,6 +32,13 @@
 #define LANES_MAX_CELLS (1u << 24)
 /* Rounds of choices made again with every other one made. */
 #define LANES_ROUNDS 8
+/*
+ * The work (ranks^2 x spines x links^2 per pass: every flow scored on every
+ * choice) past which fewer rounds run, and past which one pass is too many:
+ * cores 2,36,18,100,20 (2000 hosts) took 45 s CPU for 9 passes; cores
+ * 2,18,9,40,10 takes 6e6 a pass, 0.15 s for all 9.
+ */
+#define LANES_MAX_WORK (1ull << 28)
 
 struct lanes {
 	const vt_tree *t;
@@ -387,7 +394,7 @@ static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 }
 
 /* Every line's choice for every rank: rank order, then again with the others made. */
-static void plan(struct lanes *ln)
+static void plan(struct lanes *ln, uint32_t rounds)
 {
 	const vt_tree *t = ln->t;
 
@@ -399,7 +406,7 @@ static void plan(struct lanes *ln)
 			if (ln->xs[x + 1] > ln->xs[x])
 				pick(ln, d, x);
 	}
-	for (uint32_t round = 0, moved = 1; moved && round < LANES_ROUNDS; round++) {
+	for (uint32_t round = 0, moved = 1; moved && round < rounds; round++) {
 		moved = 0;
 		for (uint32_t d = 0; d < ln->n; d++) {
 			if (t->order.port[d] == VT_NONE)
@@ -463,15 +470,22 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 /*
  * After plane t's tables are written: on a split core whose leaves' line
  * sets overlap unevenly, the compute nodes' LIDs take the lanes. Out of
- * memory, or past LANES_MAX_CELLS, the tables stay as routed.
+ * memory, or past LANES_MAX_CELLS or LANES_MAX_WORK, the tables stay as
+ * routed.
  */
 void vt_route_lanes(struct router *r, const vt_tree *t)
 {
 	struct lanes ln = {.t = t};
 
+	uint64_t pass;
+
 	if (lanes_apply(&ln, r, t) && !lanes_alloc(&ln, t) && lanes_lines(&ln, r, t) &&
-	    lanes_leaves(&ln, r, t) && !lanes_model_alloc(&ln)) {
-		plan(&ln);
+	    lanes_leaves(&ln, r, t) &&
+	    (pass = (uint64_t)ln.n * ln.n * ln.ns * ln.q * ln.q) <= LANES_MAX_WORK / 2 &&
+	    !lanes_model_alloc(&ln)) {
+		uint64_t rounds = LANES_MAX_WORK / pass - 1;
+
+		plan(&ln, rounds < LANES_ROUNDS ? (uint32_t)rounds : LANES_ROUNDS);
 		for (uint32_t d = 0; d < ln.n; d++)
 			if (t->order.port[d] != VT_NONE && r->f->ports[t->order.port[d]].lid)
 				rewrite(r, &ln, d);
