@@ -19,9 +19,9 @@
  *   before one stands (top: worst 4 against 2; L1-uplink: average 1.9123
  *   against 1.8382, bound 1.8338); a wider margin over the bound, or
  *   refusing far over it uncounted, changes tables (vt_route_guard.c);
- * - the exact loads of only the links a candidate changes
- *   (vt_route_guard_local.h) cost 22-350 ms: every destination's paths
- *   cross them;
+ * - the exact loads of only the links a candidate changes (commit 390317f,
+ *   removed unused since) cost 22-350 ms: every destination's paths cross
+ *   them;
  * - a candidate counted from the previous tables' count, which the plugin
  *   could keep across sweeps, costs 3-30 ms (144-1062 changed columns), but
  *   that count is a whole one where none is kept (vartree-route --previous,
