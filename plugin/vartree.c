@@ -161,13 +161,14 @@ static void hops_stage(struct hops_job *j, int stage)
 	pthread_mutex_unlock(&j->mu);
 }
 
-static void *hops_run(void *arg)
+/* Prepares and fills the min-hop rows, timed; in the thread, says when the rows are ready. */
+static void hops_work(struct hops_job *j, int threaded)
 {
-	struct hops_job *j = arg;
 	double t0 = vtp_now_ms(), c0 = vtp_cpu_ms(), f0;
 
 	j->ret = vtp_hops_prepare(j->subn, &j->w, &j->st, &j->e);
-	hops_stage(j, j->ret ? HOPS_OVER : HOPS_READY);
+	if (threaded)
+		hops_stage(j, j->ret ? HOPS_OVER : HOPS_READY);
 	if (!j->ret) {
 		f0 = vtp_now_ms();
 		vtp_hops_fill_share(j->w);
@@ -175,6 +176,11 @@ static void *hops_run(void *arg)
 	}
 	j->ms = vtp_now_ms() - t0;
 	j->cpu = vtp_cpu_ms() - c0;
+}
+
+static void *hops_run(void *arg)
+{
+	hops_work(arg, 1);
 	return NULL;
 }
 
@@ -230,20 +236,10 @@ static int hops_finish(struct vtp *p, struct hops_job *j)
 
 	if (j->how == HOPS_OPENSM)
 		return 1;
-	if (j->how == HOPS_THREAD) {
+	if (j->how == HOPS_THREAD)
 		hops_join(j);
-	} else {
-		double c0 = vtp_cpu_ms(), f0 = t0;
-
-		j->ret = vtp_hops_prepare(j->subn, &j->w, &j->st, &j->e);
-		if (!j->ret) {
-			f0 = vtp_now_ms();
-			vtp_hops_fill_share(j->w);
-			j->st.fill_ms = vtp_now_ms() - f0;
-		}
-		j->ms = vtp_now_ms() - t0;
-		j->cpu = vtp_cpu_ms() - c0;
-	}
+	else
+		hops_work(j, 0);
 	vtp_hops_work_free(j->w);
 	j->w = NULL;
 	if (j->ret) {

@@ -338,6 +338,37 @@ static void walk_bound(const struct route_look *lk, uint32_t n, uint32_t *cap,
 	}
 }
 
+/* Link-stage id decoded: its stage s, top k, leaf l (x up, y down) and direction. */
+struct link_stage {
+	uint32_t s, k, l;
+	int dn;
+};
+
+static struct link_stage link_stage_of(const struct route_look *lk, uint32_t cells, uint32_t id)
+{
+	uint32_t c = id % cells;
+	int dn = id >= cells;
+
+	return (struct link_stage){c / (lk->nl * lk->ns), dn ? c / lk->nl % lk->ns : c % lk->ns,
+				   dn ? c % lk->nl : c / lk->ns % lk->nl, dn};
+}
+
+/*
+ * Does leaf rank j's flow of link-stage ls cross it? Its destination rank
+ * into *e, its source leaf into *xi.
+ */
+static int flow_crosses(const struct router *r, const struct link_stage *ls, uint32_t j,
+			uint32_t *e, uint32_t *xi)
+{
+	const vt_tree *t = r->t;
+	uint32_t n = t->order.n, i = ls->dn ? (j + n - ls->s) % n : j;
+
+	*e = ls->dn ? j : (j + ls->s) % n;
+	*xi = leaf_of(r, i);
+	return t->order.port[i] != VT_NONE && t->order.port[*e] != VT_NONE &&
+	       leaf_of(r, *e) != *xi && tops_of(&r->look, *e)[*xi] == ls->k;
+}
+
 /*
  * Draws one of the flows crossing link-stage id (up cells, then down
  * cells): its rank into *d, its source leaf into *x; 0 when none. *work
@@ -346,19 +377,15 @@ static void walk_bound(const struct route_look *lk, uint32_t n, uint32_t *cap,
 static int walk_flow(struct router *r, vt_rand *g, uint32_t id, uint32_t *d, uint32_t *x,
 		     uint64_t *work)
 {
-	const vt_tree *t = r->t;
 	const struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, cells = n * lk->nl * lk->ns, got = 0, c = id % cells;
-	int dn = id >= cells;
-	uint32_t s = c / (lk->nl * lk->ns), k = dn ? c / lk->nl % lk->ns : c % lk->ns;
-	uint32_t l = dn ? c % lk->nl : c / lk->ns % lk->nl; /* its leaf: x up, y down */
+	struct link_stage at = link_stage_of(lk, r->t->order.n * lk->nl * lk->ns, id);
+	uint32_t got = 0, l = at.l;
 
 	*work += lk->nranks[l];
 	for (uint32_t j = lk->first[l]; j < lk->first[l] + lk->nranks[l]; j++) {
-		uint32_t e = dn ? j : (j + s) % n, i = dn ? (j + n - s) % n : j, xi = leaf_of(r, i);
+		uint32_t e, xi;
 
-		if (t->order.port[i] == VT_NONE || t->order.port[e] == VT_NONE ||
-		    leaf_of(r, e) == xi || tops_of(lk, e)[xi] != k)
+		if (!flow_crosses(r, &at, j, &e, &xi))
 			continue;
 		if (!vt_rand_below(g, ++got)) {
 			*d = e;
@@ -490,18 +517,15 @@ static void weigh_best(struct router *r, const struct look_search *ls, const str
 		       vt_rand *g, uint32_t id, uint32_t *bd, uint32_t *bx, uint32_t *bk,
 		       int64_t *best, uint64_t *work)
 {
-	const vt_tree *t = r->t;
 	const struct route_look *lk = &r->look;
-	uint32_t n = t->order.n, c = id % ls->cells, ties = 0;
-	int dn = id >= ls->cells;
-	uint32_t s = c / (lk->nl * lk->ns), k = dn ? c / lk->nl % lk->ns : c % lk->ns;
-	uint32_t l = dn ? c % lk->nl : c / lk->ns % lk->nl; /* its leaf: x up, y down */
+	struct link_stage cell = link_stage_of(lk, ls->cells, id);
+	uint32_t ties = 0, l = cell.l, k = cell.k;
 
 	*best = INT64_MAX;
 	for (uint32_t j = lk->first[l]; j < lk->first[l] + lk->nranks[l]; j++) {
-		uint32_t e = dn ? j : (j + s) % n, i = dn ? (j + n - s) % n : j, xi = leaf_of(r, i);
-		if (t->order.port[i] == VT_NONE || t->order.port[e] == VT_NONE ||
-		    leaf_of(r, e) == xi || tops_of(lk, e)[xi] != k)
+		uint32_t e, xi;
+
+		if (!flow_crosses(r, &cell, j, &e, &xi))
 			continue;
 		for (uint32_t kk = 0; kk < lk->ns; kk++) {
 			size_t at = ((size_t)e * lk->nl + xi) * lk->ns + kk;
