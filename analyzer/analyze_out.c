@@ -280,6 +280,19 @@ static json_t *json_pattern(const struct opts *o, const vt_fabric *f, const stru
 	return p;
 }
 
+/* The VL split's figures: routes off VL 0, per VL from 1 on, and those not covered. */
+static void json_vls(json_t *rj, const vt_vl_split *vl)
+{
+	json_t *per = json_array();
+
+	vt_json_set(rj, "vl1_routes", vt_json_u64(vl->nvl1));
+	vt_json_set(rj, "vls_used", json_integer(vl->nvls));
+	for (unsigned v = 1; v < vl->nvls && v < VT_VL_MAX; v++)
+		json_array_append_new(per, vt_json_u64(vl->nvl[v]));
+	vt_json_set(rj, "vl_routes", per);
+	vt_json_set(rj, "routes_not_covered", vt_json_u64(vl->nopen));
+}
+
 int analyze_print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struct routing *rs,
 		       unsigned nr, vt_err *e)
 {
@@ -297,7 +310,7 @@ int analyze_print_json(FILE *fp, const struct opts *o, const vt_fabric *f, struc
 		vt_json_set(rj, "hosts", json_integer(active_ranks(&r->order)));
 		vt_json_set(rj, "audit", json_audit(f, &r->audit));
 		if (r->vl.bits)
-			vt_json_set(rj, "vl1_routes", vt_json_u64(r->vl.nvl1));
+			json_vls(rj, &r->vl);
 		for (unsigned i = 0; i < r->npat; i++)
 			json_array_append_new(pats, json_pattern(o, f, r, i));
 		vt_json_set(rj, "patterns", pats);

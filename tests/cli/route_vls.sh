@@ -48,6 +48,19 @@ audit: VLs 1-2: 421 routes from 45 switches (VL 1: 417 from 45, VL 2: 4 from 4, 
 audit: VLs: the routes use 3 of the 3 data VLs given (--vls)"
 [ "$(grep -E '^audit: (ok|credit|VL)' <<<"$a")" = "$want" ] || bad "--vls 3: $(grep '^audit' <<<"$a")"
 
+# JSON: the routes per VL off VL 0 and those not covered, with 2 and with 3 VLs
+for v in 2 3; do
+	j=$("$bin/vartree-analyze" "$t" --lfts "$tmp/l2" --all-sources --vl-split --vls $v --json -q)
+	got=$(python3 -c 'import json, sys
+r = json.load(sys.stdin)["routings"][0]
+print(r["vl1_routes"], r["vls_used"], r["vl_routes"], r["routes_not_covered"])' <<<"$j")
+	case $v in
+	2) want='421 2 [421] 4' ;;
+	3) want='421 3 [417, 4] 0' ;;
+	esac
+	[ "$got" = "$want" ] || bad "--vls $v --json: $got, not $want"
+done
+
 # the default: 4 data VLs assumed (a topology file does not say), 3 used
 "$bin/vartree-route" "$t" -o "$tmp/l4" 2>"$tmp/err" || bad "default: $(tail -1 "$tmp/err")"
 grep -qxF 'vartree-route: VLs: the routes use 3 of the 4 data VLs assumed (a topology file does not say how many its links run; --vls N sets it): VL 1: 417 routes from 45 switches; VL 2: 4 routes from 4 switches' "$tmp/err" ||
