@@ -41,11 +41,34 @@ static size_t first_on(const vt_vl_split *v, const vt_fabric *f, unsigned vl, ch
 	return 0;
 }
 
+/* Where the data VLs assumed come from: --vls, the live ports, or the default. */
+static const char *vls_source(const struct opts *o, const vt_fabric *f)
+{
+	if (o->vls)
+		return "given (--vls)";
+	if (f->vls)
+		return "the fabric runs (its switch ports' operational VLs)";
+	return "assumed (a topology file does not say how many its links run; --vls N sets it)";
+}
+
+/* The VLs the routes use of those the fabric has, or that it has too few. */
+static void print_vls(FILE *fp, const struct opts *o, const vt_fabric *f, const vt_vl_split *v)
+{
+	if (v->nvls > vt_fabric_vls(f))
+		fprintf(fp,
+			"audit: VLs: the routes need %u data VLs, and the fabric has %u (%s): the "
+			"routes off VL 0 are not covered\n",
+			v->nvls, vt_fabric_vls(f), o->vls ? "--vls" : vls_source(o, f));
+	else
+		fprintf(fp, "audit: VLs: the routes use %u of the %u data VLs %s\n", v->nvls,
+			v->cap, vls_source(o, f));
+}
+
 /*
  * The routes on VLs other than 0, when some are: how many, from how many
  * switches, the first; then the VLs they use of those the fabric has.
  */
-static void print_vl1(FILE *fp, const vt_fabric *f, const struct routing *r)
+static void print_vl1(FILE *fp, const struct opts *o, const vt_fabric *f, const struct routing *r)
 {
 	const vt_vl_split *v = &r->vl;
 	char n[VT_NODE_NAME_MAX], per[(VT_NODE_NAME_MAX + 60) * VT_VL_MAX] = "";
@@ -71,22 +94,7 @@ static void print_vl1(FILE *fp, const vt_fabric *f, const struct routing *r)
 					v->nvl1, v->nsrc, v->placed ? "" : " that are not leaves",
 					per, k ? ")" : "",
 					vt_node_name(f, f->switches[sw], n, sizeof(n)), lid);
-				if (v->nvls > vt_fabric_vls(f))
-					fprintf(fp,
-						"audit: VLs: the routes need %u data VLs, and the "
-						"fabric has %u (--vls): the routes off VL 0 are "
-						"not "
-						"covered\n",
-						v->nvls, vt_fabric_vls(f));
-				else
-					fprintf(fp,
-						"audit: VLs: the routes use %u of the %u data VLs "
-						"%s\n",
-						v->nvls, v->cap,
-						f->vls ? "given (--vls)"
-						       : "assumed (a topology file does not say "
-							 "how "
-							 "many its links run; --vls N sets it)");
+				print_vls(fp, o, f, v);
 				return;
 			}
 }
@@ -138,7 +146,7 @@ void analyze_print_table(FILE *fp, const struct opts *o, const vt_fabric *f, str
 			nr > 1 ? (k ? "B" : "A") : "", rs[k].name, rs[k].order.n,
 			active_ranks(&rs[k].order));
 		print_audit(fp, f, &rs[k]);
-		print_vl1(fp, f, &rs[k]);
+		print_vl1(fp, o, f, &rs[k]);
 	}
 	if (nr == 1) {
 		fprintf(fp, "%-28s %7s %12s %6s %8s %6s %8s %8s\n", "pattern", "stages", "flows",

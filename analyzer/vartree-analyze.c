@@ -409,7 +409,8 @@ static int load_all(const struct opts *o, vt_fabric **f, struct routing *rs, uns
 	if (o->live) {
 		if (vt_live_capture(o->local.ca, (int)o->local.port, f, &rs[0].lfts, e))
 			return -1;
-		(*f)->vls = o->vls;
+		if (o->vls) /* else the VLs the switch ports run, as read */
+			(*f)->vls = o->vls;
 		rs[0].name = "live";
 		/* the switches' own tables, split as vartree splits the tables it routes */
 		if (o->vl_split && vt_route_vl_split(*f, NULL, &rs[0].lfts, &rs[0].vl, e))

@@ -154,7 +154,30 @@ static uint32_t count(const ibnd_node_t *list)
 	return n;
 }
 
-/* Each link once: from the end with the smaller (node, port). */
+/*
+ * Data VLs a port runs, from its PortInfo OperVLs (1: VL0, 2: VL0-1, 3: VL0-3,
+ * 4: VL0-7, 5: VL0-14); 0 where the SM has not set it.
+ */
+static unsigned port_data_vls(const ibnd_port_t *p)
+{
+	uint32_t v = 0;
+
+	mad_decode_field((uint8_t *)p->info, IB_PORT_OPER_VLS_F, &v);
+	return v >= 1 && v <= 4 ? 1u << (v - 1) : v == 5 ? 15 : 0;
+}
+
+/* The fewer of vls and a switch link end's data VLs, where that is known. */
+static unsigned fewer_vls(unsigned vls, const ibnd_port_t *p)
+{
+	unsigned v = port_data_vls(p);
+
+	return v && (!vls || v < vls) ? v : vls;
+}
+
+/*
+ * Each link once: from the end with the smaller (node, port). f->vls: the
+ * fewest data VLs a switch link end runs (as OpenSM sets them), 0: none said.
+ */
 static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_err *e)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -175,6 +198,8 @@ static int add_links(vt_fabric *f, const struct ibnd_idx *map, uint32_t n, vt_er
 				return vt_err_set(e, "%s port %d links to an unknown node",
 						  vt_node_name(f, a, nm, sizeof(nm)), p);
 			}
+			if (nd->type == IB_NODE_SWITCH || rp->node->type == IB_NODE_SWITCH)
+				f->vls = fewer_vls(fewer_vls(f->vls, ip), rp);
 			if (b < a || (b == a && rp->portnum < p))
 				continue;
 			w = link_width(port_width(ip), port_width(rp));

@@ -27,7 +27,7 @@ done
 # hosts, and the SL2VL tables of the VL-2 route's switch
 cat >"$tmp/probe.sh" <<PROBE
 set -u
-"$VT_BIN/vartree-analyze" --live --all-sources --vl-split --vls 8 -q >live.out 2>&1
+"$VT_BIN/vartree-analyze" --live --all-sources --vl-split -q >live.out 2>&1
 ibnetdiscover >live.topo 2>/dev/null || exit 3
 lid_of() { awk -v g="\$1" '/^Switch/ && index(\$0, "\"S-" substr(g, 3) "\"") { sub(/.* lid /, ""); sub(/ .*/, ""); print; exit }' live.topo; }
 v2=\$(sed -n 's/^audit: VLs 1-2: .*VL 2: [0-9]* from [0-9]*, first "[^"]*" (\(0x[0-9a-f]*\)) to LID \([0-9]*\)).*/\1 \2/p' live.out)
@@ -64,6 +64,9 @@ want=$(sed -n 's/^audit: VLs 1-2: .* (VL 1: \([0-9]*\) from \([0-9]*\), VL 2: \(
 p=$d/sweep-1
 [ "$(cat "$p/exec.status")" = 0 ] || { cat "$p/exec.out" "$p/live.out" 2>/dev/null; fail "probe failed"; }
 grep -q '^audit: ok' "$p/live.out" || fail "live tables: $(grep '^audit' "$p/live.out")"
+# without --vls the live audit takes the VLs the switch ports run (OpenSM set 8 on ibsim's)
+grep -qxF "audit: VLs: the routes use 3 of the 8 data VLs the fabric runs (its switch ports' operational VLs)" "$p/live.out" ||
+	fail "live VLs: $(grep '^audit: VLs:' "$p/live.out")"
 grep -q '^[[:space:]]*sl\.*0x2$' "$p/path.vl2" || { cat "$p/pair2" "$p/path.vl2"; fail "VL-2 route's path record is not SL 2"; }
 grep -q '^[[:space:]]*sl\.*0x1$' "$p/path.vl1" || { cat "$p/pair1" "$p/path.vl1"; fail "VL-1 route's path record is not SL 1"; }
 grep -q '^[[:space:]]*sl\.*0x0$' "$p/path.ca" || { cat "$p/path.ca"; fail "CA-to-CA path record is not SL 0"; }
