@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_uf.h"
 #include "tree/vt_tree.h"
 
 enum { TURN_NONE, TURN_UP, TURN_OTHER }; /* no turn, one into a higher group, others */
@@ -155,13 +156,6 @@ static void settle(struct split_ctx *c, vt_vl_split *s, uint32_t lid)
 	}
 }
 
-static uint32_t find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x)
-		x = up[x] = up[up[x]];
-	return x;
-}
-
 static int above(const struct split_ctx *c, uint32_t x, unsigned l)
 {
 	return c->level[x] != VT_TREE_OUTSIDE && c->level[x] > l;
@@ -179,18 +173,17 @@ static void groups(struct split_ctx *c)
 	for (unsigned l = 0; l < c->nlev; l++) {
 		uint32_t n = 0, *g = c->group + (size_t)l * c->nsw;
 
-		for (uint32_t x = 0; x < c->nsw; x++)
-			c->stack[x] = x;
+		vt_uf_init(c->stack, c->nsw);
 		for (uint32_t p = 0; p < f->nports; p++) {
 			uint32_t a = f->nodes[f->ports[p].node].sw, b = c->chan_sw[p];
 
 			if (a != VT_NONE && b != VT_NONE && above(c, a, l) && above(c, b, l))
-				c->stack[find(c->stack, a)] = find(c->stack, b);
+				vt_uf_union_into(c->stack, a, b);
 		}
 		for (uint32_t x = 0; x < c->nsw; x++)
 			g[x] = VT_NONE;
 		for (uint32_t x = 0; x < c->nsw; x++) {
-			uint32_t r = find(c->stack, x);
+			uint32_t r = vt_uf_find(c->stack, x);
 
 			if (!above(c, x, l))
 				continue;

@@ -10,14 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_uf.h"
 #include "gen/vt_gen_real_int.h"
-
-static uint32_t find(uint32_t *up, uint32_t x)
-{
-	while (up[x] != x)
-		x = up[x] = up[up[x]];
-	return x;
-}
 
 /*
  * Directors: the switches of the level pair, one chassis per connected group.
@@ -53,14 +47,13 @@ int vt_gen_director_find(struct real *r, vt_err *e)
 	up = malloc((b->nnodes + 1) * sizeof(*up));
 	if (!up)
 		return vt_err_nomem(e, "out of memory");
-	for (uint32_t n = 0; n < b->nnodes; n++)
-		up[n] = n;
+	vt_uf_init(up, b->nnodes);
 	for (uint32_t pi = 0; pi < b->nports; pi++) {
 		uint32_t n = b->ports[pi].node, q = vt_peer_node(b, pi);
 
 		if (q != VT_NONE && is_switch(r, n) && is_switch(r, q) && r->sh->level[n] == lo &&
 		    r->sh->level[q] == lo + 1)
-			up[find(up, n)] = find(up, q);
+			vt_uf_union_into(up, n, q);
 	}
 	cnt = calloc((size_t)b->nnodes * 2 + 2, sizeof(*cnt));
 	if (!cnt) {
@@ -74,7 +67,7 @@ int vt_gen_director_find(struct real *r, vt_err *e)
 		if (!is_switch(r, n) ||
 		    (r->sh->level[n] != lv && (by || r->sh->level[n] != lv + 1)))
 			continue;
-		root = find(up, n);
+		root = vt_uf_find(up, n);
 		if (r->chassis[root] == VT_NONE)
 			r->chassis[root] = nch++;
 		r->chassis[n] = r->chassis[root];

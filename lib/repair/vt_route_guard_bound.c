@@ -15,14 +15,8 @@
 #include <string.h>
 
 #include "analysis/vt_bound.h"
+#include "base/vt_uf.h"
 #include "tree/vt_tree.h"
-
-static uint32_t find(uint32_t *up, uint32_t s)
-{
-	while (up[s] != s)
-		s = up[s] = up[up[s]];
-	return s;
-}
 
 /* Is switch s inside the level-l subtrees (its level l or below)? */
 static int below(const uint8_t *level, uint32_t s, uint32_t l)
@@ -40,10 +34,9 @@ static void level_cuts(vt_cuts *c, const vt_routes *r, const uint8_t *level, uin
 {
 	const vt_fabric *f = r->f;
 
-	for (uint32_t s = 0; s < r->nsw; s++) {
-		up[s] = s;
+	vt_uf_init(up, r->nsw);
+	for (uint32_t s = 0; s < r->nsw; s++)
 		id[s] = VT_NONE;
-	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		const struct vt_node *nd = &f->nodes[f->switches[s]];
 
@@ -51,7 +44,7 @@ static void level_cuts(vt_cuts *c, const vt_routes *r, const uint8_t *level, uin
 			uint32_t q = vt_peer_switch(f, nd->first_port + p);
 
 			if (q != VT_NONE && below(level, q, l))
-				up[find(up, s)] = find(up, q);
+				vt_uf_union_into(up, s, q);
 		}
 	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
@@ -60,7 +53,7 @@ static void level_cuts(vt_cuts *c, const vt_routes *r, const uint8_t *level, uin
 
 		if (!below(level, s, l))
 			continue;
-		root = find(up, s);
+		root = vt_uf_find(up, s);
 		if (id[root] == VT_NONE)
 			id[root] = (*next)++;
 		for (unsigned p = 1; p <= nd->nports; p++) {
@@ -74,7 +67,7 @@ static void level_cuts(vt_cuts *c, const vt_routes *r, const uint8_t *level, uin
 		uint32_t s = r->rank_sw[a];
 
 		if (s != VT_NONE && below(level, s, l))
-			c->member[(size_t)l * r->n + a] = id[find(up, s)];
+			c->member[(size_t)l * r->n + a] = id[vt_uf_find(up, s)];
 	}
 }
 
