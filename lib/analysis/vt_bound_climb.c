@@ -41,6 +41,7 @@
 
 #include "analysis/vt_bound.h"
 #include "analysis/vt_bound_int.h"
+#include "base/vt_maxflow.h"
 
 /* More runs of ranks than this per leaf: shifts would cost n per stage, the bound stays off. */
 #define CLIMB_RUNS_PER_LEAF 8
@@ -295,85 +296,19 @@ int vt_cut_climb_init(struct vt_cut_climb *cl, const vt_routes *r, const vt_tree
 	return 0;
 }
 
-/* Dinic's max flow over one subtree's network, source ns, sink ns + 1 (ns: its switches). */
-struct climb_net {
-	uint32_t nn, na;
-	uint32_t *head, *nxt, *to, *lvl, *q, *it;
-	uint64_t *cap;
-};
-
-static void net_arc(struct climb_net *g, uint32_t a, uint32_t b, uint64_t c)
-{
-	g->to[g->na] = b;
-	g->cap[g->na] = c;
-	g->nxt[g->na] = g->head[a];
-	g->head[a] = g->na++;
-	g->to[g->na] = a;
-	g->cap[g->na] = 0;
-	g->nxt[g->na] = g->head[b];
-	g->head[b] = g->na++;
-}
-
-/* BFS levels from src over arcs with room; 1 when snk is reached. */
-static int net_levels(struct climb_net *g, uint32_t src, uint32_t snk)
-{
-	uint32_t nq = 0;
-
-	for (uint32_t x = 0; x < g->nn; x++)
-		g->lvl[x] = VT_NONE;
-	g->lvl[src] = 0;
-	g->q[nq++] = src;
-	for (uint32_t h = 0; h < nq; h++)
-		for (uint32_t a = g->head[g->q[h]]; a != VT_NONE; a = g->nxt[a])
-			if (g->cap[a] && g->lvl[g->to[a]] == VT_NONE) {
-				g->lvl[g->to[a]] = g->lvl[g->q[h]] + 1;
-				g->q[nq++] = g->to[a];
-			}
-	return g->lvl[snk] != VT_NONE;
-}
-
-/* Up to lim more flow from x down the levels to snk; returns how much went. */
-static uint64_t net_push(struct climb_net *g, uint32_t x, uint32_t snk, uint64_t lim)
-{
-	if (x == snk)
-		return lim;
-	for (; g->it[x] != VT_NONE; g->it[x] = g->nxt[g->it[x]]) {
-		uint32_t a = g->it[x], y = g->to[a];
-		if (!g->cap[a] || g->lvl[y] != g->lvl[x] + 1)
-			continue;
-		uint64_t got = net_push(g, y, snk, lim < g->cap[a] ? lim : g->cap[a]);
-		if (got) {
-			g->cap[a] -= got;
-			g->cap[a ^ 1] += got;
-			return got;
-		}
-	}
-	return 0;
-}
-
 /* Can subtree k pass supplies sup (per node, summing to total) out at load L? */
-static int passes(const struct vt_cut_climb *cl, struct climb_net *g, uint32_t k,
-		  const uint64_t *sup, uint64_t total, uint64_t L)
+static int passes(const struct vt_cut_climb *cl, vt_maxflow *g, uint32_t k, const uint64_t *sup,
+		  uint64_t total, uint64_t L)
 {
 	uint32_t ns = cl->noff[k + 1] - cl->noff[k], src = ns, snk = ns + 1;
-	uint64_t got = 0, f;
 
-	g->nn = ns + 2;
-	g->na = 0;
-	for (uint32_t x = 0; x < g->nn; x++)
-		g->head[x] = VT_NONE;
+	vt_maxflow_reset(g, ns + 2);
 	for (uint32_t x = 0; x < ns; x++)
 		if (sup[x])
-			net_arc(g, src, x, sup[x]);
+			vt_maxflow_arc(g, src, x, sup[x], 0);
 	for (uint32_t a = cl->aoff[k]; a < cl->aoff[k + 1]; a++)
-		net_arc(g, cl->afrom[a], cl->ato[a] == ns ? snk : cl->ato[a], L);
-	while (got < total && net_levels(g, src, snk)) {
-		for (uint32_t x = 0; x < g->nn; x++)
-			g->it[x] = g->head[x];
-		while ((f = net_push(g, src, snk, total - got)))
-			got += f;
-	}
-	return got == total;
+		vt_maxflow_arc(g, cl->afrom[a], cl->ato[a] == ns ? snk : cl->ato[a], L, 0);
+	return vt_maxflow_run(g, src, snk, total) == total;
 }
 
 /*
@@ -382,7 +317,7 @@ static int passes(const struct vt_cut_climb *cl, struct climb_net *g, uint32_t k
  * repeat: a subtree's leaves send all their flows out in most). Else a flow,
  * and sup kept when it passes.
  */
-static int passes_kept(const struct vt_cut_climb *cl, struct climb_net *g, uint32_t k,
+static int passes_kept(const struct vt_cut_climb *cl, vt_maxflow *g, uint32_t k,
 		       const uint64_t *sup, uint64_t total, uint32_t L, uint64_t *passed,
 		       uint32_t *passL)
 {
@@ -404,7 +339,7 @@ static int passes_kept(const struct vt_cut_climb *cl, struct climb_net *g, uint3
  * The least load >= L0 at which subtree k passes sup; L0 where none does (a
  * leaf cannot climb out). passed, passL: as passes_kept keeps them.
  */
-static uint32_t least_load(const struct vt_cut_climb *cl, struct climb_net *g, uint32_t k,
+static uint32_t least_load(const struct vt_cut_climb *cl, vt_maxflow *g, uint32_t k,
 			   const uint64_t *sup, uint32_t L0, uint64_t *passed, uint32_t *passL)
 {
 	uint64_t total = 0, lo, hi;
@@ -441,7 +376,7 @@ struct climb_shift {
 	/* the same, of the last stage that passed (passes_kept), and per subtree its load */
 	uint64_t *pout, *pin;
 	uint32_t *poutL, *pinL; /* VT_NONE before one passed */
-	struct climb_net g;
+	vt_maxflow g;
 };
 
 /* One stage: each tapered subtree's flows out and in per leaf, then its least load. */
@@ -481,13 +416,7 @@ static void climb_shift_free(struct climb_shift *cs)
 	free(cs->pin);
 	free(cs->poutL);
 	free(cs->pinL);
-	free(cs->g.head);
-	free(cs->g.nxt);
-	free(cs->g.to);
-	free(cs->g.lvl);
-	free(cs->g.q);
-	free(cs->g.it);
-	free(cs->g.cap);
+	vt_maxflow_free(&cs->g);
 }
 
 int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
@@ -510,15 +439,8 @@ int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, u
 	cs.pin = calloc(nodes, sizeof(*cs.pin));
 	cs.poutL = malloc(((size_t)cl->ntap + 1) * sizeof(*cs.poutL));
 	cs.pinL = malloc(((size_t)cl->ntap + 1) * sizeof(*cs.pinL));
-	cs.g.head = malloc(nn * sizeof(*cs.g.head));
-	cs.g.lvl = malloc(nn * sizeof(*cs.g.lvl));
-	cs.g.q = malloc(nn * sizeof(*cs.g.q));
-	cs.g.it = malloc(nn * sizeof(*cs.g.it));
-	cs.g.nxt = malloc(na * sizeof(*cs.g.nxt));
-	cs.g.to = malloc(na * sizeof(*cs.g.to));
-	cs.g.cap = malloc(na * sizeof(*cs.g.cap));
-	if (cs.out && cs.in && cs.pout && cs.pin && cs.poutL && cs.pinL && cs.g.head && cs.g.lvl &&
-	    cs.g.q && cs.g.it && cs.g.nxt && cs.g.to && cs.g.cap) {
+	if (cs.out && cs.in && cs.pout && cs.pin && cs.poutL && cs.pinL &&
+	    !vt_maxflow_init(&cs.g, nn, na)) {
 		memset(cs.poutL, 0xff, ((size_t)cl->ntap + 1) * sizeof(*cs.poutL));
 		memset(cs.pinL, 0xff, ((size_t)cl->ntap + 1) * sizeof(*cs.pinL));
 		rc = vt_pair_shift_each(&c->pairs, r, first, K, climb_stage, &cs);

@@ -1,84 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Counts, levels, bisection (max-flow min-cut) and the Navaridas et al. cost of a fabric. */
+/* Counts, levels, bisection (max-flow min-cut, base/vt_maxflow.h) and the Navaridas et al. cost of
+ * a fabric. */
 #include "gen/vt_gen.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vt_maxflow.h"
+
 #define INF_CAP 0x3fffffff
-
-/* Dinic's max-flow on a flat arc list; arcs come in pairs (i, i^1). */
-struct flow {
-	uint32_t nv, na;
-	uint32_t *head, *next, *to, *level, *it, *queue;
-	int32_t *cap;
-};
-
-static void arc(struct flow *g, uint32_t u, uint32_t v, int32_t cu, int32_t cv)
-{
-	g->to[g->na] = v;
-	g->cap[g->na] = cu;
-	g->next[g->na] = g->head[u];
-	g->head[u] = g->na++;
-	g->to[g->na] = u;
-	g->cap[g->na] = cv;
-	g->next[g->na] = g->head[v];
-	g->head[v] = g->na++;
-}
-
-static int bfs(struct flow *g, uint32_t s, uint32_t t)
-{
-	uint32_t qh = 0, qt = 0;
-
-	memset(g->level, 0xff, g->nv * sizeof(*g->level));
-	g->level[s] = 0;
-	g->queue[qt++] = s;
-	while (qh < qt) {
-		uint32_t u = g->queue[qh++];
-
-		for (uint32_t a = g->head[u]; a != VT_NONE; a = g->next[a])
-			if (g->cap[a] > 0 && g->level[g->to[a]] == VT_NONE) {
-				g->level[g->to[a]] = g->level[u] + 1;
-				g->queue[qt++] = g->to[a];
-			}
-	}
-	return g->level[t] != VT_NONE;
-}
-
-/* Paths are short (twice the tree height), so recursion depth stays small. */
-static int32_t dfs(struct flow *g, uint32_t u, uint32_t t, int32_t f)
-{
-	if (u == t)
-		return f;
-	for (; g->it[u] != VT_NONE; g->it[u] = g->next[g->it[u]]) {
-		uint32_t a = g->it[u], v = g->to[a];
-
-		if (g->cap[a] > 0 && g->level[v] == g->level[u] + 1) {
-			int32_t r = dfs(g, v, t, f < g->cap[a] ? f : g->cap[a]);
-
-			if (r > 0) {
-				g->cap[a] -= r;
-				g->cap[a ^ 1] += r;
-				return r;
-			}
-		}
-	}
-	return 0;
-}
-
-static uint64_t maxflow(struct flow *g, uint32_t s, uint32_t t)
-{
-	uint64_t total = 0;
-
-	while (bfs(g, s, t)) {
-		int32_t r;
-
-		memcpy(g->it, g->head, g->nv * sizeof(*g->it));
-		while ((r = dfs(g, s, t, INF_CAP)) > 0)
-			total += (uint64_t)r;
-	}
-	return total;
-}
 
 /*
  * A SHArP Aggregation Node is a CA on every switch but not a host: it would
@@ -115,47 +45,29 @@ static uint32_t host_rank(const vt_fabric *f, uint32_t *rank)
 
 static uint32_t bisection(const vt_fabric *f, uint32_t *rank)
 {
-	struct flow g = {0};
-	uint32_t nh = host_rank(f, rank), links = vt_fabric_count_links(f), res = 0;
+	vt_maxflow g;
+	uint32_t nh = host_rank(f, rank), links = vt_fabric_count_links(f), res;
 	uint32_t src = f->nnodes, snk = f->nnodes + 1;
-	uint32_t arcs = 2 * (links + nh);
 
-	if (nh < 2)
+	if (nh < 2 || vt_maxflow_init(&g, (size_t)f->nnodes + 2, 2 * ((size_t)links + nh)))
 		return 0;
-	g.nv = f->nnodes + 2;
-	g.head = malloc(g.nv * sizeof(uint32_t));
-	g.level = malloc(g.nv * sizeof(uint32_t));
-	g.it = malloc(g.nv * sizeof(uint32_t));
-	g.queue = malloc(g.nv * sizeof(uint32_t));
-	g.next = malloc(arcs * sizeof(uint32_t));
-	g.to = malloc(arcs * sizeof(uint32_t));
-	g.cap = malloc(arcs * sizeof(int32_t));
-	if (!g.head || !g.level || !g.it || !g.queue || !g.next || !g.to || !g.cap)
-		goto out;
-	memset(g.head, 0xff, g.nv * sizeof(uint32_t));
+	vt_maxflow_reset(&g, f->nnodes + 2);
 	for (uint32_t i = 0; i < f->nports; i++) {
 		uint32_t q = f->ports[i].peer;
 
 		/* an undirected unit link: both arcs of the pair carry capacity 1 */
 		if (q != VT_NONE && i < q)
-			arc(&g, f->ports[i].node, f->ports[q].node, 1, 1);
+			vt_maxflow_arc(&g, f->ports[i].node, f->ports[q].node, 1, 1);
 	}
 	for (uint32_t h = 0; h < f->nnodes; h++)
 		if (rank[h] != VT_NONE) {
 			if (rank[h] < nh / 2)
-				arc(&g, src, h, INF_CAP, 0);
+				vt_maxflow_arc(&g, src, h, INF_CAP, 0);
 			else
-				arc(&g, h, snk, INF_CAP, 0);
+				vt_maxflow_arc(&g, h, snk, INF_CAP, 0);
 		}
-	res = (uint32_t)maxflow(&g, src, snk);
-out:
-	free(g.head);
-	free(g.level);
-	free(g.it);
-	free(g.queue);
-	free(g.next);
-	free(g.to);
-	free(g.cap);
+	res = (uint32_t)vt_maxflow_run(&g, src, snk, UINT64_MAX);
+	vt_maxflow_free(&g);
 	return res;
 }
 
