@@ -438,9 +438,44 @@ static uint32_t stranded_tops(vt_tree *t, uint8_t *is_leaf, const uint8_t *twin,
 }
 
 /*
+ * Split director cores: where every two leaves share a line ASIC (at `top`),
+ * no shortest path between leaves crosses the chassis' spine ASICs above the
+ * lines, and the roots found by find_roots() would be the lines, the spines
+ * dead ends below them. A switch one hop farther than the roots, no host-less
+ * leaf (twin), whose every switch link goes to a root, is such a spine: when
+ * the spines reach every root, they are the roots (their distance returned),
+ * else top. The rule reads only links, so a full director (each leaf on every
+ * line: spines twins of a leaf) and a top of a one-pod tree keep their levels.
+ * seen: scratch for nsw switches.
+ */
+static uint32_t spines_above(const vt_tree *t, const struct vt_nblist *nl, const uint8_t *twin,
+			     const uint32_t *dist, uint32_t top, uint32_t *seen)
+{
+	uint32_t nsp = 0;
+
+	memset(seen, 0, t->nsw * sizeof(*seen));
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t i = nl->start[s];
+
+		if (dist[s] != top + 1 || twin[s] || i == nl->start[s + 1])
+			continue;
+		while (i < nl->start[s + 1] && dist[nl->v[i]] == top && !twin[nl->v[i]])
+			i++;
+		for (uint32_t j = nl->start[s]; i == nl->start[s + 1] && j < i; j++)
+			seen[nl->v[j]] = 1;
+		nsp += i == nl->start[s + 1];
+	}
+	for (uint32_t s = 0; nsp && s < t->nsw; s++)
+		if (dist[s] == top && !twin[s] && !seen[s])
+			return top;
+	return nsp ? top + 1 : top;
+}
+
+/*
  * The roots without a root_guid_file: by hops from the leaves (dist), the
  * highest switches that lie on a shortest path between two leaves, and every
- * other switch that high that is not a host-less leaf (a twin of a leaf). A
+ * other switch that high that is not a host-less leaf (a twin of a leaf), or
+ * the spines one hop beyond them (spines_above) where those reach them all. A
  * fabric with too many leaf classes, or one whose leaves no switch lies
  * between, takes the farthest switches that are not host-less leaves.
  * Fills q with the roots and returns their count; listed: compute nodes given.
@@ -477,7 +512,7 @@ static uint32_t find_roots(vt_tree *t, const struct vt_nblist *nl, uint8_t *is_l
 	if (rc == 1 && cl.n == 1 && far_middle(t, nl, is_leaf, dist) > found)
 		found = far_middle(t, nl, is_leaf, dist);
 	vt_tree_classes_free(&cl);
-	top = found ? found : top;
+	top = found ? spines_above(t, nl, twin, dist, found, scratch) : top;
 	for (uint32_t s = 0; s < nsw; s++)
 		if (dist[s] == top && !twin[s] && (top || is_leaf[s]))
 			q[nq++] = s;

@@ -156,6 +156,11 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # lanes, 2/1.42 with them) before a line's choice weighed the stages it would load
 # past one flow that had none so far (lanes' score: the average counts each
 # stage's most loaded link).
+# cores 2,8,4,24,10 (every two leaves share a line ASIC, so no shortest path
+# between leaves crosses a spine ASIC) 3/2.58, --drop-hosts 5 4/2.59, cores
+# 2,6,2,12,10 3/2.11 (cut bound 1/1 on all three) before the switches one hop
+# beyond the line ASICs, linked to them only, were taken for the roots, not
+# dead ends on level 0 beside the leaves (vt_tree_levels.c's spines_above).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -232,6 +237,9 @@ cores 2,18,9,40,10 --drop-hosts 5|1 1.000000|bound|--vl-split
 cores 2,16,8,36,12|2 1.819026|-|--vl-split
 cores 2,10,5,24,8|2 1.701571|-|--vl-split
 cores 2,14,7,30,10|2 1.364548|-|--vl-split
+cores 2,8,4,24,10|2 1.765690|-|--vl-split
+cores 2,8,4,24,10 --drop-hosts 5|2 1.694561|-|--vl-split
+cores 2,6,2,12,10|2 1.638655|-|--vl-split
 superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|2 1.718310|-|--vl-split
 superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 1|2 1.521127|bound|--vl-split
 superpod 2,4,18,9,3,1 --drop-links 1@0 --seed 3|3 1.902098|-|--vl-split
