@@ -69,6 +69,13 @@ struct vt_cut_climb {
 	uint32_t ntap;
 	uint32_t *noff, *aoff, *afrom, *ato;
 	uint32_t maxn, maxa; /* the largest network's nodes and arcs */
+	/*
+	 * Per tapered subtree: 1 where a relay is the only route its network
+	 * leaves out (level 1, no cable along a level); per switch: a leaf's
+	 * cables up, VT_NONE for the others (vt_bound_shift_climb's relay test)
+	 */
+	uint8_t *relay;
+	uint32_t *lup;
 };
 
 typedef struct vt_cuts {
@@ -110,10 +117,13 @@ int vt_bound_shift(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_
  * there): climb[i] = max(bound[i], the least load at which every tapered
  * subtree passes its stage's flows out and in along routes that climb, then
  * descend, the tree's levels). A bound for such routes only, not for any
- * routing as the cut bound is. -1 out of memory.
+ * routing as the cut bound is; but where a level-1 subtree fails at load 1
+ * and its leaves have no room for a relay (every cable of theirs full with
+ * their own flows), no routing passes at 1 either: bound[i] raised from 1
+ * to 2 there. -1 out of memory.
  */
 int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
-			 const uint32_t *bound, uint32_t *climb);
+			 uint32_t *bound, uint32_t *climb);
 /*
  * The shift bound of every stage over the ranks of o: bound[s] for s in
  * 1 .. o->n - 1 (bound[0] = 0), from the subtrees of t (vt_cuts_tree), or

@@ -35,6 +35,9 @@
  * every cut; but at load 1 a leaf puts at most its 3 into chassis 1, 15 in
  * all, so 13 climb chassis 0's 12: load 2. Stages 28..44 carry 2, 2/1.24
  * where the cuts give 2/1.15 (31..41); vartree routes 2/1.28 (20 stages).
+ * There the relay test (relay_free_fails) makes 2/1.24 the cut bound too:
+ * the 13th flow could reach chassis 1 only through another leaf, whose 6
+ * cables already carry the 6 flows to its own hosts.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,8 @@ void vt_cut_climb_free(struct vt_cut_climb *cl)
 	free(cl->aoff);
 	free(cl->afrom);
 	free(cl->ato);
+	free(cl->relay);
+	free(cl->lup);
 	memset(cl, 0, sizeof(*cl));
 }
 
@@ -237,6 +242,30 @@ static uint32_t number_tapered(const vt_tree *t, struct vt_cut_climb *cl, uint32
 	return nk;
 }
 
+/*
+ * What the relay test needs (cl->relay, cl->lup): the level-1 subtrees with
+ * no cable along a level, where a route that leaves the subtree and is not
+ * in the network passes through a leaf of it (down a leaf's cable and up
+ * another), and the leaves' cables up. -1 when out of memory.
+ */
+static int relay_tests(struct vt_cut_climb *cl, const vt_tree *t, const uint32_t *lvl)
+{
+	cl->relay = calloc((size_t)cl->ntap + 1, 1);
+	cl->lup = malloc(((size_t)t->nsw + 1) * sizeof(*cl->lup));
+	if (!cl->relay || !cl->lup)
+		return -1;
+	for (uint32_t k = 0; k < cl->ntap; k++)
+		cl->relay[k] = lvl[k] == 1;
+	for (uint32_t s = 0; s < t->nsw; s++) {
+		uint32_t k = cl->tap[(size_t)t->nsw + s];
+
+		cl->lup[s] = level_of(t, s) ? VT_NONE : links_to(t, s, VT_NONE);
+		if (k != VT_NONE && along(t, s))
+			cl->relay[k] = 0;
+	}
+	return 0;
+}
+
 /* The networks of the tapered subtrees (cl->tap .. maxa); -1 when out of memory. */
 static int build_networks(struct vt_cut_climb *cl, const vt_tree *t)
 {
@@ -260,7 +289,7 @@ static int build_networks(struct vt_cut_climb *cl, const vt_tree *t)
 		goto out;
 	for (uint32_t k = 0; k < cl->ntap; k++)
 		subtree_arcs(t, cl, lvl[k], ids[k], k);
-	rc = 0;
+	rc = relay_tests(cl, t, lvl);
 out:
 	free(tapk);
 	free(lvl);
@@ -370,7 +399,8 @@ static uint32_t least_load(const struct vt_cut_climb *cl, vt_maxflow *g, uint32_
 
 struct climb_shift {
 	const struct vt_cut_climb *cl;
-	uint32_t *climb;
+	uint32_t *bound, *climb;
+	uint8_t *full_in, *full_out; /* per tapered subtree: its leaves' cables full (relay test) */
 	/* per node of every network: flows leaving, entering its subtree there */
 	uint64_t *out, *in;
 	/* the same, of the last stage that passed (passes_kept), and per subtree its load */
@@ -378,6 +408,53 @@ struct climb_shift {
 	uint32_t *poutL, *pinL; /* VT_NONE before one passed */
 	vt_maxflow g;
 };
+
+/*
+ * Can no routing at all pass the stage at load 1 (vt_bound.h)? A level-1
+ * subtree S (cl->relay) whose network fails at load 1 sends (or receives)
+ * some flow by a route that is not in the network. Such a route, before it
+ * first leaves S (after it last enters), keeps inside S, whose cables lead
+ * from leaves to level-1 switches only: it passes through a leaf v of S,
+ * down one of v's cables and up another. At load 1 each cable carries one
+ * flow, and v's own flows from (to) other leaves take as many of its cables
+ * down (up): where they take every one on each leaf of S, no route passes
+ * through a leaf and load 1 fails. cores 2,6,3,12,6 --drop-switches 1
+ * (leaves of 6 hosts on 6 cables): stages 28..30 and 42..44 (the cuts
+ * pass them at 1: a relay down into a leaf and up again would carry the
+ * 13th flow of stage 28 from chassis 0 into chassis 1, but every leaf
+ * receives 6 flows on its 6 cables). Leaves with more cables than flows
+ * (room for a relay) leave the cut bound as it is.
+ */
+static int relay_free_fails(struct climb_shift *cs, const struct vt_pair_work *w)
+{
+	const struct vt_cut_climb *cl = cs->cl;
+
+	memset(cs->full_in, 1, cl->ntap);
+	memset(cs->full_out, 1, cl->ntap);
+	for (uint32_t s = 0; s < cl->nsw; s++) {
+		uint32_t k = cl->tap[(size_t)cl->nsw + s];
+
+		if (k == VT_NONE || cl->lup[s] == VT_NONE)
+			continue;
+		cs->full_in[k] &= w->in[s] >= cl->lup[s];
+		cs->full_out[k] &= w->out[s] >= cl->lup[s];
+	}
+	for (uint32_t k = 0; k < cl->ntap; k++) {
+		uint32_t o = cl->noff[k], ns = cl->noff[k + 1] - o;
+		uint64_t tout = 0, tin = 0;
+
+		if (!cl->relay[k])
+			continue;
+		for (uint32_t x = 0; x < ns; x++) {
+			tout += cs->out[o + x];
+			tin += cs->in[o + x];
+		}
+		if ((cs->full_in[k] && tout && !passes(cl, &cs->g, k, cs->out + o, tout, 1)) ||
+		    (cs->full_out[k] && tin && !passes(cl, &cs->g, k, cs->in + o, tin, 1)))
+			return 1;
+	}
+	return 0;
+}
 
 /* One stage: each tapered subtree's flows out and in per leaf, then its least load. */
 static void climb_stage(void *ctx, struct vt_pair_work *w, uint32_t i)
@@ -406,6 +483,8 @@ static void climb_stage(void *ctx, struct vt_pair_work *w, uint32_t i)
 		L = least_load(cl, &cs->g, k, cs->in + o, L, cs->pin + o, cs->pinL + k);
 	}
 	cs->climb[i] = L;
+	if (cs->bound[i] == 1 && L >= 2 && relay_free_fails(cs, w))
+		cs->bound[i] = 2;
 }
 
 static void climb_shift_free(struct climb_shift *cs)
@@ -416,14 +495,16 @@ static void climb_shift_free(struct climb_shift *cs)
 	free(cs->pin);
 	free(cs->poutL);
 	free(cs->pinL);
+	free(cs->full_in);
+	free(cs->full_out);
 	vt_maxflow_free(&cs->g);
 }
 
 int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, uint32_t K,
-			 const uint32_t *bound, uint32_t *climb)
+			 uint32_t *bound, uint32_t *climb)
 {
 	const struct vt_cut_climb *cl = &c->climb;
-	struct climb_shift cs = {cl, climb, NULL, NULL, NULL, NULL, NULL, NULL, {0}};
+	struct climb_shift cs = {.cl = cl, .bound = bound, .climb = climb};
 	size_t nodes, nn, na;
 	int rc = -1;
 
@@ -439,8 +520,10 @@ int vt_bound_shift_climb(const vt_cuts *c, const vt_routes *r, uint32_t first, u
 	cs.pin = calloc(nodes, sizeof(*cs.pin));
 	cs.poutL = malloc(((size_t)cl->ntap + 1) * sizeof(*cs.poutL));
 	cs.pinL = malloc(((size_t)cl->ntap + 1) * sizeof(*cs.pinL));
-	if (cs.out && cs.in && cs.pout && cs.pin && cs.poutL && cs.pinL &&
-	    !vt_maxflow_init(&cs.g, nn, na)) {
+	cs.full_in = malloc((size_t)cl->ntap + 1);
+	cs.full_out = malloc((size_t)cl->ntap + 1);
+	if (cs.out && cs.in && cs.pout && cs.pin && cs.poutL && cs.pinL && cs.full_in &&
+	    cs.full_out && !vt_maxflow_init(&cs.g, nn, na)) {
 		memset(cs.poutL, 0xff, ((size_t)cl->ntap + 1) * sizeof(*cs.poutL));
 		memset(cs.pinL, 0xff, ((size_t)cl->ntap + 1) * sizeof(*cs.pinL));
 		rc = vt_pair_shift_each(&c->pairs, r, first, K, climb_stage, &cs);

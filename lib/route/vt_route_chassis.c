@@ -15,13 +15,14 @@
  * order is a property of the tree, set once per plane; the ascent
  * (vt_route_downgoing.c) follows it.
  *
- * Why not the bound's 1.15 there: a stage whose window covers m >= 28 of
- * the other half's hosts sends at least 13 of them up the weaker chassis'
- * 12 up-links of a half (a leaf has 3 links into each chassis, so the
- * stronger one takes at most 3 a leaf), so 17 stages carry 2 whatever the
- * up*-down* routes (1.24, +7 %; vartree-analyze prints it as the up*-down*
- * bound, vt_bound_climb.c; the cut bound's 1.15 counts relays down into a
- * leaf and up again); and with one chassis per destination, as
+ * Why the bound is 1.24 there, not the cuts' 1.15: a stage whose window
+ * covers m >= 28 of the other half's hosts sends at least 13 of them up
+ * the weaker chassis' 12 up-links of a half (a leaf has 3 links into each
+ * chassis, so the stronger one takes at most 3 a leaf), so 17 stages carry
+ * 2 whatever the up*-down* routes; and a non-minimal relay down into a
+ * leaf and up again, which the cuts alone allow, finds the leaf's 6 cables
+ * full with its own 6 flows (vt_bound_climb.c's relay test). The 3 stages
+ * more (1.28, +3 %): with one chassis per destination, as
  * Algorithms 2-4 route, a half's order repeats every leaf, so the partial
  * runs of the stages after the middle fall on the weaker chassis: 3 more.
  *
