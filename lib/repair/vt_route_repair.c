@@ -192,7 +192,8 @@ static int try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port
 	uint32_t now = *nowp == HOPS_UNKNOWN ? (*nowp = follow(r, s, lid, vt_lft_get(r->t, s, lid)))
 					     : *nowp;
 	uint32_t h = follow(r, s, lid, port);
-	int any_length = r->policy == VT_REPAIR_FEWEST || !r->ca[lid];
+	int any_length =
+		r->policy == VT_REPAIR_FEWEST || !r->ca[lid] || vt_forced_any_length(r, lid);
 
 	if (h == VT_NONE)
 		return 0;

@@ -173,8 +173,9 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
  * the first level-1 switch down, 4494 entries where the fallback changed
  * 15441). Once the every-source audit finds a credit loop in one, the
  * previous tables' turns are left to them all (the old turn leaf and the new
- * one closed it: real-shaped pruned 36,6, the first level-1 switch down,
- * 37127 entries against the fallback's 71060). The first that stands into
+ * one closed it: real-shaped pruned 36,6, the first level-1 switch down, until
+ * the routes to LIDs outside the ranks kept their longer previous ones,
+ * vt_forced_any_length). The first that stands into
  * r->t: 0, 1 when none, -1. Tried
  * only where every whole candidate was refused, before the fallback: on the
  * rows of tests/bench/churn.sh where a whole one stands, these were refused

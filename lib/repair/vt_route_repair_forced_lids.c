@@ -83,6 +83,14 @@ static uint32_t lid_switch(const struct repair *r, uint32_t lid)
 	return f->nodes[f->ports[q].node].sw;
 }
 
+/* Has port p of switch s lost its link (a port the switch has, linked to nothing now)? */
+static int lost_port(const struct repair *r, uint32_t s, unsigned p)
+{
+	const struct vt_node *n = sw_node(r, s);
+
+	return p >= 1 && p <= n->nports && r->f->ports[n->first_port + p].peer == VT_NONE;
+}
+
 /* Is switch b a level above switch a in the tree (both in it)? */
 static int above(const struct repair *r, uint32_t a, uint32_t b)
 {
@@ -353,6 +361,14 @@ static unsigned route_port(const struct repair *r, const struct forced_lids *fl,
 	uint32_t to = old < r->stride ? sw_peer(r, s, old) : VT_NONE;
 	unsigned p = 0;
 
+	/*
+	 * a LID outside the ranks: no shift stage to spread it over, and its
+	 * previous route, longer now, may stay (keep_lid, vt_forced_any_length):
+	 * real-shaped pruned 36,6, the first level-1 switch down, the leaves'
+	 * routes to the aggregation nodes through the dead switch's peers stay
+	 */
+	if (vt_forced_any_length(r, lid) && !lost_port(r, s, old))
+		return good_port(r, fl, s, old) ? old : 0;
 	if (r->how.forced_lids == VT_FORCED_FAR && now) {
 		if (to != VT_NONE && fl->redir_lid[to] == lid) /* up to the far link's parent */
 			p = choose(r, fl, s, lid, 0, fl->redir[to]);
@@ -565,14 +581,6 @@ int vt_repair_forced_lids(struct repair *r)
 	free(fl.adj_at);
 	free(fl.adj);
 	return rc;
-}
-
-/* Has port p of switch s lost its link (a port the switch has, linked to nothing now)? */
-static int lost_port(const struct repair *r, uint32_t s, unsigned p)
-{
-	const struct vt_node *n = sw_node(r, s);
-
-	return p >= 1 && p <= n->nports && r->f->ports[n->first_port + p].peer == VT_NONE;
 }
 
 /* Does a switch whose previous entry for lid lost its link still start a shortest route to it? */

