@@ -18,6 +18,7 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_chassis.c    split cores whose chassis differ: leaves' rank order over them
  *   vt_route_lanes.c      split cores whose leaves' line sets overlap unevenly: lanes
+ *   vt_route_spines.c     split cores: the lines' spines chosen again on a shift model
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
@@ -509,7 +510,9 @@ int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 /* vt_route_lookahead.c: plane t's leaves take the tops planned ahead, where that models better */
 void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_lanes.c: plane t's compute LIDs take lanes, where its split core deals unevenly */
-void vt_route_lanes(struct router *r, const vt_tree *t);
+int vt_route_lanes(struct router *r, const vt_tree *t);
+/* vt_route_spines.c: plane t's lines take their spines again on a shift model (split cores) */
+void vt_route_spines(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e
  * when out of memory */
 int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);

@@ -471,13 +471,13 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
  * After plane t's tables are written: on a split core whose leaves' line
  * sets overlap unevenly, the compute nodes' LIDs take the lanes. Out of
  * memory, or past LANES_MAX_CELLS or LANES_MAX_WORK, the tables stay as
- * routed.
+ * routed. Returns whether the lanes were taken.
  */
-void vt_route_lanes(struct router *r, const vt_tree *t)
+int vt_route_lanes(struct router *r, const vt_tree *t)
 {
 	struct lanes ln = {.t = t};
-
 	uint64_t pass;
+	int took = 0;
 
 	if (lanes_apply(&ln, r, t) && !lanes_alloc(&ln, t) && lanes_lines(&ln, r, t) &&
 	    lanes_leaves(&ln, r, t) &&
@@ -490,6 +490,8 @@ void vt_route_lanes(struct router *r, const vt_tree *t)
 			if (t->order.port[d] != VT_NONE && r->f->ports[t->order.port[d]].lid)
 				rewrite(r, &ln, d);
 		r->deg.unsure = 1;
+		took = 1;
 	}
 	lanes_free(&ln);
+	return took;
 }

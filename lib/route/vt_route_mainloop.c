@@ -125,5 +125,6 @@ void vt_route_mainloop(struct router *r, const vt_tree *t)
 	route_switch_lids(r, t);
 	vt_route_batch_flush(r);
 	vt_route_lookahead(r, t);
-	vt_route_lanes(r, t);
+	if (!vt_route_lanes(r, t))
+		vt_route_spines(r, t);
 }

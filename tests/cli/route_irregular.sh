@@ -116,7 +116,13 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # destination rather than the one link left (vt_route_chassis.c, deg.clost);
 # then 3/2.157895, 4/2.056338 and cores 3,4,2,12,4 --drop-links 1@1 4/2.297872
 # before such a switch chose among those links by the shift stages' load
-# (vt_route_policy.c's stage_load, as on a split core whose leaves lost links).
+# (vt_route_policy.c's stage_load, as on a split core whose leaves lost links);
+# then 3/1.936842, 3/1.885714, 3/2.127660 (and superpod 3,4,8,4,3,2
+# --drop-links 2@0 2/1.873684) before the lines took their spines again on a
+# model of the shift stages (vt_route_spines.c); cores 2,6,3,12,6
+# --drop-switches 1@1 (a line ASIC down: leaves keep 5 of 6 up-links) 3/2.23,
+# cores 4,6,3,16,6 --drop-switches 1@0 3/2.30, cores 2,12,6,24,6
+# --drop-switches 1@1 3/2.49 (cut bound 2/1.930070) before that too.
 # superpod 2,4,8,4,4,4 --leaf-uplinks 1:2 (a leaf kept its two links to one
 # spine; spines have one link to each of four tops): 7/6.031746 (cut bound
 # 4/3.619048, minhop through OpenSM 4/3.65), --leaf-uplinks 2:3 --seed 2
@@ -203,13 +209,16 @@ cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
 cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
-cores 4,6,3,16,6 --drop-links 1@1|3 1.936842|-|--vl-split
-cores 3,4,2,9,4 --drop-links 1@1|3 1.885714|-|--vl-split
+cores 4,6,3,16,6 --drop-links 1@1|2 1.884211|-|--vl-split
+cores 3,4,2,9,4 --drop-links 1@1|2 1.828571|-|--vl-split
 cores 4,3,3,12,6 --drop-links 1@1|3 2.056338|-|--vl-split
-cores 3,4,2,12,4 --drop-links 1@1|3 2.127660|-|--vl-split
+cores 3,4,2,12,4 --drop-links 1@1|3 2.063830|-|--vl-split
 superpod 2,4,8,4,4,4 --leaf-uplinks 1:2|4 3.619048|bound|--vl-split
 superpod 2,4,8,4,4,4 --leaf-uplinks 2:3 --seed 2|5 3.365079|-|--vl-split
-superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.873684|-|--vl-split
+superpod 3,4,8,4,3,2 --drop-links 2@0|2 1.863158|-|--vl-split
+cores 2,6,3,12,6 --drop-switches 1@1|2 1.873239|-|--vl-split
+cores 4,6,3,16,6 --drop-switches 1@0|2 1.910112|-|--vl-split
+cores 2,12,6,24,6 --drop-switches 1@1|2 1.937063|-|--vl-split
 superpod 4,4,8,4,2,2 --drop-links 2@0|2 1.937008|-|--vl-split
 pruned 8,3 --drop-links 2@0 --seed 2|2 1.936170|-
 uneven 12,12,5,24,16,20:12,12,4,12,12,12:12 --drop-links 3@0|2 1.860140|bound
