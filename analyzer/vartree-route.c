@@ -55,6 +55,7 @@ static const char usage[] =
 	"                           format; default " VT_NODE_NAME_MAP_DEFAULT " when present)\n"
 	"  -q, --quiet              print nothing but errors\n"
 	"  -v, --verbose            also time loading, routing, writing and the repair's steps\n"
+	"                           (twice: also why each refused candidate was)\n"
 	"  -h, --help               this summary\n"
 	"  -V, --version            the release\n"
 	"See vartree-route(1).\n";
@@ -329,7 +330,7 @@ static void parse_args(int argc, char **argv, struct opts *o)
 			o->vls = (unsigned)vt_cli_uint(&cli, "--vls", optarg, 1, VT_VL_MAX);
 			break;
 		case 'v':
-			o->verbose = 1;
+			o->verbose++;
 			break;
 		}
 	}
@@ -395,8 +396,11 @@ static void run_free(struct run *r)
 	vt_fabric_free(r->f);
 }
 
-/* -v: the repair's CPU by step (tables, then each candidate tried: build, guard, audit). */
-static void print_steps(const struct vt_repair_stats *st, double cpu)
+/*
+ * -v: the repair's CPU by step (tables, then each candidate tried: build,
+ * guard, audit); -vv: under each refused candidate, why.
+ */
+static void print_steps(const struct vt_repair_stats *st, double cpu, int why)
 {
 	double sum = 0;
 
@@ -406,6 +410,8 @@ static void print_steps(const struct vt_repair_stats *st, double cpu)
 		sum += s->build + s->guard + s->audit;
 		fprintf(stderr, PROG ": repair step %-34s %c build %.3f guard %.3f audit %.3f s\n",
 			s->what, s->verdict, s->build, s->guard, s->audit);
+		if (why && s->why[0])
+			fprintf(stderr, PROG ": repair step %s refused: %s\n", s->what, s->why);
 	}
 	fprintf(stderr, PROG ": repair step %-34s   %.3f s\n", "other", cpu - sum);
 }
@@ -465,7 +471,7 @@ static int repair_previous(const struct opts *o, struct run *r, vt_err *e)
 	/* beside the routing's line: the repair's own cost, what OpenSM adds after a fault */
 	fprintf(stderr, PROG ": repair in %.3f s (CPU %.3f s)\n", t1, cpu);
 	if (o->verbose)
-		print_steps(&st, cpu);
+		print_steps(&st, cpu, o->verbose > 1);
 	if (st.mode != VT_REPAIR_DONE)
 		fprintf(stderr, PROG ": %s\n", st.why);
 	if (st.longer)

@@ -65,14 +65,16 @@ enum vt_repair_policy {
 /*
  * One step of a repair: what (a candidate's settings, or "tables"), its CPU
  * seconds building the tables, in the shift guard and proving or auditing
- * them, and the verdict ('+' stood, 'a' the audit refused, 'w' the guard or
- * the change count refused, '=' a twin of one refused already, ' ' none).
+ * them, the verdict ('+' stood, 'a' the audit refused, 'w' the guard or
+ * the change count refused, '=' a twin of one refused already, ' ' none)
+ * and, where refused, why (the guard's or the audit's words, cut short).
  */
 #define VT_REPAIR_STEPS 24
 struct vt_repair_step {
 	char what[40];
 	double build, guard, audit;
 	char verdict;
+	char why[160];
 };
 
 struct vt_repair_stats {

@@ -48,6 +48,15 @@ static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_
 	return s;
 }
 
+/* A refused step's why (vartree-route -vv), cut short where longer. */
+static void step_why(struct vt_repair_step *sp, const char *why)
+{
+	size_t n = strnlen(why, sizeof(sp->why) - 1);
+
+	memcpy(sp->why, why, n);
+	sp->why[n] = 0;
+}
+
 /* The guard and the audit of r->t: 0, CAND_AUDIT or CAND_WORSE (why), -1; times into sp. */
 static int judge(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 		 struct vt_repair_step *sp, vt_err *e)
@@ -104,6 +113,8 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
 		bad = judge(r, g, st, sp, e);
 	if (sp && bad >= 0)
 		sp->verdict = bad == 0 ? '+' : bad == CAND_AUDIT ? 'a' : 'w';
+	if (sp && bad > 0)
+		step_why(sp, st->why);
 	if (bad == CAND_AUDIT && (r->differs & DIFF_TURN_SET) && !how.strict_turns) {
 		how.strict_turns = 1; /* the turn set's turns may have closed the loop */
 		return candidate(r, how, g, st, changed, blocks, e);
@@ -240,10 +251,12 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		if ((tw = twin_of(done, nd, *how))) {
 			struct vt_repair_step *sp = step_of(st, *how);
 
-			if (sp)
-				sp->verdict = '=';
 			bad = tw->bad; /* the same tables again: refused alike */
 			memcpy(st->why, tw->why, sizeof(st->why));
+			if (sp) {
+				sp->verdict = '=';
+				step_why(sp, st->why);
+			}
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
 			return bad;

@@ -163,6 +163,13 @@ grep -F 'repaired: 3489 entries in 310 blocks changed (fresh route: 21704 in 722
 [ "$(audit_clean "$tmp/mid.topo" "$tmp/fresh.dump")" = "2 1.98" ]
 "$bin/vartree-route" -q "$tmp/f.topo" --previous "$tmp/r.dump" -o "$tmp/h.dump"
 cmp "$tmp/a.dump" "$tmp/h.dump"
+# -vv: why each candidate before the one that stood was refused (10 of them): the
+# stage the guard found over the fresh worst, or the figures it counted
+"$bin/vartree-route" -vv "$tmp/mid.topo" --previous "$tmp/a.dump" -o "$tmp/rv.dump" 2>"$tmp/err"
+cmp "$tmp/r.dump" "$tmp/rv.dump"
+grep -Fx 'vartree-route: repair step prev-turns longer changed refused: the repaired tables congest shift more than the fresh ones: worst 9 in shift 64 against 2' "$tmp/err"
+grep -Fx 'vartree-route: repair step forced-lids 2 prev-turns refused: the repaired tables congest shift more than the fresh ones: worst/avg 3/2.0352 against 2/1.9824' "$tmp/err"
+[ "$(grep -c '^vartree-route: repair step .* refused: ' "$tmp/err")" = 10 ]
 
 # a leaf and its hosts gone on a pruned tree: the previous tables all still serve,
 # so nothing changes. Two rules make it so (main at 572ee11 changed 70 entries):
