@@ -457,15 +457,18 @@ static void rebalance(struct repair *r, uint32_t s)
 	}
 }
 
-/* r->used_prev: what CA traffic crosses under the previous tables (the same for every candidate).
+/*
+ * r->used_prev: what CA traffic crosses under the previous tables (the same
+ * for every candidate), row by row (vt_repair_mark_rows), else LID by LID.
  */
 static void mark_prev(struct repair *r)
 {
 	if (r->have_used_prev)
 		return;
-	for (uint32_t lid = 1; lid < r->t->nlid; lid++)
-		if (r->ca[lid])
-			mark_ca_paths(r, r->prev, lid, r->used_prev);
+	if (vt_repair_mark_rows(r, r->prev, r->used_prev))
+		for (uint32_t lid = 1; lid < r->t->nlid; lid++)
+			if (r->ca[lid])
+				mark_ca_paths(r, r->prev, lid, r->used_prev);
 	r->have_used_prev = 1;
 }
 

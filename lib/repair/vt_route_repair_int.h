@@ -207,6 +207,12 @@ static inline uint32_t sw_peer(const struct repair *r, uint32_t s, unsigned p)
  * (optional: NULL where out of memory). -1 when out of memory.
  */
 int vt_repair_tables(struct repair *r, const vt_order *order);
+/*
+ * Marks in m (bit s * nlid + lid) the switches CA traffic to a CA LID crosses
+ * under t, every LID at once, row by row (r->entry, r->peer, r->ca built):
+ * 0, -1 when out of memory (m untouched).
+ */
+int vt_repair_mark_rows(struct repair *r, const vt_lfts *t, uint8_t *m);
 void vt_repair_tables_free(struct repair *r);
 /*
  * Does the previous or the fresh tables turn a switch LID's route down-up at
