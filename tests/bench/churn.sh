@@ -33,7 +33,9 @@
 #     an engine's figure: the sweep after the heal equals the first sweep.
 #   goal     issue 12's target for the row: repair no more entries than updn's and
 #            minhop's (harness) and at most 1.5 times the forced minimum, shift
-#            after repair no worse than fresh; "-" without both engines
+#            after repair no worse than fresh; "-" without both engines; "no*"
+#            where the forced minimum alone is more than updn's or minhop's
+#            change (no repair of vartree's previous tables can meet it)
 # VT_CHURN_FABRICS (fat83 pruned366 real366 split348) and VT_CHURN_ENGINES (vartree ftree
 # updn minhop dfsssp; empty: offline only) choose.
 set -u
@@ -61,7 +63,7 @@ goal() {
 	v=$(awk -v r="${1%/*}" -v f="${2%/*}" -v u="$3" -v m="$4" -v sf="$5" -v sr="$6" 'BEGIN {
 		split(sf, a, "/"); split(sr, b, "/")
 		ok = r <= u && r <= m && 2 * r <= 3 * f && b[1] <= a[1] && b[2] <= a[2] + 0.005
-		print ok ? "yes" : "no" }')
+		print ok ? "yes" : (f > u || f > m) ? "no*" : "no" }')
 	echo "$v"
 }
 
@@ -74,7 +76,7 @@ printf '%-9s %-11s | %11s %11s %12s %8s %12s %12s %12s %9s %9s %9s %4s |' fabric
 	"shift fr" "shift rep" "shift few" heal
 for e in $engines; do printf ' %13s' "$e"; done
 printf ' %5s\n' goal
-met=0 rows=0
+met=0 rows=0 beyond=0
 for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 	t=$tmp/$fab.topo
 	gen $fab "$t" || exit 1
@@ -137,6 +139,7 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 		printf ' %5s\n' "$g"
 		[ "$g" = - ] || rows=$((rows + 1))
 		[ "$g" = yes ] && met=$((met + 1))
+		[ "$g" = "no*" ] && beyond=$((beyond + 1))
 		i=$((i + 1))
 	done
 	for e in $engines; do
@@ -145,5 +148,5 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 			echo "$fab: $e fell back in some sweeps: $(grep -o 'engine [a-z0-9]*, fallbacks [^,]*' "$tmp/$fab-$e/summary.txt" | sort | uniq -c | tr -s ' \n' ' ')"
 	done
 done
-[ $rows = 0 ] || echo "goal met in $met of $rows rows"
+[ $rows = 0 ] || echo "goal met in $met of $rows rows ($beyond marked no*: the forced minimum alone exceeds updn's or minhop's change)"
 exit 0
