@@ -246,6 +246,22 @@ void vt_repair_rank_port_set(struct repair *r, uint32_t rank, unsigned port);
  */
 int vt_repair_run(struct repair *r);
 /*
+ * Switch s takes port for lid if every route stays whole, no longer, and
+ * without a new turn (then it holds it: 1); *nowp: the hops of s's route as
+ * it stands, VT_REPAIR_HOPS_UNKNOWN until followed (the same while only s's
+ * entry is tried).
+ */
+#define VT_REPAIR_HOPS_UNKNOWN (VT_NONE - 1)
+int vt_repair_try_port_at(struct repair *r, uint32_t s, uint32_t lid, unsigned port,
+			  uint32_t *nowp);
+/*
+ * vt_route_repair_rebalance.c: the ports of the entries that changed (and of
+ * those CA traffic crosses anew, by r->how.rebalance) chosen again, level by
+ * level from the leaves; r->used_now brought up to date for r->t.
+ */
+void vt_repair_rebalance_all(struct repair *r);
+void vt_repair_mark_now(struct repair *r);
+/*
  * r->used_prev, counted on the first call: per switch and LID (bit s * nlid
  * + lid), does CA traffic to lid cross s under the previous tables?
  */
