@@ -412,6 +412,7 @@ int vt_repair_run(struct repair *r)
 			r->kept_how = r->how;
 			r->kept_differs = r->differs;
 			r->have_kept = 1;
+			r->kept_gen++;
 			r->kept_used_ok = 0;
 			if (r->kept_cnt)
 				memset(r->kept_cnt, 0, r->t->nsw);
@@ -500,6 +501,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	free(r.differ);
 	free(r.met);
 	free(r.kept_met);
+	free(r.gap0);
 	vt_repair_tables_free(&r);
 	grew = r.grew;
 	if (bad) {

@@ -95,6 +95,17 @@ struct repair {
 	uint8_t *met, *kept_met;
 	unsigned kept_calm;
 	uint8_t *kept_used; /* used_now of r->kept, where kept_used_ok (NULL: not kept) */
+	uint32_t kept_gen;  /* counts the times r->kept was kept anew */
+	/*
+	 * the level-0 rows of the last REB_GAP candidate gap0_how from r->kept as
+	 * kept_gen was gap0_gen, and the differs bits level 0 added
+	 * (vt_route_repair_rebalance.c: have_gap0; gap0 NULL, not kept)
+	 */
+	uint8_t *gap0;
+	struct repair_try gap0_how;
+	uint32_t gap0_gen;
+	unsigned gap0_differs;
+	int have_gap0;
 	int kept_used_ok;
 	/*
 	 * rebalance's counts of r->kept, the same for every candidate that starts

@@ -10,6 +10,7 @@
  * spare ones, which would crowd onto one port (fat 8,3 after a level-1 switch
  * fails: shift worst 4 instead of 2).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "repair/vt_route_repair_int.h"
@@ -267,12 +268,80 @@ void vt_repair_mark_now(struct repair *r)
 }
 
 /* Switches level by level from the leaves: a port chosen below decides the traffic above. */
+/*
+ * Would a REB_GAP run of candidate a decide level 0 as one of b with
+ * REB_GAP_LEVELS, both from the same kept tables? Level 0 sees the same
+ * traffic in both (counted again only above it) and the same rows; every
+ * setting but the rebalance is alike.
+ */
+static int gap0_same(struct repair_try a, struct repair_try b)
+{
+	return a.rebalance == REB_GAP && b.rebalance == REB_GAP_LEVELS &&
+	       a.prev_turns == b.prev_turns && a.longer == b.longer &&
+	       a.strict_turns == b.strict_turns && a.ca_fresh == b.ca_fresh &&
+	       a.off_path == b.off_path && a.forced_lids == b.forced_lids;
+}
+
+/*
+ * The level-0 rows of r->t to r->gap0 (keep) or from it (take, 1 when it
+ * held them): a REB_GAP_LEVELS candidate from the same kept tables as the
+ * REB_GAP one before it (repair_tries lists them so) takes that one's leaf
+ * rows and the differs bits they added, where it chose the leaves' ports
+ * again (pruned 36,36 with the turn leaf's up-link down: 0.046 s of its
+ * 0.15 s build). r->gap0 is allocated on the first keep (NULL: not kept).
+ */
+static void gap0_rows(struct repair *r, int take)
+{
+	uint32_t nlid = r->t->nlid, n = 0;
+
+	for (uint32_t s = 0; s < r->t->nsw; s++) {
+		uint8_t *row = r->t->port + (size_t)s * nlid, *kept;
+
+		if (r->level[s] != 0)
+			continue;
+		kept = r->gap0 + (size_t)n++ * nlid;
+		memcpy(take ? row : kept, take ? kept : row, nlid);
+	}
+}
+
+static int gap0_take(struct repair *r)
+{
+	if (!r->have_gap0 || !r->at_kept || r->gap0_gen != r->kept_gen ||
+	    !gap0_same(r->gap0_how, r->how))
+		return 0;
+	gap0_rows(r, 1);
+	r->differs |= r->gap0_differs;
+	return 1;
+}
+
+static void gap0_keep(struct repair *r, unsigned before)
+{
+	uint32_t n0 = 0;
+
+	r->have_gap0 = 0;
+	if (r->how.rebalance != REB_GAP || !r->at_kept)
+		return;
+	for (uint32_t s = 0; s < r->t->nsw; s++)
+		n0 += r->level[s] == 0;
+	if (!r->gap0 && !(r->gap0 = malloc((size_t)n0 * r->t->nlid + 1)))
+		return; /* optional: the next candidate chooses them again */
+	gap0_rows(r, 0);
+	r->gap0_how = r->how;
+	r->gap0_gen = r->kept_gen;
+	r->gap0_differs = r->differs & ~before;
+	r->have_gap0 = 1;
+}
+
 void vt_repair_rebalance_all(struct repair *r)
 {
 	size_t bytes = ((size_t)r->t->nsw * r->t->nlid + 7) / 8;
+	unsigned top = 0, before = r->differs;
 
+	for (uint32_t s = 0; s < r->f->nswitches; s++)
+		if (r->level[s] != VT_TREE_OUTSIDE && r->level[s] > top)
+			top = r->level[s];
 	mark_prev(r);
-	for (unsigned l = 0, top = 0; l <= top; l++) {
+	for (unsigned l = 0; l <= top; l++) {
 		/* what CA traffic crosses now, after the levels below chose */
 		if (l == 0 && r->at_kept && r->kept_used_ok) {
 			memcpy(r->used_now, r->kept_used, bytes); /* r->kept's, counted before */
@@ -285,11 +354,12 @@ void vt_repair_rebalance_all(struct repair *r)
 		}
 		/* each row is r->kept's until rebalance(s) moves its own entries */
 		r->kept_view = r->at_kept && (l == 0 || r->how.rebalance != REB_GAP_LEVELS);
-		for (uint32_t s = 0; s < r->f->nswitches; s++) {
+		if (l == 0 && gap0_take(r))
+			continue;
+		for (uint32_t s = 0; s < r->f->nswitches; s++)
 			if (r->level[s] == l)
 				rebalance(r, s);
-			if (r->level[s] != VT_TREE_OUTSIDE && r->level[s] > top)
-				top = r->level[s];
-		}
+		if (l == 0)
+			gap0_keep(r, before);
 	}
 }
