@@ -134,6 +134,17 @@ static int candidate(struct repair *r, struct repair_try how, struct repair_guar
  * loop: otherwise both pass or fail the guard alike with as many changes
  * (every fault of tests/bench/churn.sh), and each candidate costs a repair,
  * an every-source audit and a shift count.
+ *
+ * Where they are refused (vartree-route -vv, pruned 36,12 and 36,36): a
+ * level-1 switch down, the longer ones and those rebalancing none or by rank
+ * gap load one link with 19 flows of a shift stage (against 2-3 fresh), the
+ * routes of a pod's leaves down into the old turn leaf and up again; the
+ * others 3-4, or the fresh worst with a higher average. Tried and left: to
+ * refuse a candidate before its rebalance (most of its build) by counting
+ * a stage over the routes whose every entry is still prev's (rebalance
+ * leaves those), but no such route crosses that link: the entries down into
+ * the turn leaf are the fresh routing's, which rebalance may move, and the
+ * count found 1 flow a link at most.
  */
 static const struct repair_try repair_tries[] = {
 	/* VT_REPAIR_GUARDED only: CA routes that grew longer kept */
