@@ -80,29 +80,48 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 #define SHIFT_AVG_NOISE 0.0025
 
 /*
+ * The guard's first model and count: the previous tables' where counted
+ * ahead (an update then moves the columns t changed), else t's own. Where
+ * g->last is kept, *from is the tables they count (NULL: t's). 0, -1 with e.
+ */
+static int first_count(struct repair_guard *g, const vt_lfts *t, const vt_lfts **from, vt_err *e)
+{
+	size_t n = (size_t)t->nsw * t->nlid;
+
+	*from = NULL;
+	if (!vt_repair_guard_ahead_prev(g, &g->rt, &g->count, from)) {
+		if (vt_routes_build(&g->rt, g->f, t, g->order, e))
+			return -1;
+		g->have_rt = 1; /* freed by vt_repair_guard_free */
+		if (!(g->count = vt_shift_count_new(&g->rt, e)))
+			return -1;
+	}
+	g->have_rt = 1;
+	/* optional: without it every column counts as changed */
+	g->last = vt_alloc_big(n);
+	g->changed = malloc((size_t)t->nlid + 1);
+	if (*from && g->last)
+		memcpy(g->last, (*from)->port, n);
+	return 0;
+}
+
+/*
  * Shift congestion of tables t over the ranks of g->order (plane 0's hosts):
  * the routes model and the count (vt_shift_count.h) built once, for the first
- * tables measured, then brought up to date for the columns where t differs
- * from the tables measured last (g->last; successive candidates differ in a
- * few hundred of pruned 36,36's 13285 columns), so a candidate costs the
- * paths its changed columns take and the channels they cross, not a count
- * of the whole fabric.
+ * tables measured (or the previous ones, counted ahead), then brought up to
+ * date for the columns where t differs from the tables measured last
+ * (g->last; successive candidates differ in a few hundred of pruned 36,36's
+ * 13285 columns), so a candidate costs the paths its changed columns take
+ * and the channels they cross, not a count of the whole fabric.
  */
 static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst, double *avg,
 		      vt_err *e)
 {
-	size_t n = (size_t)t->nsw * t->nlid;
+	const vt_lfts *from = t;
 
-	if (!g->have_rt) {
-		if (vt_routes_build(&g->rt, g->f, t, g->order, e))
-			return -1;
-		g->have_rt = 1;
-		if (!(g->count = vt_shift_count_new(&g->rt, e)))
-			return -1;
-		/* optional: without it every column counts as changed */
-		g->last = vt_alloc_big(n);
-		g->changed = malloc((size_t)t->nlid + 1);
-	} else {
+	if (!g->have_rt && first_count(g, t, &from, e))
+		return -1;
+	if (from) {
 		vt_lfts last = *t;
 		const uint8_t *changed = NULL;
 
@@ -115,7 +134,7 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 			return -1;
 	}
 	if (g->last)
-		memcpy(g->last, t->port, n);
+		memcpy(g->last, t->port, (size_t)t->nsw * t->nlid);
 	vt_shift_count_figures(g->count, worst, avg);
 	return 0;
 }
@@ -226,6 +245,7 @@ static uint32_t quick_stage(struct repair_guard *g, const vt_lfts *t, uint32_t l
 
 void vt_repair_guard_free(struct repair_guard *g)
 {
+	vt_repair_guard_ahead_end(g);
 	if (g->have_rt)
 		vt_routes_free(&g->rt);
 	free(g->last);
@@ -276,6 +296,10 @@ int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e)
 
 	if (g->have_fresh || !g->order || g->order->n < 2)
 		return 0;
+	if (vt_repair_guard_ahead_fresh(g)) {
+		g->have_fresh = 1;
+		return 0;
+	}
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
 	if (g->have_rt ? count_apart(g, e)
 		       : shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))

@@ -22,10 +22,15 @@
  * - the exact loads of only the links a candidate changes (commit 390317f,
  *   removed unused since) cost 22-350 ms: every destination's paths cross
  *   them;
- * - a candidate counted from the previous tables' count, which the plugin
- *   could keep across sweeps, costs 3-30 ms (144-1062 changed columns), but
- *   that count is a whole one where none is kept (vartree-route --previous,
- *   a first fault).
+ * - a candidate counted from the previous tables' count costs 3-30 ms
+ *   (144-1062 changed columns), but that count is a whole one: a second
+ *   thread makes it, and then the fresh tables' count, while the first
+ *   builds candidates (vt_repair_guard_ahead). In OpenSM (harness, the six
+ *   faults) the routing thread's CPU fell from 82/153/264/357/154 ms to
+ *   59/82-96/236-251/304-329/111-115 ms (leaf-uplink, L1-uplink, L1,
+ *   L1-turn, top); keeping the count across sweeps in the plugin instead
+ *   would need the same ports and ranks after the fault, which a switch
+ *   failure renumbers.
  */
 #ifndef VT_ROUTE_GUARD_H
 #define VT_ROUTE_GUARD_H
@@ -72,6 +77,7 @@ struct repair_guard {
 	uint32_t *chan_sw; /* per channel: the switch it leads to, VT_NONE for a CA */
 	double fresh_s;	   /* CPU seconds the fresh tables' count took (0: not counted) */
 	uint8_t *rank_lid; /* per LID: some rank's (same_rank_columns), NULL: not yet */
+	struct vt_guard_ahead *ahead; /* the counts made ahead, NULL: none (guard_ahead.c) */
 };
 
 /*
@@ -104,7 +110,24 @@ int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, s
  */
 int vt_repair_guard_bound(const vt_fabric *f, const vt_order *o, const uint8_t *level,
 			  uint32_t *bound, vt_err *e);
-/* Frees what the guard keeps between candidates. */
+/* Frees what the guard keeps between candidates, the thread counting ahead joined. */
 void vt_repair_guard_free(struct repair_guard *g);
+/*
+ * The counts made ahead (vt_route_guard_ahead.c): a second thread counts the
+ * previous tables prev (of g->f, for g->order) and then g->fresh while the
+ * caller builds its first candidates, so the guard's first count is an
+ * update from prev's and the fresh figures are ready when needed. Without a
+ * thread (no ranks, prev of other dimensions, no memory) nothing starts and
+ * the guard counts as before; the figures are the same either way. prev and
+ * g->fresh must stay unchanged until vt_repair_guard_free.
+ */
+void vt_repair_guard_ahead(struct repair_guard *g, const vt_lfts *prev);
+/* The fresh figures into g (fresh_worst, fresh_avg, fresh_s), once counted: 1, 0 none. */
+int vt_repair_guard_ahead_fresh(struct repair_guard *g);
+/* prev's routes model and count, handed over once (*prev: their tables): 1, 0 none. */
+int vt_repair_guard_ahead_prev(struct repair_guard *g, vt_routes *rt, struct vt_shift_count **count,
+			       const vt_lfts **prev);
+/* The thread joined and what it kept freed (vt_repair_guard_free calls it). */
+void vt_repair_guard_ahead_end(struct repair_guard *g);
 
 #endif

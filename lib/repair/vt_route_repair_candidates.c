@@ -322,6 +322,8 @@ int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repa
 	memset(fp, 0, sizeof(*fp));
 	snprintf(fp->what, sizeof(fp->what), "fresh tables' shift count");
 	fp->verdict = ' ';
+	if (r->policy != VT_REPAIR_FEWEST) /* counts the guard needs, made beside the builds */
+		vt_repair_guard_ahead(&g, r->prev);
 	rc = try_candidates(r, &g, st, changed, blocks, e);
 
 	vt_repair_guard_free(&g);
