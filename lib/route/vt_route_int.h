@@ -22,6 +22,7 @@
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
+ *   vt_route_leaf_moves.c  leaves that reach unevenly: their up-links chosen again by moves
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
@@ -513,6 +514,8 @@ void vt_route_lookahead(struct router *r, const vt_tree *t);
 int vt_route_lanes(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: plane t's lines take their spines again on a shift model (split cores) */
 void vt_route_spines(struct router *r, const vt_tree *t);
+/* vt_route_leaf_moves.c: plane t's leaves' entries moved, where a leaf reaches unevenly */
+void vt_route_leaf_moves(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e
  * when out of memory */
 int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);
