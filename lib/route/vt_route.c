@@ -384,10 +384,13 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 	return 0;
 }
 
-/* One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_ flags. */
+/*
+ * One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_
+ * flags. memo: the split cores' spine passes of the call's routings so far.
+ */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
-			int minimal, vt_lfts *lfts, vt_order *order, int *got, uint32_t *apart,
-			uint8_t *level, vt_err *e)
+			int minimal, struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
+			int *got, uint32_t *apart, uint8_t *level, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
 	struct router r = {.deg.one_way = try >= TRY_ONE_WAY,
@@ -409,6 +412,7 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.plane_of = plane;
 	r.f = f;
 	r.lfts = lfts;
+	r.spines_memo = memo;
 	if ((r.proof = o ? o->proof : NULL)) { /* this routing's, filled plane by plane */
 		r.proof->sure = 0;
 		memset(r.proof->level, VT_TREE_OUTSIDE, f->nswitches);
@@ -524,8 +528,9 @@ static int try_done(int rc, vt_vl_split *vl, int own, vt_lfts *lfts, vt_order *o
  * route (nothing allocated; the caller refuses as before); -1 out of memory.
  */
 static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
-		       const struct vt_route_opts *quiet, const char *first, vt_lfts *lfts,
-		       vt_order *order, vt_vl_split *vl, vt_err *e)
+		       const struct vt_route_opts *quiet, const char *first,
+		       struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
+		       vt_vl_split *vl, vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
 	uint8_t *level = malloc(f->nswitches + 1);
@@ -540,7 +545,7 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
 	if (!vl)
 		vl = &own;
 	memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, quiet, TRY_SPREAD, 0, lfts, order, &got, apart, level, e)) {
+	if (route_planes(f, quiet, TRY_SPREAD, 0, memo, lfts, order, &got, apart, level, e)) {
 		free(level);
 		return -1;
 	}
@@ -562,8 +567,9 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
  * routings follow); 2 where no switch took a detour: lfts and order are the
  * first one-VL routing's (*got its flags), vl empty; -1 on error.
  */
-static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts,
-			 vt_order *order, vt_vl_split *vl, int *got, vt_err *e)
+static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o,
+			 struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
+			 vt_vl_split *vl, int *got, vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
 	uint8_t *level = malloc(f->nswitches + 1);
@@ -578,7 +584,7 @@ static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o, vt_l
 	if (!vl)
 		vl = &own;
 	memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, o, TRY_SPREAD, 1, lfts, order, got, apart, level, e)) {
+	if (route_planes(f, o, TRY_SPREAD, 1, memo, lfts, order, got, apart, level, e)) {
 		free(level);
 		return -1;
 	}
@@ -614,8 +620,8 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	return vt_route_vl(f, o, lfts, order, NULL, e);
 }
 
-static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts,
-		    vt_order *order, vt_vl_split *vl, vt_err *e)
+static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct vt_spines_memo **memo,
+		    vt_lfts *lfts, vt_order *order, vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_opts quiet = {0};
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
@@ -629,10 +635,11 @@ static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *
 	if (o)
 		quiet = *o;
 	quiet.log = NULL; /* the tree is described once */
-	if (o && o->shortest_detours && (rc = route_minimal(f, o, lfts, order, vl, &got, e)) <= 0)
+	if (o && o->shortest_detours &&
+	    (rc = route_minimal(f, o, memo, lfts, order, vl, &got, e)) <= 0)
 		return rc;
 	if (rc != 2 &&
-	    route_planes(f, rc == 1 ? &quiet : o, try, 0, lfts, order, &got, apart, NULL, e))
+	    route_planes(f, rc == 1 ? &quiet : o, try, 0, memo, lfts, order, &got, apart, NULL, e))
 		return -1;
 	if (!(got & ROUTED_UNSURE)) {
 		if (o &&
@@ -653,11 +660,11 @@ static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *
 		vt_lfts_free(lfts);
 		if (++try == NTRIES) {
 			rc = route_split(f, o, &quiet, refusal_cause(f, &found[TRY_SPREAD], &first),
-					 lfts, order, vl, e);
+					 memo, lfts, order, vl, e);
 
 			return rc <= 0 ? rc : refuse(f, &found[shown], apart, e);
 		}
-		if (route_planes(f, &quiet, try, 0, lfts, order, &got, apart, NULL, e))
+		if (route_planes(f, &quiet, try, 0, memo, lfts, order, &got, apart, NULL, e))
 			return -1;
 	}
 	log_tries(o, f, try, found);
@@ -668,6 +675,7 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_proof *pf = o ? o->proof : NULL;
+	struct vt_spines_memo *memo = NULL;
 	int rc;
 
 	if (pf) {
@@ -681,7 +689,8 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 			return vt_err_nomem(e, "out of memory");
 		}
 	}
-	rc = route_vl(f, o, lfts, order, vl, e);
+	rc = route_vl(f, o, &memo, lfts, order, vl, e);
+	vt_route_spines_memo_free(&memo);
 	if (rc && pf)
 		vt_route_proof_free(pf);
 	return rc;

@@ -413,6 +413,8 @@ struct route_arena {
 	size_t used;
 };
 
+struct vt_spines_memo; /* vt_route_spines.c */
+
 struct router {
 	/*
 	 * The working memory: every table below points into this one block
@@ -435,6 +437,8 @@ struct router {
 	struct route_links links;
 	struct route_degraded deg;
 	struct route_look look;
+	/* vt_route_spines' passes of this vt_route call's earlier routings (NULL: none kept) */
+	struct vt_spines_memo **spines_memo;
 };
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
@@ -514,6 +518,8 @@ void vt_route_lookahead(struct router *r, const vt_tree *t);
 int vt_route_lanes(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: plane t's lines take their spines again on a shift model (split cores) */
 void vt_route_spines(struct router *r, const vt_tree *t);
+/* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */
+void vt_route_spines_memo_free(struct vt_spines_memo **m);
 /* vt_route_leaf_moves.c: plane t's leaves' entries moved, where a leaf reaches unevenly */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e

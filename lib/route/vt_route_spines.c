@@ -37,7 +37,8 @@
  * Work of a round (ranks^2 x a line's up-links: every flow scored on every
  * choice) past which fewer rounds run; past it once, none: cores
  * 2,36,18,84,18 (1512 hosts) is 8.5e7 a round, one round; the pass there
- * costs about 0.6 s CPU a routing (its audit's retries route it 5 times).
+ * costs about 0.6 s CPU, once a vt_route call (its audit's retries route it
+ * 5 times and reuse the pass: struct vt_spines_memo).
  */
 #define SPINES_MAX_WORK (1ull << 27)
 
@@ -347,15 +348,20 @@ static int split_core(const struct router *r, const vt_tree *t)
 	return split && two;
 }
 
-void vt_route_spines(struct router *r, const vt_tree *t)
+/*
+ * The pass on plane t; 1 where it set the lines' entries anew, 0 where it
+ * left them (no gain, too large), -1 out of memory.
+ */
+static int spines_pass(struct router *r, const vt_tree *t)
 {
 	struct spines sp = {.t = t, .f = r->f, .lfts = r->lfts, .n = t->order.n};
 	uint32_t w0, w1, maxup = 0;
 	uint64_t s0, s1, work;
+	int set = 0;
 
-	if (!split_core(r, t) || spines_alloc(&sp)) {
+	if (spines_alloc(&sp)) {
 		spines_free(&sp);
-		return;
+		return (uint64_t)sp.n * sp.ncol > SPINES_MAX_CELLS ? 0 : -1;
 	}
 	for (uint32_t i = t->lvl_start[1]; i < t->lvl_start[2]; i++) {
 		uint32_t x = t->by_level[i];
@@ -374,7 +380,7 @@ void vt_route_spines(struct router *r, const vt_tree *t)
 	model_shift(&sp, &w0, &s0);
 	if (work > SPINES_MAX_WORK || w0 <= 1) {
 		spines_free(&sp);
-		return;
+		return 0;
 	}
 	rounds(&sp, SPINES_MAX_WORK / work < SPINES_ROUNDS ? (uint32_t)(SPINES_MAX_WORK / work)
 							   : SPINES_ROUNDS);
@@ -388,7 +394,124 @@ void vt_route_spines(struct router *r, const vt_tree *t)
 					vt_lft_set(r->lfts, x, rank_lid(&sp, d),
 						   sp.choice[(size_t)d * sp.nl + sp.lidx[x]]);
 		}
-		r->deg.unsure = 1;
+		set = 1;
 	}
 	spines_free(&sp);
+	return set;
+}
+
+/*
+ * A pass kept for the routings after it in one vt_route call: the every-source
+ * audit's retries route the fabric again (up to 5 times) with other detours,
+ * which leave the compute nodes' entries as they were (cores 2,36,18,84,18
+ * --drop-switches 1@1 --seed 2: the same on all five), and the pass costs
+ * more than the rest of a routing there. Its key is all the pass reads that
+ * a routing sets (the plane's tree and groups follow from the fabric): the
+ * ranks' LIDs and every entry of the plane's switches for them. lines: the
+ * lines' entries it set, NULL where it left them.
+ */
+struct vt_spines_memo {
+	uint32_t n, nsw;
+	uint32_t *lid;	/* per rank, 0 for none */
+	uint8_t *in;	/* per switch of the plane * rank: the entry the pass found */
+	uint8_t *lines; /* per line (level order) * rank: the entry it set */
+	struct vt_spines_memo *next;
+};
+
+static void memo_one_free(struct vt_spines_memo *m)
+{
+	if (!m)
+		return;
+	free(m->lid);
+	free(m->in);
+	free(m->lines);
+	free(m);
+}
+
+void vt_route_spines_memo_free(struct vt_spines_memo **m)
+{
+	while (*m) {
+		struct vt_spines_memo *next = (*m)->next;
+
+		memo_one_free(*m);
+		*m = next;
+	}
+}
+
+/* Plane t's key as the tables stand (NULL: out of memory). */
+static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t)
+{
+	struct spines sp = {.t = t, .f = r->f};
+	struct vt_spines_memo *m = calloc(1, sizeof(*m));
+	uint8_t *in;
+
+	if (!m)
+		return NULL;
+	m->n = t->order.n;
+	m->nsw = t->nsw;
+	m->lid = malloc(((size_t)m->n + 1) * sizeof(*m->lid));
+	m->in = in = malloc((size_t)m->nsw * m->n + 1);
+	if (!m->lid || !m->in) {
+		memo_one_free(m);
+		return NULL;
+	}
+	for (uint32_t d = 0; d < m->n; d++)
+		m->lid[d] = rank_lid(&sp, d);
+	for (uint32_t s = 0; s < m->nsw; s++)
+		for (uint32_t d = 0; d < m->n; d++)
+			*in++ = t->level[s] == VT_TREE_OUTSIDE || !m->lid[d]
+					? 0
+					: vt_lft_get(r->lfts, s, m->lid[d]);
+	return m;
+}
+
+static int memo_same(const struct vt_spines_memo *a, const struct vt_spines_memo *b)
+{
+	return a->n == b->n && a->nsw == b->nsw &&
+	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
+	       !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
+}
+
+/* The lines' entries of plane t, line by line in level order, from or into m->lines. */
+static void memo_lines(struct router *r, const vt_tree *t, struct vt_spines_memo *m, int set)
+{
+	uint8_t *e = m->lines;
+
+	for (uint32_t i = t->lvl_start[1]; i < t->lvl_start[2]; i++)
+		for (uint32_t d = 0; d < m->n; d++, e++)
+			if (m->lid[d] && set)
+				vt_lft_set(r->lfts, t->by_level[i], m->lid[d], *e);
+			else if (m->lid[d])
+				*e = vt_lft_get(r->lfts, t->by_level[i], m->lid[d]);
+}
+
+void vt_route_spines(struct router *r, const vt_tree *t)
+{
+	struct vt_spines_memo *key, *m;
+	int set;
+
+	if (!split_core(r, t))
+		return;
+	key = r->spines_memo ? memo_key(r, t) : NULL;
+	for (m = key ? *r->spines_memo : NULL; m && !memo_same(m, key); m = m->next)
+		;
+	if (m) { /* this pass again: its result */
+		memo_one_free(key);
+		if (m->lines)
+			memo_lines(r, t, m, 1);
+		r->deg.unsure |= m->lines != NULL;
+		return;
+	}
+	set = spines_pass(r, t);
+	r->deg.unsure |= set > 0;
+	if (key && set > 0)
+		key->lines = calloc((size_t)(t->lvl_start[2] - t->lvl_start[1]) * key->n + 1, 1);
+	if (!key || set < 0 || (set && !key->lines)) { /* not kept: the next routing runs it */
+		memo_one_free(key);
+		return;
+	}
+	if (set)
+		memo_lines(r, t, key, 0);
+	key->next = *r->spines_memo;
+	*r->spines_memo = key;
 }
