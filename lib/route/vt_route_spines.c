@@ -210,7 +210,20 @@ struct spine_score {
 	uint32_t m, nb, c;
 };
 
-static struct spine_score score(const struct spines *sp, uint32_t li, const uint32_t *cols)
+static int better(const struct spine_score *a, const struct spine_score *b)
+{
+	if (a->m != b->m)
+		return a->m < b->m;
+	return a->nb != b->nb ? a->nb < b->nb : a->c < b->c;
+}
+
+/*
+ * Past flows already counted, a score only grows in each of its figures, so
+ * once it is not better than bound (NULL: none) the choice cannot win: the
+ * count stops there.
+ */
+static struct spine_score score(const struct spines *sp, uint32_t li, const uint32_t *cols,
+				const struct spine_score *bound)
 {
 	struct spine_score sc = {0, 0, 0};
 
@@ -225,15 +238,10 @@ static struct spine_score score(const struct spines *sp, uint32_t li, const uint
 			sc.c += v - 1;
 		}
 		sc.nb += raise;
+		if (bound && !better(&sc, bound))
+			break;
 	}
 	return sc;
-}
-
-static int better(const struct spine_score *a, const struct spine_score *b)
-{
-	if (a->m != b->m)
-		return a->m < b->m;
-	return a->nb != b->nb ? a->nb < b->nb : a->c < b->c;
 }
 
 /* Loads line li's flows for rank d on the way through port p by w. */
@@ -255,14 +263,14 @@ static int pick(struct spines *sp, uint32_t d, uint32_t lid, uint32_t b, uint32_
 	if (!way_down(sp, x, was, lid, b, &bc[0], &bc[1], &bc[2]))
 		return 0;
 	move(sp, li, bc, -1);
-	best = score(sp, li, bc);
+	best = score(sp, li, bc, NULL);
 	for (uint32_t j = t->up_start[x]; j < t->up_start[x + 1]; j++) {
 		struct spine_score sc;
 
 		if (t->up_port[j] == was ||
 		    !way_down(sp, x, t->up_port[j], lid, b, &cols[0], &cols[1], &cols[2]))
 			continue;
-		sc = score(sp, li, cols);
+		sc = score(sp, li, cols, &best);
 		if (better(&sc, &best)) {
 			best = sc;
 			bp = t->up_port[j];
