@@ -520,39 +520,29 @@ static int try_done(int rc, vt_vl_split *vl, int own, vt_lfts *lfts, vt_order *o
 }
 
 /*
- * The second VL (vt_audit.h, vt_vl_split): the first routing's tables again,
- * the routes of the switches that are not leaves split off where they add a
- * channel dependency the leaves' routes do not make, and the result audited
- * with every source, each VL apart. 0 with lfts, order and vl (NULL: split
- * and dropped) filled; 1 where the split leaves a credit loop or a broken
- * route (nothing allocated; the caller refuses as before); -1 out of memory.
+ * The second VL (vt_audit.h, vt_vl_split): the first routing's tables (lfts
+ * and order, kept by the caller), the routes of the switches that are not
+ * leaves split off where they add a channel dependency the leaves' routes do
+ * not make, and the result audited with every source, each VL apart. 0 with
+ * vl (NULL: split and dropped) filled; 1 where the split leaves a credit loop
+ * or a broken route (lfts and order freed; the caller refuses as before); -1
+ * out of memory (freed too).
  */
-static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
-		       const struct vt_route_opts *quiet, const char *first,
-		       struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
-		       vt_vl_split *vl, vt_err *e)
+static int route_split(const vt_fabric *f, const struct vt_route_opts *o, const uint8_t *level,
+		       const char *first, vt_lfts *lfts, vt_order *order, vt_vl_split *vl,
+		       vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
-	uint8_t *level = malloc(f->nswitches + 1);
-	uint32_t apart[2];
 	vt_vl_split own;
 	vt_audit a;
-	int got, rc = -1;
+	int rc = -1;
 
-	if (!level)
-		return vt_err_nomem(e, "out of memory");
-	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
 	if (!vl)
 		vl = &own;
 	memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, quiet, TRY_SPREAD, 0, memo, lfts, order, &got, apart, level, e)) {
-		free(level);
-		return -1;
-	}
 	ao.vl = vl;
 	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
 		rc = vl0_clean(&a) && !vl->nopen_ca ? 0 : 1; /* CA-to-CA: never uncovered */
-	free(level);
 	if (!rc)
 		vt_route_log_split(f, o, vl, first, &a.item[VT_AUDIT_CREDIT_LOOP]);
 	return try_done(rc, vl, vl == &own, lfts, order);
@@ -568,35 +558,26 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o,
  * first one-VL routing's (*got its flags), vl empty; -1 on error.
  */
 static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o,
-			 struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
-			 vt_vl_split *vl, int *got, vt_err *e)
+			 struct vt_spines_memo **memo, uint8_t *level, vt_lfts *lfts,
+			 vt_order *order, vt_vl_split *vl, int *got, vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
-	uint8_t *level = malloc(f->nswitches + 1);
 	uint32_t apart[2];
 	vt_vl_split own;
 	vt_audit a;
 	int rc = -1;
 
-	if (!level)
-		return vt_err_nomem(e, "out of memory");
-	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
 	if (!vl)
 		vl = &own;
 	memset(vl, 0, sizeof(*vl));
-	if (route_planes(f, o, TRY_SPREAD, 1, memo, lfts, order, got, apart, level, e)) {
-		free(level);
+	if (route_planes(f, o, TRY_SPREAD, 1, memo, lfts, order, got, apart, level, e))
 		return -1;
-	}
 	ao.vl = vl;
-	if (!(*got & ROUTED_DETOURS)) {
-		free(level);
+	if (!(*got & ROUTED_DETOURS))
 		return 2; /* deg.minimal changed nothing */
-	}
 	if (!vt_vl_split_compute(f, lfts, level, vl, e) && !vt_audit_run_opts(f, lfts, &ao, &a, e))
 		rc = vt_audit_failed(&a) || vl->placed == 2 ? 1
 							    : 0; /* CA-to-CA on VL 1: not here */
-	free(level);
 	if (!rc)
 		vt_route_log_minimal(f, o, vl);
 	return try_done(rc, vl, vl == &own, lfts, order);
@@ -620,35 +601,38 @@ int vt_route(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, v
 	return vt_route_vl(f, o, lfts, order, NULL, e);
 }
 
-static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct vt_spines_memo **memo,
-		    vt_lfts *lfts, vt_order *order, vt_vl_split *vl, vt_err *e)
+/*
+ * The first routing's tables (lfts, order), kept where its audit failed:
+ * the second VL splits them if the other routings fail too (route_split),
+ * where they were routed again before (the same options, so the same tables).
+ */
+struct first_tables {
+	vt_lfts lfts;
+	vt_order order;
+};
+
+static void first_free(struct first_tables *k)
 {
-	struct vt_route_opts quiet = {0};
+	vt_lfts_free(&k->lfts);
+	vt_order_free(&k->order);
+}
+
+/* The routings after the first (see vt_route); level: the planes' levels, filled by the first. */
+static int route_retries(const vt_fabric *f, const struct vt_route_opts *o,
+			 const struct vt_route_opts *quiet, struct vt_spines_memo **memo,
+			 uint8_t *level, int got, vt_lfts *lfts, vt_order *order, vt_vl_split *vl,
+			 vt_err *e)
+{
 	enum route_try try = TRY_SPREAD, shown = TRY_SPREAD;
-	int got = 0, rc = 0;
 	struct audit_finding found[NTRIES];
+	struct first_tables k = {{0}, {0}};
 	uint32_t apart[2] = {VT_NONE, 0};
 	vt_err first;
+	int rc;
 
-	if (vl)
-		memset(vl, 0, sizeof(*vl));
-	if (o)
-		quiet = *o;
-	quiet.log = NULL; /* the tree is described once */
-	if (o && o->shortest_detours &&
-	    (rc = route_minimal(f, o, memo, lfts, order, vl, &got, e)) <= 0)
-		return rc;
-	if (rc != 2 &&
-	    route_planes(f, rc == 1 ? &quiet : o, try, 0, memo, lfts, order, &got, apart, NULL, e))
-		return -1;
-	if (!(got & ROUTED_UNSURE)) {
-		if (o &&
-		    o->proof) /* vt_route_turn.c's argument holds: the repair may build on it */
-			o->proof->sure = !(got & ROUTED_STRAND);
-		return 0;
-	}
 	for (;;) {
 		if (audit_every_source(f, lfts, &found[try], e)) {
+			first_free(&k);
 			vt_order_free(order);
 			vt_lfts_free(lfts);
 			return -1;
@@ -656,19 +640,65 @@ static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct vt
 		if (found[try].kind < 0)
 			break;
 		shown = got & ROUTED_NO_Z ? shown : try;
-		vt_order_free(order);
-		vt_lfts_free(lfts);
+		if (try == TRY_SPREAD) {
+			k.lfts = *lfts;
+			k.order = *order;
+		} else {
+			vt_order_free(order);
+			vt_lfts_free(lfts);
+		}
 		if (++try == NTRIES) {
-			rc = route_split(f, o, &quiet, refusal_cause(f, &found[TRY_SPREAD], &first),
-					 memo, lfts, order, vl, e);
-
+			*lfts = k.lfts;
+			*order = k.order;
+			rc = route_split(f, o, level, refusal_cause(f, &found[TRY_SPREAD], &first),
+					 lfts, order, vl, e);
 			return rc <= 0 ? rc : refuse(f, &found[shown], apart, e);
 		}
-		if (route_planes(f, &quiet, try, 0, memo, lfts, order, &got, apart, NULL, e))
+		if (route_planes(f, quiet, try, 0, memo, lfts, order, &got, apart, NULL, e)) {
+			first_free(&k);
 			return -1;
+		}
 	}
+	first_free(&k);
 	log_tries(o, f, try, found);
 	return 0;
+}
+
+static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct vt_spines_memo **memo,
+		    vt_lfts *lfts, vt_order *order, vt_vl_split *vl, vt_err *e)
+{
+	struct vt_route_opts quiet = {0};
+	uint8_t *level = malloc(f->nswitches + 1);
+	uint32_t apart[2];
+	int got = 0, rc = 0;
+
+	if (vl)
+		memset(vl, 0, sizeof(*vl));
+	if (!level)
+		return vt_err_nomem(e, "out of memory");
+	memset(level, VT_TREE_OUTSIDE, f->nswitches + 1);
+	if (o)
+		quiet = *o;
+	quiet.log = NULL; /* the tree is described once */
+	if (o && o->shortest_detours &&
+	    (rc = route_minimal(f, o, memo, level, lfts, order, vl, &got, e)) <= 0)
+		goto out;
+	if (rc != 2 && route_planes(f, rc == 1 ? &quiet : o, TRY_SPREAD, 0, memo, lfts, order, &got,
+				    apart, level, e)) {
+		rc = -1;
+		goto out;
+	}
+	rc = 0;
+	if (!(got & ROUTED_UNSURE)) {
+		if (o &&
+		    o->proof) /* vt_route_turn.c's argument holds: the repair may build on it */
+			o->proof->sure = !(got & ROUTED_STRAND);
+		goto out;
+	}
+	rc = route_retries(f, o, &quiet, memo, level, got, lfts, order, vl, e);
+out:
+	free(level);
+	return rc;
 }
 
 int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts, vt_order *order,
