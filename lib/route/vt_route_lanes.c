@@ -20,8 +20,12 @@
  * with every other choice made (a few rounds). Routes stay up*-down*; the
  * spines of the destination's chassis all go down its lane, the other
  * chassis' entries stay as routed. Only where leaves' line sets differ (an
- * even deal, cores 2,36,18,84,18, is at the bound already) and the core is
- * whole; compute nodes' LIDs of LMC 0 only.
+ * even deal, cores 2,36,18,84,18, is at the bound already); compute nodes'
+ * LIDs of LMC 0 only. A damaged core takes them lane by lane: a leaf that
+ * lost lane o takes another of its lanes into o's chassis, a lost spine or
+ * line-spine link leaves the choices that need it out, and the lanes are
+ * kept only where the tables' shift, walked, is better with them
+ * (cores 2,18,9,40,10 --drop-switches 1@1 10/4.10 -> 2/1.99, bound 2/1.95).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,8 @@
  * 2,18,9,40,10 takes 6e6 a pass, 0.15 s for all 9.
  */
 #define LANES_MAX_WORK (1ull << 28)
+/* Switch-to-switch hops a route of a three-level tree takes, with room: the guard's walk. */
+#define LANES_MAX_HOPS 8
 
 struct lanes {
 	const vt_tree *t;
@@ -46,6 +52,7 @@ struct lanes {
 	uint32_t *idx;	  /* per switch: its place among the leaves or lines, its spine slot */
 	uint32_t *lane;	  /* per leaf * nu + o: up_port[] entry of its o-th up-link by port */
 	uint32_t *sup;	  /* per (line * ns + spine slot) * q + l: up_port[] entry */
+	uint8_t *dport;	  /* per (line * ns + spine slot) * q + l: the spine's port down */
 	uint32_t *first;  /* per leaf: first rank, and ranks */
 	uint32_t *nranks; /* ... */
 	uint16_t *choice; /* per rank * nl + line: spine slot * q + link, VT_LANE_NONE */
@@ -68,114 +75,197 @@ static uint8_t *dn_cell(struct lanes *ln, uint32_t k, uint32_t y, uint32_t s, ui
 	return &ln->dn[(((size_t)k * ln->nl + y) * ln->ns + s) * ln->q + l];
 }
 
-/* Up-link entries of switch s sorted by port number into out[] (insertion sort). */
-static uint32_t by_port(const vt_tree *t, uint32_t s, uint32_t *out)
+/*
+ * Spine slots: a spine's place among its chassis' spines (the deg.grp of
+ * the lines it links to, every one of them at level 1); ns the most.
+ */
+static int lanes_spines(struct lanes *ln, const struct router *r, const vt_tree *t)
 {
-	uint32_t n = 0;
+	uint32_t *cnt = calloc(t->nsw + 1, sizeof(*cnt));
+	int ok = cnt != NULL;
 
-	for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
-		uint32_t i = n++;
+	ln->ns = 0;
+	for (uint32_t i = t->lvl_start[2]; ok && i < t->lvl_start[3]; i++) {
+		uint32_t p = t->by_level[i], g;
 
-		for (; i && t->up_port[out[i - 1]] > t->up_port[j]; i--)
-			out[i] = out[i - 1];
-		out[i] = j;
+		ok = t->dn_start[p] < t->dn_start[p + 1];
+		g = ok ? r->deg.grp[t->dn_peer[t->dn_start[p]]] : 0;
+		for (uint32_t k = t->dn_start[p]; ok && k < t->dn_start[p + 1]; k++)
+			ok = r->deg.grp[t->dn_peer[k]] == g && t->level[t->dn_peer[k]] == 1;
+		if (ok) {
+			ln->idx[p] = cnt[g]++;
+			ln->ns = cnt[g] > ln->ns ? cnt[g] : ln->ns;
+		}
 	}
-	return n;
+	free(cnt);
+	return ok && ln->ns;
+}
+
+/* The l-th of switch s's links to switch p (entries a .. j of peer[] before j). */
+static uint32_t nth_link(const uint32_t *peer, uint32_t a, uint32_t j)
+{
+	uint32_t l = 0;
+
+	for (uint32_t k = a; k < j; k++)
+		l += peer[k] == peer[j];
+	return l;
 }
 
 /*
- * Every spine q links to each line of its chassis (deg.grp) and to no
- * other: a spine slot is then one spine in each chassis.
+ * The lines' up-links by spine slot and link (sup, VT_NONE where a spine or
+ * link is down) and the spines' links down to each line (dport,
+ * VT_LFT_NONE); q the most parallel links a line has to a spine. Two or
+ * more chassis (a damaged var-ary-n-tree is one: its lines all share
+ * spines), every line linked up only to spines of its own. 0 when not so.
  */
-static int spines_whole(const struct lanes *ln, const struct router *r, const vt_tree *t)
+static int lanes_lines(struct lanes *ln, const struct router *r, const vt_tree *t)
 {
-	for (uint32_t i = t->lvl_start[2]; i < t->lvl_start[3]; i++) {
-		uint32_t p = t->by_level[i], g, nc = 0;
+	uint32_t g0 = r->deg.grp[t->by_level[t->lvl_start[1]]];
+	int split = 0;
+	size_t cells;
 
-		if (t->dn_start[p] == t->dn_start[p + 1] || ln->idx[p] == VT_NONE)
-			return 0;
-		g = r->deg.grp[t->dn_peer[t->dn_start[p]]];
-		for (uint32_t k = t->lvl_start[1]; k < t->lvl_start[2]; k++)
-			nc += r->deg.grp[t->by_level[k]] == g;
-		if (t->dn_start[p + 1] - t->dn_start[p] != nc * ln->q)
-			return 0;
-		for (uint32_t k = t->dn_start[p]; k < t->dn_start[p + 1]; k++)
-			if (r->deg.grp[t->dn_peer[k]] != g)
+	ln->nl = t->lvl_start[2] - t->lvl_start[1];
+	ln->q = 0;
+	for (uint32_t i = 0; i < ln->nl; i++) {
+		uint32_t x = t->by_level[t->lvl_start[1] + i], a = t->up_start[x];
+
+		ln->idx[x] = i;
+		split |= r->deg.grp[x] != g0;
+		for (uint32_t j = a; j < t->up_start[x + 1]; j++) {
+			uint32_t p = t->up_peer[j], l = nth_link(t->up_peer, a, j);
+
+			if (t->level[p] != 2 || t->dn_start[p] == t->dn_start[p + 1] ||
+			    r->deg.grp[t->dn_peer[t->dn_start[p]]] != r->deg.grp[x])
 				return 0;
+			ln->q = l + 1 > ln->q ? l + 1 : ln->q;
+		}
+	}
+	if (!split || !ln->q || !lanes_spines(ln, r, t))
+		return 0;
+	cells = (size_t)ln->nl * ln->ns * ln->q;
+	ln->sup = malloc(cells * sizeof(*ln->sup));
+	ln->dport = malloc(cells);
+	if (!ln->sup || !ln->dport)
+		return 0;
+	memset(ln->dport, VT_LFT_NONE, cells);
+	for (size_t c = 0; c < cells; c++)
+		ln->sup[c] = VT_NONE;
+	for (uint32_t i = 0; i < ln->nl; i++) {
+		uint32_t x = t->by_level[t->lvl_start[1] + i], a = t->up_start[x];
+
+		for (uint32_t j = a; j < t->up_start[x + 1]; j++)
+			ln->sup[((size_t)i * ln->ns + ln->idx[t->up_peer[j]]) * ln->q +
+				nth_link(t->up_peer, a, j)] = j;
+	}
+	for (uint32_t i = t->lvl_start[2]; i < t->lvl_start[3]; i++) {
+		uint32_t p = t->by_level[i], a = t->dn_start[p];
+
+		for (uint32_t k = a; k < t->dn_start[p + 1]; k++) {
+			uint32_t l = nth_link(t->dn_peer, a, k);
+
+			if (l < ln->q)
+				ln->dport[((size_t)ln->idx[t->dn_peer[k]] * ln->ns + ln->idx[p]) *
+						  ln->q +
+					  l] = t->dn_port[k];
+		}
 	}
 	return 1;
 }
 
 /*
- * The lines' spine slots and links: every line as many links (q) to each
- * spine of its chassis, grouped by spine in the same order on every line of
- * the chassis. 0 when not so.
+ * A leaf that lost lane o (its link to that line, or the line) sends up the
+ * next of its lanes into the same chassis: that up-link carries two flows a
+ * stage where o's would carry one, as it must where a leaf has fewer
+ * up-links than hosts. VT_NONE where it has no other lane into the chassis.
  */
-static int lanes_lines(struct lanes *ln, const struct router *r, const vt_tree *t)
+static void lanes_substitute(struct lanes *ln, const uint32_t *ref, uint32_t i)
 {
-	uint32_t x0 = t->by_level[t->lvl_start[1]];
+	uint32_t *lane = &ln->lane[(size_t)i * ln->nu], own[VT_MAX_PORTS + 1];
 
-	ln->nl = t->lvl_start[2] - t->lvl_start[1];
-	ln->q = 0;
-	for (uint32_t j = t->up_start[x0]; j < t->up_start[x0 + 1]; j++)
-		ln->q += t->up_peer[j] == t->up_peer[t->up_start[x0]];
-	ln->ns = ln->q ? (t->up_start[x0 + 1] - t->up_start[x0]) / ln->q : 0;
-	if (!ln->q || ln->ns * ln->q != t->up_start[x0 + 1] - t->up_start[x0])
-		return 0;
-	for (uint32_t i = t->lvl_start[2]; i < t->lvl_start[3]; i++)
-		ln->idx[t->by_level[i]] = VT_NONE;
-	for (uint32_t i = 0; i < ln->nl; i++) {
-		uint32_t x = t->by_level[t->lvl_start[1] + i], a = t->up_start[x];
+	memcpy(own, lane, ln->nu * sizeof(*own));
+	for (uint32_t o = 0; o < ln->nu; o++)
+		for (uint32_t k = 1; own[o] == VT_NONE && k < ln->nu; k++) {
+			uint32_t o2 = (o + k) % ln->nu;
 
-		ln->idx[x] = i;
-		if (t->up_start[x + 1] - a != ln->ns * ln->q)
-			return 0;
-		for (uint32_t s = 0; s < ln->ns; s++)
-			for (uint32_t l = 0; l < ln->q; l++) {
-				uint32_t j = a + s * ln->q + l, p = t->up_peer[j];
-
-				if (p != t->up_peer[a + s * ln->q] || t->level[p] != 2)
-					return 0;
-				if (ln->idx[p] == VT_NONE)
-					ln->idx[p] = s;
-				if (ln->idx[p] != s)
-					return 0;
-				ln->sup[((size_t)i * ln->ns + s) * ln->q + l] = j;
+			if (own[o2] != VT_NONE && ref[o2] == ref[o]) {
+				lane[o] = own[o2];
+				break;
 			}
-	}
-	return spines_whole(ln, r, t);
+		}
 }
 
 /*
- * The leaves' lanes: every leaf nu up-links to nu lines, no more ranks, and
- * lane o in one chassis (deg.grp) on every leaf; leaves' line sets not all
- * alike where they meet. 0 when not so.
+ * The lanes: the leaves' up-link port numbers, in order (pos); nu of them,
+ * as many as the most up-links a leaf has (else the leaves use different
+ * ports, and the o-th port means nothing across them). 0 when not so.
+ */
+static int lanes_ports(struct lanes *ln, const vt_tree *t, uint32_t *pos)
+{
+	uint32_t most = 0;
+
+	for (uint32_t p = 0; p <= VT_LFT_NONE; p++)
+		pos[p] = VT_NONE;
+	for (uint32_t i = 0; i < ln->nleaf; i++) {
+		uint32_t s = t->by_level[i];
+
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			pos[t->up_port[j]] = 0;
+		if (t->up_start[s + 1] - t->up_start[s] > most)
+			most = t->up_start[s + 1] - t->up_start[s];
+	}
+	ln->nu = 0;
+	for (uint32_t p = 0; p <= VT_LFT_NONE; p++)
+		if (pos[p] != VT_NONE)
+			pos[p] = ln->nu++;
+	if (!ln->nu || ln->nu != most)
+		return 0;
+	ln->lane = malloc((size_t)ln->nleaf * ln->nu * sizeof(*ln->lane));
+	return ln->lane != NULL;
+}
+
+/*
+ * The leaves' lanes: the o-th up-link port number of the leaves (as many as
+ * their level's up-links), each lane in one chassis (deg.grp) on every leaf
+ * that has it, no leaf with more ranks than lanes; leaves' line sets not all
+ * alike where they meet. A leaf that lost a lane takes a substitute. 0 when
+ * not so.
  */
 static int lanes_leaves(struct lanes *ln, const struct router *r, const vt_tree *t)
 {
-	uint32_t seq[VT_MAX_PORTS + 1], ref[VT_MAX_PORTS + 1];
+	uint32_t pos[VT_LFT_NONE + 1], ref[VT_LFT_NONE + 1];
 	int uneven = 0;
 
 	ln->nleaf = t->lvl_start[1];
-	ln->nu = t->lv[0].up_links;
+	if (!lanes_ports(ln, t, pos))
+		return 0;
+	for (uint32_t o = 0; o < ln->nu; o++)
+		ref[o] = VT_NONE;
 	for (uint32_t i = 0; i < ln->nleaf; i++) {
-		uint32_t s = t->by_level[i], id = t->sub[s];
+		uint32_t s = t->by_level[i], id = t->sub[s], prev = VT_NONE;
 
 		ln->idx[s] = i;
-		if (by_port(t, s, seq) != ln->nu || id == VT_NONE || t->subs[id].nranks > ln->nu)
+		if (id == VT_NONE || t->subs[id].nranks > ln->nu)
 			return 0;
 		ln->first[i] = t->subs[id].first_rank;
 		ln->nranks[i] = t->subs[id].nranks;
+		for (uint32_t o = 0; o < ln->nu; o++)
+			ln->lane[(size_t)i * ln->nu + o] = VT_NONE;
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
+			ln->lane[(size_t)i * ln->nu + pos[t->up_port[j]]] = j;
 		for (uint32_t o = 0; o < ln->nu; o++) {
-			uint32_t p = t->up_peer[seq[o]];
+			uint32_t j = ln->lane[(size_t)i * ln->nu + o], p;
 
-			if (!i)
-				ref[o] = r->deg.grp[p];
-			if (r->deg.grp[p] != ref[o] || (o && p == t->up_peer[seq[o - 1]]))
+			if (j == VT_NONE)
+				continue;
+			p = t->up_peer[j];
+			ref[o] = ref[o] == VT_NONE ? r->deg.grp[p] : ref[o];
+			if (r->deg.grp[p] != ref[o] || p == prev)
 				return 0;
-			ln->lane[i * ln->nu + o] = seq[o];
+			prev = p;
 		}
 	}
+	for (uint32_t i = 0; i < ln->nleaf; i++)
+		lanes_substitute(ln, ref, i);
 	/* some line's children differ in their parents: the line sets overlap unevenly */
 	for (uint32_t i = t->lvl_start[1]; !uneven && i < t->lvl_start[2]; i++) {
 		uint32_t x = t->by_level[i], c0 = t->dn_peer[t->dn_start[x]];
@@ -197,8 +287,7 @@ static int lanes_apply(struct lanes *ln, const struct router *r, const vt_tree *
 {
 	const vt_fabric *f = r->f;
 
-	if (t->nlevels != 3 || !t->order.n || t->lvl_start[0] || !t->lv[0].up_links ||
-	    t->lv[0].up_links > VT_MAX_PORTS)
+	if (t->nlevels != 3 || !t->order.n || t->lvl_start[0] || !t->lvl_start[1])
 		return 0;
 	for (uint32_t d = 0; d < t->order.n; d++)
 		if (t->order.port[d] != VT_NONE && f->ports[t->order.port[d]].lmc)
@@ -210,12 +299,9 @@ static int lanes_apply(struct lanes *ln, const struct router *r, const vt_tree *
 static int lanes_alloc(struct lanes *ln, const vt_tree *t)
 {
 	ln->idx = calloc(t->nsw + 1, sizeof(*ln->idx));
-	ln->lane =
-		calloc((size_t)(t->lvl_start[1] + 1) * (t->lv[0].up_links + 1), sizeof(*ln->lane));
 	ln->first = calloc(t->lvl_start[1] + 1, sizeof(*ln->first));
 	ln->nranks = calloc(t->lvl_start[1] + 1, sizeof(*ln->nranks));
-	ln->sup = calloc((size_t)(t->up_start[t->nsw] + 1), sizeof(*ln->sup));
-	return !ln->idx || !ln->lane || !ln->first || !ln->nranks || !ln->sup;
+	return !ln->idx || !ln->first || !ln->nranks;
 }
 
 static int lanes_model_alloc(struct lanes *ln)
@@ -248,6 +334,7 @@ static void lanes_free(struct lanes *ln)
 	free(ln->first);
 	free(ln->nranks);
 	free(ln->sup);
+	free(ln->dport);
 	free(ln->up);
 	free(ln->dn);
 	free(ln->choice);
@@ -259,14 +346,22 @@ static void lanes_free(struct lanes *ln)
 	free(ln->over);
 }
 
-/* Rank d's leaf (its place among the leaves), lane offset and lane line y. */
+/* Leaf a's lane line for lane offset o (its place among the lines), VT_NONE: none. */
+static uint32_t lane_line(const struct lanes *ln, uint32_t a, uint32_t o)
+{
+	uint32_t j = ln->lane[(size_t)a * ln->nu + o];
+
+	return j == VT_NONE ? VT_NONE : ln->idx[ln->t->up_peer[j]];
+}
+
+/* Rank d's leaf (its place among the leaves), lane offset and lane line y (VT_NONE: none). */
 static void dest_of(const struct lanes *ln, uint32_t d, uint32_t *b, uint32_t *o, uint32_t *y)
 {
 	const vt_tree *t = ln->t;
 
 	*b = ln->idx[t->rank_leaf[d]];
 	*o = d - ln->first[*b];
-	*y = ln->idx[t->up_peer[ln->lane[*b * ln->nu + *o]]];
+	*y = lane_line(ln, *b, *o);
 }
 
 /*
@@ -283,19 +378,19 @@ static void dest_flows(struct lanes *ln, uint32_t d)
 	for (uint32_t x = 0; x <= ln->nl; x++)
 		ln->xs[x] = 0;
 	for (uint32_t a = 0; a < ln->nleaf; a++) {
-		uint32_t x = ln->idx[t->up_peer[ln->lane[a * ln->nu + o]]];
+		uint32_t x = lane_line(ln, a, o);
 
 		for (uint32_t i = ln->first[a];
-		     a != b && x != y && i < ln->first[a] + ln->nranks[a]; i++)
+		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
 			ln->xs[x + 1] += t->order.port[i] != VT_NONE;
 	}
 	for (uint32_t x = 0; x < ln->nl; x++)
 		ln->xs[x + 1] += ln->xs[x];
 	for (uint32_t a = 0; a < ln->nleaf; a++) {
-		uint32_t x = ln->idx[t->up_peer[ln->lane[a * ln->nu + o]]];
+		uint32_t x = lane_line(ln, a, o);
 
 		for (uint32_t i = ln->first[a];
-		     a != b && x != y && i < ln->first[a] + ln->nranks[a]; i++)
+		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
 			if (t->order.port[i] != VT_NONE)
 				ln->ks[ln->xs[x] + ln->fill[x]++] = (d + ln->n - i) % ln->n;
 	}
@@ -366,7 +461,11 @@ static void place(struct lanes *ln, uint32_t d, uint32_t x, uint32_t s, uint32_t
 	ln->choice[(size_t)d * ln->nl + x] = w > 0 ? (uint16_t)(s * ln->q + l) : VT_LANE_NONE;
 }
 
-/* Line x's spine and link for rank d (dest_flows), the modelled stages' least loaded; placed. */
+/*
+ * Line x's spine and link for rank d (dest_flows), the modelled stages' least
+ * loaded of those whose links are up; placed (none where no spine of the
+ * chassis links to both lines: x's entry stays as routed).
+ */
 static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 {
 	struct lane_score best = {UINT32_MAX, 0, 0};
@@ -376,10 +475,14 @@ static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 		for (uint32_t l = 0; l < ln->q; l++) {
 			int fixed = ln->dcount[(size_t)d * ln->ns + s] > 0;
 
+			if (ln->sup[((size_t)x * ln->ns + s) * ln->q + l] == VT_NONE)
+				continue;
 			for (uint32_t dl = 0; dl < ln->q; dl++) {
 				struct lane_score sc;
 
-				if (fixed && dl != ln->dlane[(size_t)d * ln->ns + s])
+				if ((fixed && dl != ln->dlane[(size_t)d * ln->ns + s]) ||
+				    ln->dport[((size_t)ln->y * ln->ns + s) * ln->q + dl] ==
+					    VT_LFT_NONE)
 					continue;
 				sc = score(ln, x, s, l, dl);
 				if (better(&sc, &best)) {
@@ -390,16 +493,26 @@ static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 				}
 			}
 		}
-	place(ln, d, x, bs, bl, bd, 1);
+	if (best.m != UINT32_MAX)
+		place(ln, d, x, bs, bl, bd, 1);
+}
+
+/* Rank d is a compute node's whose leaf has a lane line for it. */
+static int lane_dest(const struct lanes *ln, uint32_t d)
+{
+	uint32_t b, o, y;
+
+	if (ln->t->order.port[d] == VT_NONE)
+		return 0;
+	dest_of(ln, d, &b, &o, &y);
+	return y != VT_NONE;
 }
 
 /* Every line's choice for every rank: rank order, then again with the others made. */
 static void plan(struct lanes *ln, uint32_t rounds)
 {
-	const vt_tree *t = ln->t;
-
 	for (uint32_t d = 0; d < ln->n; d++) {
-		if (t->order.port[d] == VT_NONE)
+		if (!lane_dest(ln, d))
 			continue;
 		dest_flows(ln, d);
 		for (uint32_t x = 0; x < ln->nl; x++)
@@ -409,7 +522,7 @@ static void plan(struct lanes *ln, uint32_t rounds)
 	for (uint32_t round = 0, moved = 1; moved && round < rounds; round++) {
 		moved = 0;
 		for (uint32_t d = 0; d < ln->n; d++) {
-			if (t->order.port[d] == VT_NONE)
+			if (!lane_dest(ln, d))
 				continue;
 			dest_flows(ln, d);
 			for (uint32_t x = 0; x < ln->nl; x++) {
@@ -445,7 +558,7 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 	ysw = t->up_peer[ln->lane[b * ln->nu + o]];
 	g = r->deg.grp[ysw];
 	for (uint32_t a = 0; a < ln->nleaf; a++)
-		if (a != b)
+		if (a != b && ln->lane[(size_t)a * ln->nu + o] != VT_NONE)
 			vt_lft_set(r->lfts, t->by_level[a], lid,
 				   t->up_port[ln->lane[a * ln->nu + o]]);
 	for (uint32_t i = t->lvl_start[2]; i < t->lvl_start[3]; i++) {
@@ -468,10 +581,113 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 }
 
 /*
+ * The shift figures of plane t's tables for its compute nodes (the worst
+ * stage's most loaded link, and the sum of the stages' most loaded links),
+ * walked through the tables: the guard that keeps lanes only where they
+ * beat the tables as routed (a chassis that lost half its spines takes half
+ * the lanes on half the links: cores 2,6,2,12,10 --drop-switches 1 went
+ * 3/2.13 -> 3/2.82). 0 when out of memory.
+ */
+static int tables_shift(const struct router *r, const vt_tree *t, uint32_t *worst, uint64_t *sum)
+{
+	const vt_fabric *f = r->f;
+	uint32_t n = t->order.n;
+	uint16_t *load = calloc(f->nports + 1, sizeof(*load));
+	uint32_t *hit = malloc(((size_t)n * LANES_MAX_HOPS + 1) * sizeof(*hit));
+
+	*worst = 0;
+	*sum = 0;
+	for (uint32_t k = 1; load && hit && k < n; k++) {
+		uint32_t m = 1, nh = 0; /* a host link's */
+
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t d = (i + k) % n, s = t->rank_leaf[i], lid;
+
+			if (t->order.port[i] == VT_NONE || t->order.port[d] == VT_NONE)
+				continue;
+			lid = f->ports[t->order.port[d]].lid;
+			for (uint32_t h = 0; lid && h < LANES_MAX_HOPS; h++) {
+				uint8_t p = vt_lft_get(r->lfts, s, lid);
+				uint32_t q, peer;
+
+				if (p == VT_LFT_NONE || !p)
+					break;
+				q = swport(r, s, p);
+				peer = f->ports[q].peer;
+				if (peer == VT_NONE ||
+				    f->nodes[f->ports[peer].node].type != VT_SWITCH)
+					break;
+				m = ++load[q] > m ? load[q] : m;
+				hit[nh++] = q;
+				s = f->nodes[f->ports[peer].node].sw;
+			}
+		}
+		while (nh)
+			load[hit[--nh]] = 0;
+		*worst = m > *worst ? m : *worst;
+		*sum += m;
+	}
+	free(hit);
+	free(load);
+	return *worst != 0;
+}
+
+/* Every entry of plane t's switches for the compute nodes' LIDs, saved (w) or restored. */
+static void tables_keep(struct router *r, const vt_tree *t, uint8_t *old, int w)
+{
+	uint32_t nsw = t->lvl_start[t->nlevels];
+
+	for (uint32_t d = 0; d < t->order.n; d++) {
+		uint32_t lid = t->order.port[d] == VT_NONE ? 0 : r->f->ports[t->order.port[d]].lid;
+
+		for (uint32_t i = 0; lid && i < nsw; i++) {
+			uint8_t *o = &old[(size_t)d * nsw + i];
+
+			if (w)
+				*o = vt_lft_get(r->lfts, t->by_level[i], lid);
+			else
+				vt_lft_set(r->lfts, t->by_level[i], lid, *o);
+		}
+	}
+}
+
+/*
+ * Plans and writes the lanes, then keeps them only where their shift
+ * figures beat the tables': worst stage, then the stages' sum (the lanes'
+ * detours cost switch hops, so a tie keeps the tables).
+ */
+static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
+{
+	const vt_tree *t = ln->t;
+	uint8_t *old = malloc((size_t)ln->n * t->lvl_start[t->nlevels] + 1);
+	uint32_t w0, w1;
+	uint64_t s0, s1;
+
+	int took = 0;
+
+	if (!old || !tables_shift(r, t, &w0, &s0)) {
+		free(old);
+		return 0;
+	}
+	tables_keep(r, t, old, 1);
+	plan(ln, rounds);
+	for (uint32_t d = 0; d < ln->n; d++)
+		if (lane_dest(ln, d) && r->f->ports[t->order.port[d]].lid)
+			rewrite(r, ln, d);
+	if (!tables_shift(r, t, &w1, &s1) || w1 > w0 || (w1 == w0 && s1 >= s0))
+		tables_keep(r, t, old, 0);
+	else
+		r->deg.unsure = took = 1;
+	free(old);
+	return took;
+}
+
+/*
  * After plane t's tables are written: on a split core whose leaves' line
- * sets overlap unevenly, the compute nodes' LIDs take the lanes. Out of
- * memory, or past LANES_MAX_CELLS or LANES_MAX_WORK, the tables stay as
- * routed. Returns whether the lanes were taken.
+ * sets overlap unevenly, the compute nodes' LIDs take the lanes where they
+ * model a better shift than the tables. Out of memory, or past
+ * LANES_MAX_CELLS or LANES_MAX_WORK, the tables stay as routed. Returns
+ * whether the lanes were kept.
  */
 int vt_route_lanes(struct router *r, const vt_tree *t)
 {
@@ -485,12 +701,7 @@ int vt_route_lanes(struct router *r, const vt_tree *t)
 	    !lanes_model_alloc(&ln)) {
 		uint64_t rounds = LANES_MAX_WORK / pass - 1;
 
-		plan(&ln, rounds < LANES_ROUNDS ? (uint32_t)rounds : LANES_ROUNDS);
-		for (uint32_t d = 0; d < ln.n; d++)
-			if (t->order.port[d] != VT_NONE && r->f->ports[t->order.port[d]].lid)
-				rewrite(r, &ln, d);
-		r->deg.unsure = 1;
-		took = 1;
+		took = lanes_run(r, &ln, rounds < LANES_ROUNDS ? (uint32_t)rounds : LANES_ROUNDS);
 	}
 	lanes_free(&ln);
 	return took;

@@ -125,7 +125,8 @@ void vt_route_mainloop(struct router *r, const vt_tree *t)
 	route_switch_lids(r, t);
 	vt_route_batch_flush(r);
 	vt_route_lookahead(r, t);
-	if (!vt_route_lanes(r, t))
-		vt_route_spines(r, t);
+	/* the lanes are kept only where they beat the tables, the spines' included */
+	vt_route_spines(r, t);
+	vt_route_lanes(r, t);
 	vt_route_leaf_moves(r, t);
 }

@@ -21,8 +21,8 @@
  * entries are kept only where the model's shift is better (worst, then the
  * sum of the stages' most loaded links): the model is the tables' own shift
  * in the tree's order. Routes stay up*-down* and as long (leaf, line,
- * spine, line, leaf); compute nodes' LIDs of LMC 0 only. Where vt_route_lanes
- * rewrote the plane (uneven line sets) it is left alone.
+ * spine, line, leaf); compute nodes' LIDs of LMC 0 only. vt_route_lanes runs
+ * after it and keeps its lanes only where they beat these tables.
  */
 #include <stdlib.h>
 #include <string.h>

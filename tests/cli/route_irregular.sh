@@ -72,6 +72,9 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # a leaf that lost up-links went round its parents' groups (the two chassis)
 # first, a group's share as whole: the lost lane's destination moved to the
 # other chassis and the leaf's later ones each one lane on.
+# cores 2,6,3,12,6 --drop-links 2@0: 2/1.915493, cores 2,8,4,16,8 --drop-links
+# 2@0: 2/1.952756 before the lanes (vt_route_lanes.c) took damaged split cores,
+# a leaf's lost lane on another of its lanes into the same chassis.
 # superpod 3,4,8,4,3,2 --drop-links 2@0: 3/1.989474 (cut bound 2/1.852632),
 # superpod 4,4,8,4,2,2 --drop-links 2@0: 3/2.070866 (2/1.889764), pruned 8,3
 # --drop-links 2@0 --seed 2: 3/2.106383 (2/1.872340) before a level-1 switch
@@ -208,9 +211,9 @@ uneven 16,14,12,10,8,6:8,8,6,6,4,4:8|2 1.831579|bound
 uneven 16,16,16,8,0,4:8,8,8,4,8,2:8|2 1.915789|bound
 superpod 3,4,8,4,3,2 --drop-links 2@1|2 1.578947|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 5|2 1.901408|-|--vl-split
-cores 2,6,3,12,6 --drop-links 2@0|2 1.915493|-|--vl-split
+cores 2,6,3,12,6 --drop-links 2@0|2 1.901408|-|--vl-split
 cores 2,6,3,12,6 --drop-links 2@0 --seed 3|2 1.915493|-|--vl-split
-cores 2,8,4,16,8 --drop-links 2@0|2 1.952756|-|--vl-split
+cores 2,8,4,16,8 --drop-links 2@0|2 1.929134|-|--vl-split
 cores 4,6,3,16,6 --drop-links 1@1|2 1.884211|-|--vl-split
 cores 3,4,2,9,4 --drop-links 1@1|2 1.828571|-|--vl-split
 cores 4,3,3,12,6 --drop-links 1@1|3 2.056338|-|--vl-split
