@@ -19,6 +19,8 @@
  *   vt_route_chassis.c    split cores whose chassis differ: leaves' rank order over them
  *   vt_route_lanes.c      split cores whose leaves' line sets overlap unevenly: lanes
  *   vt_route_spines.c     split cores: the lines' spines chosen again on a shift model
+ *   vt_route_stage_search.c  split cores whose leaves lost a parent: routes searched
+ *                         again against a model of the shift stages
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
@@ -522,6 +524,11 @@ void vt_route_spines(struct router *r, const vt_tree *t);
 void vt_route_spines_memo_free(struct vt_spines_memo **m);
 /* vt_route_leaf_moves.c: plane t's leaves' entries moved, where a leaf reaches unevenly */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t);
+/*
+ * vt_route_stage_search.c: plane t's compute LIDs' routes searched again against a model of
+ * the shift stages, where its split core's leaves lost a parent
+ */
+void vt_route_stage_search(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e
  * when out of memory */
 int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);

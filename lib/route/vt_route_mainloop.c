@@ -129,4 +129,5 @@ void vt_route_mainloop(struct router *r, const vt_tree *t)
 	vt_route_spines(r, t);
 	vt_route_lanes(r, t);
 	vt_route_leaf_moves(r, t);
+	vt_route_stage_search(r, t);
 }

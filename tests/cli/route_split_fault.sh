@@ -40,7 +40,7 @@ placed "fat 4,3 --drop-links 6@1 --seed 2" 1658 36 "shift 63 4032 2 1.75 2 1.56 
 # leaf of the pod and up again would pass, and every leaf's 4 cables carry its
 # own 4 flows: the relay test raises the cut bound from 1.56 (vartree-analyze(1))
 placed "fat 4,3 --drop-links 6@1 --seed 3" 423 40 "shift 63 4032 4 2.65 2 1.65 -"
-placed "thin 4:2,3 --drop-links 6@1 --seed 22" 67 19 "shift 63 4032 16 11.10 8 6.41 -"
+placed "thin 4:2,3 --drop-links 6@1 --seed 22" 67 19 "shift 63 4032 16 10.76 8 6.41 -"
 # pruned seed 1: 4/3.10 and 76 routes on VL 1 before its leaves' entries were
 # chosen again by moves (vt_route_leaf_moves.c): 3 more switch-sourced routes
 # through the moved entries close a loop on VL 0
