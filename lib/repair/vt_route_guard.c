@@ -297,14 +297,14 @@ int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e)
 	if (g->have_fresh || !g->order || g->order->n < 2)
 		return 0;
 	if (vt_repair_guard_ahead_fresh(g)) {
-		g->have_fresh = 1;
+		g->have_fresh = g->fresh_ahead = 1;
 		return 0;
 	}
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	if (g->have_rt ? count_apart(g, e)
 		       : shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
 		return -1;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	g->fresh_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
 	g->have_fresh = 1;
 	return 0;

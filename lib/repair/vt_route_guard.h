@@ -76,6 +76,7 @@ struct repair_guard {
 	int have_ranks;
 	uint32_t *chan_sw; /* per channel: the switch it leads to, VT_NONE for a CA */
 	double fresh_s;	   /* CPU seconds the fresh tables' count took (0: not counted) */
+	int fresh_ahead;   /* that count ran on the counting thread (vt_route_guard_ahead.c) */
 	uint8_t *rank_lid; /* per LID: some rank's (same_rank_columns), NULL: not yet */
 	struct vt_guard_ahead *ahead; /* the counts made ahead, NULL: none (guard_ahead.c) */
 };
