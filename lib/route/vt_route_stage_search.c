@@ -184,31 +184,60 @@ static uint32_t path_pos(const struct stage *g, uint32_t i, uint32_t s)
 }
 
 /*
+ * The flows to the current destination rank d whose route crosses s, one at
+ * a time: a rank below a leaf (not d's) whose path holds s. Each gives its
+ * shift stage (*k) and counts its hops from s on as work; the callers stop
+ * where they like.
+ */
+struct crossing {
+	uint32_t i, a, end; /* leaf index, its rank now, past its last */
+};
+
+static void crossing_init(struct crossing *it)
+{
+	it->i = 0;
+	it->a = it->end = 0;
+}
+
+static int crossing_next(struct stage *g, uint32_t d, uint32_t s, struct crossing *it, uint32_t *k)
+{
+	while (it->a == it->end) {
+		uint32_t x;
+
+		if (it->i == g->nleaf)
+			return 0;
+		x = g->leaves[it->i];
+		if (x != g->dleaf && path_pos(g, it->i, s) != g->npath[it->i]) {
+			it->a = g->rfirst[x];
+			it->end = g->rfirst[x + 1];
+		}
+		it->i++;
+	}
+	*k = (d + g->n - g->rk[it->a++]) % g->n;
+	g->work += g->len[s];
+	return 1;
+}
+
+/*
  * Every flow from a rank below a leaf whose route to destination rank d
  * crosses s, into the model (sign > 0) or out of it, from s on: out of
  * channel c to switch u, then along the tables.
  */
 static void flows(struct stage *g, uint32_t d, uint32_t s, uint32_t u, uint32_t c, int sign)
 {
-	for (uint32_t i = 0; i < g->nleaf; i++) {
-		uint32_t x = g->leaves[i];
+	struct crossing it;
+	uint32_t k;
 
-		if (x == g->dleaf || path_pos(g, i, s) == g->npath[i])
-			continue;
-		for (uint32_t a = g->rfirst[x]; a < g->rfirst[x + 1]; a++) {
-			uint32_t k = (d + g->n - g->rk[a]) % g->n;
-
-			g->work += g->len[s];
-			for (uint32_t w = u, cc = c;; cc = g->ch[w], w = g->nx[w]) {
-				if (sign > 0)
-					load_inc(g, k, cc);
-				else
-					load_dec(g, k, cc);
-				if (w == g->dleaf)
-					break;
-			}
+	crossing_init(&it);
+	while (crossing_next(g, d, s, &it, &k))
+		for (uint32_t w = u, cc = c;; cc = g->ch[w], w = g->nx[w]) {
+			if (sign > 0)
+				load_inc(g, k, cc);
+			else
+				load_dec(g, k, cc);
+			if (w == g->dleaf)
+				break;
 		}
-	}
 }
 
 /*
@@ -218,33 +247,27 @@ static void flows(struct stage *g, uint32_t d, uint32_t s, uint32_t u, uint32_t 
  */
 static int past_worst(struct stage *g, uint32_t d, uint32_t s, uint32_t u, uint32_t c, uint32_t w)
 {
-	uint32_t old[STAGE_MAX_HOPS], nold = 0;
+	uint32_t old[STAGE_MAX_HOPS], nold = 0, k;
+	struct crossing it;
 
 	for (uint32_t v = g->nx[s]; nold < STAGE_MAX_HOPS; v = g->nx[v]) {
 		old[nold++] = v;
 		if (v == g->dleaf)
 			break;
 	}
-	for (uint32_t i = 0; i < g->nleaf; i++) {
-		uint32_t x = g->leaves[i];
+	crossing_init(&it);
+	while (crossing_next(g, d, s, &it, &k)) {
+		const uint8_t *l = &g->load[(size_t)k * g->nch];
 
-		if (x == g->dleaf || path_pos(g, i, s) == g->npath[i])
-			continue;
-		for (uint32_t a = g->rfirst[x]; a < g->rfirst[x + 1]; a++) {
-			const uint8_t *l =
-				&g->load[(size_t)((d + g->n - g->rk[a]) % g->n) * g->nch];
+		for (uint32_t v = u, cc = c;; cc = g->ch[v], v = g->nx[v]) {
+			uint32_t j = 0;
 
-			g->work += g->len[s];
-			for (uint32_t v = u, cc = c;; cc = g->ch[v], v = g->nx[v]) {
-				uint32_t j = 0;
-
-				if (l[cc] + 1u > w)
-					return 1;
-				while (j < nold && old[j] != v)
-					j++;
-				if (j < nold) /* met: the same links from here on */
-					break;
-			}
+			if (l[cc] + 1u > w)
+				return 1;
+			while (j < nold && old[j] != v)
+				j++;
+			if (j < nold) /* met: the same links from here on */
+				break;
 		}
 	}
 	return 0;
@@ -353,20 +376,16 @@ static int try_move(struct stage *g, uint32_t d, uint32_t s, uint32_t u, uint32_
  */
 static int hot(struct stage *g, uint32_t d, uint32_t s)
 {
-	for (uint32_t i = 0; i < g->nleaf; i++) {
-		uint32_t x = g->leaves[i];
+	struct crossing it;
+	uint32_t k;
 
-		if (x == g->dleaf || path_pos(g, i, s) == g->npath[i])
-			continue;
-		for (uint32_t a = g->rfirst[x]; a < g->rfirst[x + 1]; a++) {
-			uint32_t k = (d + g->n - g->rk[a]) % g->n;
-			const uint8_t *l = &g->load[(size_t)k * g->nch];
+	crossing_init(&it);
+	while (crossing_next(g, d, s, &it, &k)) {
+		const uint8_t *l = &g->load[(size_t)k * g->nch];
 
-			g->work += g->len[s];
-			for (uint32_t w = s; w != g->dleaf; w = g->nx[w])
-				if (g->smax[k] >= 2 && l[g->ch[w]] == g->smax[k])
-					return 1;
-		}
+		for (uint32_t w = s; w != g->dleaf; w = g->nx[w])
+			if (g->smax[k] >= 2 && l[g->ch[w]] == g->smax[k])
+				return 1;
 	}
 	return 0;
 }
