@@ -80,16 +80,16 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 #define SHIFT_AVG_NOISE 0.0025
 
 /*
- * The guard's first model and count: the previous tables' where counted
- * ahead (an update then moves the columns t changed), else t's own. Where
- * g->last is kept, *from is the tables they count (NULL: t's). 0, -1 with e.
+ * The guard's first model and count: the fresh tables' where counted ahead
+ * (an update then moves the columns t changed), else t's own. Where g->last
+ * is kept, *from is the tables they count (NULL: t's). 0, -1 with e.
  */
 static int first_count(struct repair_guard *g, const vt_lfts *t, const vt_lfts **from, vt_err *e)
 {
 	size_t n = (size_t)t->nsw * t->nlid;
 
 	*from = NULL;
-	if (!vt_repair_guard_ahead_prev(g, &g->rt, &g->count, from)) {
+	if (!vt_repair_guard_ahead_take(g, &g->rt, &g->count, from)) {
 		if (vt_routes_build(&g->rt, g->f, t, g->order, e))
 			return -1;
 		g->have_rt = 1; /* freed by vt_repair_guard_free */

@@ -23,14 +23,13 @@
  *   removed unused since) cost 22-350 ms: every destination's paths cross
  *   them;
  * - a candidate counted from the previous tables' count costs 3-30 ms
- *   (144-1062 changed columns), but that count is a whole one: a second
- *   thread makes it, and then the fresh tables' count, while the first
- *   builds candidates (vt_repair_guard_ahead). In OpenSM (harness, the six
- *   faults) the routing thread's CPU fell from 82/153/264/357/154 ms to
- *   59/82-96/236-251/304-329/111-115 ms (leaf-uplink, L1-uplink, L1,
- *   L1-turn, top); keeping the count across sweeps in the plugin instead
- *   would need the same ports and ranks after the fault, which a switch
- *   failure renumbers.
+ *   (144-1062 changed columns), but that count is a whole one, made on a
+ *   second thread as well as the fresh one (vt_route_guard_ahead.c): 28-60
+ *   ms more CPU, for an update that cost a whole count where the top switch
+ *   went down. A second thread counts the fresh tables alone, and the first
+ *   candidate's count is an update from theirs (vt_repair_guard_ahead);
+ *   keeping the count across sweeps in the plugin instead would need the
+ *   same ports and ranks after the fault, which a switch failure renumbers.
  */
 #ifndef VT_ROUTE_GUARD_H
 #define VT_ROUTE_GUARD_H
@@ -114,20 +113,23 @@ int vt_repair_guard_bound(const vt_fabric *f, const vt_order *o, const uint8_t *
 /* Frees what the guard keeps between candidates, the thread counting ahead joined. */
 void vt_repair_guard_free(struct repair_guard *g);
 /*
- * The counts made ahead (vt_route_guard_ahead.c): a second thread counts the
- * previous tables prev (of g->f, for g->order) and then g->fresh while the
- * caller builds its first candidates, so the guard's first count is an
- * update from prev's and the fresh figures are ready when needed. Without a
- * thread (no ranks, prev of other dimensions, no memory) nothing starts and
- * the guard counts as before; the figures are the same either way. prev and
- * g->fresh must stay unchanged until vt_repair_guard_free.
+ * The count made ahead (vt_route_guard_ahead.c): a second thread counts
+ * g->fresh (of g->f, for g->order) while the caller builds its first
+ * candidates, so the fresh figures are ready when needed and the guard's
+ * first count is an update from the fresh tables'. Without a thread (no
+ * ranks, no memory) nothing starts and the guard counts as before; the
+ * figures are the same either way. g->fresh must stay unchanged until
+ * vt_repair_guard_free.
  */
-void vt_repair_guard_ahead(struct repair_guard *g, const vt_lfts *prev);
+void vt_repair_guard_ahead(struct repair_guard *g);
 /* The fresh figures into g (fresh_worst, fresh_avg, fresh_s), once counted: 1, 0 none. */
 int vt_repair_guard_ahead_fresh(struct repair_guard *g);
-/* prev's routes model and count, handed over once (*prev: their tables): 1, 0 none. */
-int vt_repair_guard_ahead_prev(struct repair_guard *g, vt_routes *rt, struct vt_shift_count **count,
-			       const vt_lfts **prev);
+/*
+ * The fresh tables' routes model and count, handed over once (*from: their
+ * tables; g->fresh_s its CPU, g->fresh_ahead set): 1, 0 none.
+ */
+int vt_repair_guard_ahead_take(struct repair_guard *g, vt_routes *rt, struct vt_shift_count **count,
+			       const vt_lfts **from);
 /* The thread joined and what it kept freed (vt_repair_guard_free calls it). */
 void vt_repair_guard_ahead_end(struct repair_guard *g);
 

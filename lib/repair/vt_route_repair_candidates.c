@@ -324,7 +324,7 @@ int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repa
 	snprintf(fp->what, sizeof(fp->what), "fresh tables' shift count");
 	fp->verdict = ' ';
 	if (r->policy != VT_REPAIR_FEWEST) /* counts the guard needs, made beside the builds */
-		vt_repair_guard_ahead(&g, r->prev);
+		vt_repair_guard_ahead(&g);
 	rc = try_candidates(r, &g, st, changed, blocks, e);
 
 	vt_repair_guard_free(&g);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The guard's counts made ahead (vt_repair_guard_ahead, vt_route_guard.h):
- * with the second thread counting the previous tables and then the fresh
- * ones, each candidate's shift figures (its count brought up to date from
- * the previous tables') and the fresh figures are those of a whole count,
+ * with the second thread counting the fresh tables, each candidate's shift
+ * figures (its count brought up to date from the fresh tables') and the
+ * fresh figures are those of a whole count,
  * and the verdicts are the guard's without the thread. A guard whose work
  * ends before the thread's (no candidate judged) joins it too.
  */
@@ -77,7 +77,7 @@ static void check(const char *spec)
 		double a, ca;
 
 		if (ahead) {
-			vt_repair_guard_ahead(&g, &prev);
+			vt_repair_guard_ahead(&g);
 			ck_assert_ptr_nonnull(g.ahead);
 		}
 		for (int i = 0; i < 3; i++) {
@@ -106,7 +106,7 @@ static void check(const char *spec)
 	{ /* nothing judged: the thread is joined at the end all the same */
 		struct repair_guard g = {.f = f, .fresh = &fresh, .order = &o, .level = tr.level};
 
-		vt_repair_guard_ahead(&g, &prev);
+		vt_repair_guard_ahead(&g);
 		ck_assert_ptr_nonnull(g.ahead);
 		vt_repair_guard_free(&g);
 		ck_assert_ptr_null(g.ahead);
