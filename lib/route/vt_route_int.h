@@ -18,6 +18,8 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_chassis.c    split cores whose chassis differ: leaves' rank order over them
  *   vt_route_lanes.c      split cores whose leaves' line sets overlap unevenly: lanes
+ *   vt_route_lanes_colour.c  ... their spines as a colouring of the destinations
+ *   vt_route_lanes_walk.c  ... kept where a walk of the tables' shift is better
  *   vt_route_spines.c     split cores: the lines' spines chosen again on a shift model
  *   vt_route_stage_search.c  split cores whose leaves lost a parent: routes searched
  *                         again against a model of the shift stages
@@ -518,6 +520,18 @@ int vt_route_top_tree_detours(struct router *r, uint32_t nd);
 void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_lanes.c: plane t's compute LIDs take lanes, where its split core deals unevenly */
 int vt_route_lanes(struct router *r, const vt_tree *t);
+/*
+ * vt_route_lanes_colour.c: the lanes' graph (n nodes, rows of words 64-bit words) coloured by
+ * DSatur; a node with no allowed colour VT_COLOUR_NONE; returns the clashing edges
+ */
+#define VT_COLOUR_NONE 0xFFFFu
+#define VT_COLOUR_TODO 0xFFFEu
+uint32_t vt_route_lanes_colour(uint32_t n, uint32_t words, const uint64_t *adj, uint32_t ncol,
+			       const uint8_t *allowed, uint16_t *col);
+void vt_route_lanes_clique(uint64_t *adj, uint32_t words, const uint32_t *v, uint32_t m);
+/* vt_route_lanes_walk.c: plane t's shift walked through its tables; its compute LIDs' entries */
+int vt_route_lanes_shift(const struct router *r, const vt_tree *t, uint32_t *worst, uint64_t *sum);
+void vt_route_lanes_keep(struct router *r, const vt_tree *t, uint8_t *old, int w);
 /* vt_route_spines.c: plane t's lines take their spines again on a shift model (split cores) */
 void vt_route_spines(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */

@@ -15,9 +15,13 @@
  * spine ASIC of that chassis and down to the destination leaf's lane-o line
  * (four switch hops where two leaves share a line elsewhere: the audit counts
  * them non-minimal), and only the spine and parallel link each line takes
- * are left to choose: here destination by destination in rank order, each
- * line the spine and link the modelled shift stages load least, then again
- * with every other choice made (a few rounds). Routes stay up*-down*; the
+ * are left to choose: first each destination's colour, one spine and link
+ * for all its lines (vt_route_lanes_colour.c; cores 2,8,4,24,10 2/1.77 ->
+ * 1/1.00, the greedy below stalled at 2 whatever its rounds); where a stage
+ * still loads a link past one flow, and again without colours, destination
+ * by destination in rank order, each line the spine and link the modelled
+ * shift stages load least, then again with every other choice made (a few
+ * rounds); the better plan is kept. Routes stay up*-down*; the
  * spines of the destination's chassis all go down its lane, the other
  * chassis' entries stay as routed. Only where leaves' line sets differ (an
  * even deal, cores 2,36,18,84,18, is at the bound already); compute nodes'
@@ -43,8 +47,6 @@
  * 2,18,9,40,10 takes 6e6 a pass, 0.15 s for all 9.
  */
 #define LANES_MAX_WORK (1ull << 28)
-/* Switch-to-switch hops a route of a three-level tree takes, with room: the guard's walk. */
-#define LANES_MAX_HOPS 8
 
 struct lanes {
 	const vt_tree *t;
@@ -61,6 +63,7 @@ struct lanes {
 	uint8_t *up, *dn; /* model loads per ((stage * nl + line) * ns + slot) * q + link */
 	uint32_t *xs, *fill, *ks, y; /* one rank's flows (dest_flows) */
 	uint32_t *over;		     /* per stage: links the model loads past one flow */
+	uint16_t *col;		     /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
 };
 
 #define VT_LANE_NONE 0xFFFFu
@@ -344,6 +347,21 @@ static void lanes_free(struct lanes *ln)
 	free(ln->fill);
 	free(ln->ks);
 	free(ln->over);
+	free(ln->col);
+}
+
+/* The model emptied, no choice made: for another plan. */
+static void lanes_model_reset(struct lanes *ln)
+{
+	size_t cells = (size_t)ln->n * ln->nl * ln->ns * ln->q;
+
+	memset(ln->up, 0, cells);
+	memset(ln->dn, 0, cells);
+	memset(ln->dlane, 0, (size_t)ln->n * ln->ns);
+	memset(ln->dcount, 0, (size_t)ln->n * ln->ns * sizeof(*ln->dcount));
+	memset(ln->over, 0, ((size_t)ln->n + 1) * sizeof(*ln->over));
+	for (size_t i = 0; i < (size_t)ln->n * ln->nl; i++)
+		ln->choice[i] = VT_LANE_NONE;
 }
 
 /* Leaf a's lane line for lane offset o (its place among the lines), VT_NONE: none. */
@@ -508,18 +526,124 @@ static int lane_dest(const struct lanes *ln, uint32_t d)
 	return y != VT_NONE;
 }
 
-/* Every line's choice for every rank: rank order, then again with the others made. */
-static void plan(struct lanes *ln, uint32_t rounds)
+/* Rank i's flow to rank d: the lane line it climbs to a spine from, VT_NONE: none. */
+static uint32_t climb(const struct lanes *ln, uint32_t i, uint32_t d)
 {
+	uint32_t a = ln->idx[ln->t->rank_leaf[i]], b, o, y, x;
+
+	if (ln->t->order.port[i] == VT_NONE || !lane_dest(ln, d))
+		return VT_NONE;
+	dest_of(ln, d, &b, &o, &y);
+	x = lane_line(ln, a, o);
+	return a == b || x == y ? VT_NONE : x;
+}
+
+/*
+ * The colouring's graph: lane destinations adjacent where a shift stage
+ * brings both up one line, or where they share their lane line (both come
+ * down its spine links in most stages). st[], fill[] room for nl + 1
+ * entries, v[] and xof[] for n.
+ */
+static void lanes_graph(struct lanes *ln, uint64_t *adj, uint32_t words, uint32_t *st,
+			uint32_t *fill, uint32_t *v, uint32_t *xof)
+{
+	uint32_t n = ln->n;
+
+	for (uint32_t k = 0; k < n; k++) {
+		memset(st, 0, (ln->nl + 1) * sizeof(*st));
+		memset(fill, 0, (ln->nl + 1) * sizeof(*fill));
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t b, o;
+
+			if (k)
+				xof[i] = climb(ln, i, (i + k) % n);
+			else if (lane_dest(ln, i))
+				dest_of(ln, i, &b, &o,
+					&xof[i]); /* stage 0 stands for the lane lines */
+			else
+				xof[i] = VT_NONE;
+			st[xof[i] + 1] += xof[i] != VT_NONE;
+		}
+		for (uint32_t x = 0; x < ln->nl; x++)
+			st[x + 1] += st[x];
+		for (uint32_t i = 0; i < n; i++)
+			if (xof[i] != VT_NONE)
+				v[st[xof[i]] + fill[xof[i]]++] = k ? (i + k) % n : i;
+		for (uint32_t x = 0; x < ln->nl; x++)
+			vt_route_lanes_clique(adj, words, &v[st[x]], st[x + 1] - st[x]);
+	}
+}
+
+/* Every lane destination's colour (ln->col): 0 when out of memory. */
+static int lanes_colour(struct lanes *ln)
+{
+	uint32_t n = ln->n, words = (n + 63) / 64, ncol = ln->ns * ln->q, b, o, y;
+	uint64_t *adj = calloc((size_t)n * words + 1, sizeof(*adj));
+	uint8_t *ok = calloc((size_t)n * ncol + 1, 1);
+	uint32_t *st = calloc(ln->nl + 2, sizeof(*st)), *fill = calloc(ln->nl + 2, sizeof(*fill));
+	uint32_t *v = calloc((size_t)n + 1, sizeof(*v)), *xof = calloc((size_t)n + 1, sizeof(*xof));
+	int done = 0;
+
+	ln->col = malloc(((size_t)n + 1) * sizeof(*ln->col));
+	if (adj && ok && st && fill && v && xof && ln->col && ncol < VT_COLOUR_TODO) {
+		lanes_graph(ln, adj, words, st, fill, v, xof);
+		for (uint32_t d = 0; d < n; d++) {
+			if (!lane_dest(ln, d))
+				continue;
+			dest_of(ln, d, &b, &o, &y);
+			for (uint32_t c = 0; c < ncol; c++)
+				ok[(size_t)d * ncol + c] =
+					ln->dport[(size_t)y * ncol + c] != VT_LFT_NONE;
+		}
+		done = vt_route_lanes_colour(n, words, adj, ncol, ok, ln->col) != VT_NONE;
+	}
+	free(adj);
+	free(ok);
+	free(st);
+	free(fill);
+	free(v);
+	free(xof);
+	return done;
+}
+
+/*
+ * Line x takes rank d's colour (spine slot and link, up and down) where its
+ * link is up and the spine's link down is the one d's other lines take;
+ * else the modelled least loaded choice.
+ */
+static void seed(struct lanes *ln, uint32_t d, uint32_t x)
+{
+	uint32_t c = ln->col[d], s = c / ln->q, l = c % ln->q;
+
+	if (c != VT_COLOUR_NONE && ln->sup[(size_t)x * ln->ns * ln->q + c] != VT_NONE &&
+	    (!ln->dcount[(size_t)d * ln->ns + s] || ln->dlane[(size_t)d * ln->ns + s] == l))
+		place(ln, d, x, s, l, l, 1);
+	else
+		pick(ln, d, x);
+}
+
+/*
+ * Every line's choice for every rank: rank order (each rank's colour where
+ * coloured), then again with the others made, unless the model loads no
+ * link past one flow.
+ */
+static void plan(struct lanes *ln, uint32_t rounds, int coloured)
+{
+	uint64_t over = 0;
+
 	for (uint32_t d = 0; d < ln->n; d++) {
 		if (!lane_dest(ln, d))
 			continue;
 		dest_flows(ln, d);
 		for (uint32_t x = 0; x < ln->nl; x++)
-			if (ln->xs[x + 1] > ln->xs[x])
+			if (ln->xs[x + 1] > ln->xs[x] && coloured)
+				seed(ln, d, x);
+			else if (ln->xs[x + 1] > ln->xs[x])
 				pick(ln, d, x);
 	}
-	for (uint32_t round = 0, moved = 1; moved && round < rounds; round++) {
+	for (uint32_t k = 0; k < ln->n; k++)
+		over += ln->over[k];
+	for (uint32_t round = 0, moved = !coloured || over > 0; moved && round < rounds; round++) {
 		moved = 0;
 		for (uint32_t d = 0; d < ln->n; d++) {
 			if (!lane_dest(ln, d))
@@ -581,104 +705,45 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 }
 
 /*
- * The shift figures of plane t's tables for its compute nodes (the worst
- * stage's most loaded link, and the sum of the stages' most loaded links),
- * walked through the tables: the guard that keeps lanes only where they
- * beat the tables as routed (a chassis that lost half its spines takes half
- * the lanes on half the links: cores 2,6,2,12,10 --drop-switches 1 went
- * 3/2.13 -> 3/2.82). 0 when out of memory.
- */
-static int tables_shift(const struct router *r, const vt_tree *t, uint32_t *worst, uint64_t *sum)
-{
-	const vt_fabric *f = r->f;
-	uint32_t n = t->order.n;
-	uint16_t *load = calloc(f->nports + 1, sizeof(*load));
-	uint32_t *hit = malloc(((size_t)n * LANES_MAX_HOPS + 1) * sizeof(*hit));
-
-	*worst = 0;
-	*sum = 0;
-	for (uint32_t k = 1; load && hit && k < n; k++) {
-		uint32_t m = 1, nh = 0; /* a host link's */
-
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t d = (i + k) % n, s = t->rank_leaf[i], lid;
-
-			if (t->order.port[i] == VT_NONE || t->order.port[d] == VT_NONE)
-				continue;
-			lid = f->ports[t->order.port[d]].lid;
-			for (uint32_t h = 0; lid && h < LANES_MAX_HOPS; h++) {
-				uint8_t p = vt_lft_get(r->lfts, s, lid);
-				uint32_t q, peer;
-
-				if (p == VT_LFT_NONE || !p)
-					break;
-				q = swport(r, s, p);
-				peer = f->ports[q].peer;
-				if (peer == VT_NONE ||
-				    f->nodes[f->ports[peer].node].type != VT_SWITCH)
-					break;
-				m = ++load[q] > m ? load[q] : m;
-				hit[nh++] = q;
-				s = f->nodes[f->ports[peer].node].sw;
-			}
-		}
-		while (nh)
-			load[hit[--nh]] = 0;
-		*worst = m > *worst ? m : *worst;
-		*sum += m;
-	}
-	free(hit);
-	free(load);
-	return *worst != 0;
-}
-
-/* Every entry of plane t's switches for the compute nodes' LIDs, saved (w) or restored. */
-static void tables_keep(struct router *r, const vt_tree *t, uint8_t *old, int w)
-{
-	uint32_t nsw = t->lvl_start[t->nlevels];
-
-	for (uint32_t d = 0; d < t->order.n; d++) {
-		uint32_t lid = t->order.port[d] == VT_NONE ? 0 : r->f->ports[t->order.port[d]].lid;
-
-		for (uint32_t i = 0; lid && i < nsw; i++) {
-			uint8_t *o = &old[(size_t)d * nsw + i];
-
-			if (w)
-				*o = vt_lft_get(r->lfts, t->by_level[i], lid);
-			else
-				vt_lft_set(r->lfts, t->by_level[i], lid, *o);
-		}
-	}
-}
-
-/*
- * Plans and writes the lanes, then keeps them only where their shift
- * figures beat the tables': worst stage, then the stages' sum (the lanes'
- * detours cost switch hops, so a tie keeps the tables).
+ * Plans and writes the lanes, seeded with the colouring, and again without
+ * where that leaves a stage past one flow a link (the line-by-line choice
+ * alone does better on some damaged cores); keeps the better only where
+ * its shift figures beat the tables': worst stage, then the stages' sum
+ * (the lanes' detours cost switch hops, so a tie keeps the tables).
  */
 static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 {
 	const vt_tree *t = ln->t;
-	uint8_t *old = malloc((size_t)ln->n * t->lvl_start[t->nlevels] + 1);
+	size_t size = (size_t)ln->n * t->lvl_start[t->nlevels] + 1;
+	uint8_t *old = malloc(size), *best = malloc(size);
 	uint32_t w0, w1;
 	uint64_t s0, s1;
+	int took = 0, coloured = lanes_colour(ln);
 
-	int took = 0;
-
-	if (!old || !tables_shift(r, t, &w0, &s0)) {
+	if (!old || !best || !vt_route_lanes_shift(r, t, &w0, &s0)) {
 		free(old);
+		free(best);
 		return 0;
 	}
-	tables_keep(r, t, old, 1);
-	plan(ln, rounds);
-	for (uint32_t d = 0; d < ln->n; d++)
-		if (lane_dest(ln, d) && r->f->ports[t->order.port[d]].lid)
-			rewrite(r, ln, d);
-	if (!tables_shift(r, t, &w1, &s1) || w1 > w0 || (w1 == w0 && s1 >= s0))
-		tables_keep(r, t, old, 0);
-	else
-		r->deg.unsure = took = 1;
+	vt_route_lanes_keep(r, t, old, 1);
+	for (int pass = !coloured; pass < 2 && (w0 > 1 || s0 > ln->n - 1); pass++) {
+		lanes_model_reset(ln);
+		plan(ln, rounds, !pass);
+		vt_route_lanes_keep(r, t, old, 0);
+		for (uint32_t d = 0; d < ln->n; d++)
+			if (lane_dest(ln, d) && r->f->ports[t->order.port[d]].lid)
+				rewrite(r, ln, d);
+		if (vt_route_lanes_shift(r, t, &w1, &s1) && (w1 < w0 || (w1 == w0 && s1 < s0))) {
+			vt_route_lanes_keep(r, t, best, 1);
+			w0 = w1;
+			s0 = s1;
+			took = 1;
+		}
+	}
+	vt_route_lanes_keep(r, t, took ? best : old, 0);
+	r->deg.unsure |= took;
 	free(old);
+	free(best);
 	return took;
 }
 

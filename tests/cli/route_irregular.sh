@@ -181,6 +181,9 @@ json() { grep -o "\"$1\": [0-9.]*" "$tmp/a.json" | head -1 | sed 's/.*: //'; }
 # bound's worst, each) before the compute routes were searched
 # again against a model of the shift stages where a split core's leaves lost
 # a parent with a switch below the tops (vt_route_stage_search.c).
+# cores 2,14,7,30,10 2/1.364548, cores 2,8,4,24,10 2/1.765690, --drop-hosts 5
+# 2/1.694561, cores 2,6,2,12,10 2/1.638655 before the lanes' spines were seeded
+# with a colouring of the destinations (vt_route_lanes_colour.c).
 # spec | worst avg | bound (must equal the cut bound) or - (listed only)
 # [| more audit options: --vl-split where switch-sourced routes need VL 1]
 while IFS='|' read -r spec want kind opts; do
@@ -259,10 +262,10 @@ cores 2,18,9,40,10|1 1.000000|bound|--vl-split
 cores 2,18,9,40,10 --drop-hosts 5|1 1.000000|bound|--vl-split
 cores 2,16,8,36,12|2 1.819026|-|--vl-split
 cores 2,10,5,24,8|2 1.701571|-|--vl-split
-cores 2,14,7,30,10|2 1.364548|-|--vl-split
-cores 2,8,4,24,10|2 1.765690|-|--vl-split
-cores 2,8,4,24,10 --drop-hosts 5|2 1.694561|-|--vl-split
-cores 2,6,2,12,10|2 1.638655|-|--vl-split
+cores 2,14,7,30,10|1 1.000000|bound|--vl-split
+cores 2,8,4,24,10|1 1.000000|bound|--vl-split
+cores 2,8,4,24,10 --drop-hosts 5|1 1.000000|bound|--vl-split
+cores 2,6,2,12,10|1 1.000000|bound|--vl-split
 superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 3|2 1.718310|-|--vl-split
 superpod 2,2,18,9,2,1 --drop-links 2@0 --seed 1|2 1.521127|bound|--vl-split
 superpod 2,4,18,9,3,1 --drop-links 1@0 --seed 3|3 1.902098|-|--vl-split
