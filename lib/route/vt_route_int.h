@@ -23,6 +23,8 @@
  *   vt_route_spines.c     split cores: the lines' spines chosen again on a shift model
  *   vt_route_stage_search.c  split cores whose leaves lost a parent: routes searched
  *                         again against a model of the shift stages
+ *   vt_route_stage_swap.c  split cores whose level 1 lost an up-link: the leaves' classes
+ *                         exchanged after a stage at load 2, the levels above routed again
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
@@ -543,6 +545,11 @@ void vt_route_leaf_moves(struct router *r, const vt_tree *t);
  * the shift stages, where its split core's leaves lost a parent
  */
 void vt_route_stage_search(struct router *r, const vt_tree *t);
+/*
+ * vt_route_stage_swap.c: where a split core's level 1 lost an up-link, the leaves' classes
+ * exchanged after a stage at load 2 and the levels above routed again, kept if shift is better
+ */
+void vt_route_stage_swap(struct router *r, const vt_tree *t);
 /* vt_route_strand.c: the stranded switches' routes, into the tables (after the flush); -1 with e
  * when out of memory */
 int vt_route_strand(struct router *r, const vt_tree *t, vt_err *e);

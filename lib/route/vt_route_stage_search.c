@@ -533,6 +533,7 @@ void vt_route_stage_search(struct router *r, const vt_tree *t)
 	struct stage g = {.r = r, .t = t, .lfts = r->lfts};
 	uint32_t kept = 0;
 
+	vt_route_stage_swap(r, t); /* where level 1 lost a link (no leaf did): its own pass */
 	if (!stage_applies(r, t))
 		return;
 	g.n = t->order.n;
