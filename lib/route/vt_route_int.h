@@ -28,7 +28,7 @@
  *   vt_route_policy.c     tie-break policy: which of equal candidates a straggler takes
  *   vt_route_lookahead.c  irregular two-level trees: the spines chosen again, looking ahead
  *   vt_route_lookahead_search.c  ... and that choice improved by moves and swaps
- *   vt_route_leaf_moves.c  leaves that reach unevenly: their up-links chosen again by moves
+ *   vt_route_leaf_moves.c  leaves' up-links chosen again by moves on a shift model
  *   vt_route_plane.c      multi-rail fabrics: planes and their host orders
  *   vt_route_strand.c     switches stranded between levels: routed around, end points
  *   vt_route_batch.c      the tables written a batch of LIDs at a time
@@ -538,7 +538,7 @@ void vt_route_lanes_keep(struct router *r, const vt_tree *t, uint8_t *old, int w
 void vt_route_spines(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */
 void vt_route_spines_memo_free(struct vt_spines_memo **m);
-/* vt_route_leaf_moves.c: plane t's leaves' entries moved, where a leaf reaches unevenly */
+/* vt_route_leaf_moves.c: plane t's leaves' entries moved, where some stage loads a link twice */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t);
 /*
  * vt_route_stage_search.c: plane t's compute LIDs' routes searched again against a model of
