@@ -10,6 +10,7 @@
 
 #include "analysis/vt_bound.h"
 #include "analysis/vt_congest_int.h"
+#include "analysis/vt_routes_walk.h"
 
 /*
  * Phase 1, threads over destinations: every channel of the reverse routing
@@ -35,8 +36,9 @@ struct ithr {
 	/* phase 1 */
 	struct radd *it;
 	size_t nit, capit;
-	uint32_t *stk_sw, *stk_lo, *spos, *path; /* stack of open switches, their first source */
+	struct vt_walk w;    /* the paths toward the destination at hand */
 	uint32_t *rlo, *rhi; /* per source run: open run of destinations reached */
+	uint8_t *col;	     /* col[sw * 64 + (d & 63)]: switch sw's entry for d, a block of 64 */
 	uint32_t *cnt;	     /* phase 2: range-adds per channel, then this thread's offsets */
 	/* phase 3: per port of the node at hand */
 	int32_t *delta;
@@ -109,82 +111,82 @@ static void reach_flush(const vt_routes *r, struct ithr *t, uint32_t k)
 }
 
 /* Closes the stack entries from position p up: their sources end at hi. */
-static void stack_pop(const vt_routes *r, struct ithr *t, const uint32_t *row, uint32_t *sp,
-		      uint32_t p, uint32_t d, uint32_t hi)
+static void stack_pop(const vt_routes *r, struct ithr *t, uint32_t p, uint32_t d, uint32_t hi)
 {
-	for (uint32_t i = p; i < *sp; i++)
-		emit(t, row[t->stk_sw[i]], mod_sub(d, hi, r->n), hi - t->stk_lo[i] + 1);
-	*sp = p;
+	struct vt_walk *w = &t->w;
+
+	for (uint32_t i = p; i < w->sp; i++)
+		emit(t, w->stk_ch[i], mod_sub(d, hi, r->n), hi - w->stk_lo[i] + 1);
+	w->sp = p;
+}
+
+/* Source run k reaches destination d: its open run of destinations goes on or starts. */
+static void reach_add(const vt_routes *r, struct ithr *t, uint32_t k, uint32_t d)
+{
+	if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
+		reach_flush(r, t, k);
+	if (t->rhi[k] == VT_NONE)
+		t->rlo[k] = d;
+	t->rhi[k] = d;
 }
 
 /*
- * For destination d a channel is the one its switch forwards on, so the
- * stack holds switches (their positions fit in cache, channels' would not).
+ * Destination d's paths walked from the tables (vt_routes_walk.h), run by
+ * run; the stack holds switches (their positions fit in cache, channels'
+ * would not).
  */
 static void interval_dest(const struct ijob *j, struct ithr *t, uint32_t d, int reach)
 {
 	const vt_routes *r = j->r;
-	const uint32_t *row = r->next + (uint64_t)d * r->nsw, *lone = j->lone;
+	const uint8_t *col = t->col + (d & 63);
+	const uint32_t *lone = j->lone;
 	uint8_t *up = j->up + UP(j, d, 0);
-	uint32_t sp = 0, prev_hi = VT_NONE;
+	uint32_t prev_hi = VT_NONE, lid = r->rank_lid[d], dst = r->o->port[d];
+	struct vt_walk *w = &t->w;
 
+	if (lid >= r->t->nlid)
+		return;
+	vt_walk_begin(w, r->nsw);
 	for (uint32_t k = 0; k < r->nruns; k++) {
-		uint32_t sw = r->run_sw[k], ch = row[sw];
-		if (ch == VT_NONE)
+		uint32_t lo = r->run_first[k], hi = lo + r->run_len[k] - 1, np, meet, from = 0;
+		int gap = w->sp && prev_hi + 1 != lo;
+
+		if (!vt_walk_run(w, r, col, 64, r->run_sw[k], dst, gap ? 0 : w->sp,
+				 lone[k] != VT_NONE, &np, &meet))
 			continue;
-		if (reach) {
-			if (t->rhi[k] != VT_NONE && t->rhi[k] + 1 != d)
-				reach_flush(r, t, k);
-			if (t->rhi[k] == VT_NONE)
-				t->rlo[k] = d;
-			t->rhi[k] = d;
+		if (reach)
+			reach_add(r, t, k, d);
+		if (lone[k] != VT_NONE && np && r->chan_sw[w->pch[0]] != VT_NONE) {
+			up[(size_t)lone[k] << 6] = (uint8_t)(w->pch[0] - j->run_base[k]);
+			from = 1;
 		}
-		uint32_t lo = r->run_first[k], hi = lo + r->run_len[k] - 1, np = 0, meet = 0;
-		if (lone[k] != VT_NONE && r->chan_sw[ch] != VT_NONE) {
-			up[(size_t)lone[k] << 6] = (uint8_t)(ch - j->run_base[k]);
-			sw = r->chan_sw[ch];
-		}
-		if (sp && prev_hi + 1 != lo)
-			stack_pop(r, t, row, &sp, 0, d, prev_hi);
-		while (1) {
-			uint32_t q = t->spos[sw];
-			if (q < sp &&
-			    t->stk_sw[q] == sw) { /* the rest of the path is open already */
-				meet = q + 1;
-				break;
-			}
-			t->path[np++] = sw;
-			sw = r->chan_sw[row[sw]];
-			if (sw == VT_NONE)
-				break;
-		}
-		stack_pop(r, t, row, &sp, meet, d, prev_hi);
-		while (np) {
-			sw = t->path[--np];
-			t->spos[sw] = sp;
-			t->stk_sw[sp] = sw;
-			t->stk_lo[sp++] = lo;
+		if (meet < w->sp) /* meet is 0 after a gap: every entry closes */
+			stack_pop(r, t, meet, d, prev_hi);
+		while (np > from) {
+			np--;
+			w->spos[w->path[np]] = w->sp;
+			w->stk_sw[w->sp] = w->path[np];
+			w->stk_ch[w->sp] = w->pch[np];
+			w->stk_lo[w->sp++] = lo;
 		}
 		prev_hi = hi;
 	}
-	stack_pop(r, t, row, &sp, 0, d, prev_hi);
+	stack_pop(r, t, 0, d, prev_hi);
 }
 
 static int ithr_init(struct ithr *t, const vt_routes *r, uint32_t maxp)
 {
 	memset(t, 0, sizeof(*t));
-	t->stk_sw = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
-	t->stk_lo = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
-	t->path = malloc(((size_t)r->nsw + 2) * sizeof(uint32_t));
-	t->spos = calloc(r->nsw + 1, sizeof(uint32_t));
+	if (vt_walk_init(&t->w, r))
+		return -1;
 	t->rlo = malloc((r->nruns + 1) * sizeof(uint32_t));
 	t->rhi = malloc((r->nruns + 1) * sizeof(uint32_t));
 	t->cnt = calloc(r->nchan + 1, sizeof(uint32_t));
 	t->bmw = (size_t)r->n / 64 + 2;
 	t->delta = calloc(((size_t)maxp + 1) * (r->n + 2), sizeof(int32_t));
 	t->bm = calloc(((size_t)maxp + 1) * t->bmw, sizeof(uint64_t));
-	if (!t->stk_sw || !t->stk_lo || !t->path || !t->spos || !t->rlo || !t->rhi || !t->cnt ||
-	    !t->delta || !t->bm)
+	t->col = malloc((size_t)64 * r->nsw + 1);
+	if (!t->rlo || !t->rhi || !t->cnt || !t->delta || !t->bm || !t->col)
 		return -1;
 	memset(t->rhi, 0xff, (r->nruns + 1) * sizeof(uint32_t));
 	return 0;
@@ -193,16 +195,43 @@ static int ithr_init(struct ithr *t, const vt_routes *r, uint32_t maxp)
 static void ithr_free(struct ithr *t)
 {
 	free(t->it);
-	free(t->stk_sw);
-	free(t->stk_lo);
-	free(t->path);
-	free(t->spos);
+	vt_walk_free(&t->w);
+	free(t->col);
 	free(t->rlo);
 	free(t->rhi);
 	free(t->cnt);
 	free(t->delta);
 	free(t->bm);
 	free(t->vcnt);
+}
+
+/*
+ * Every switch's entries for destinations d0 .. d1-1 (a block of 64), read
+ * row by row (a cache line of each where the LIDs follow on): a walk one
+ * destination at a time would read a byte of each row it passes, a line and
+ * a page apart (pruned 36,36: 1620 rows of 13285 LIDs).
+ */
+static void block_cols(const vt_routes *r, struct ithr *t, uint32_t d0, uint32_t d1)
+{
+	const vt_lfts *lf = r->t;
+	uint32_t l0 = r->rank_lid[d0], seq = l0 < lf->nlid && l0 + (d1 - d0) <= lf->nlid;
+
+	for (uint32_t d = d0; seq && d < d1; d++)
+		seq = r->rank_lid[d] == l0 + (d - d0);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		const uint8_t *row = vt_lft_row(lf, s);
+		uint8_t *c = t->col + (size_t)s * 64;
+
+		if (seq) {
+			memcpy(c, row + l0, d1 - d0);
+			continue;
+		}
+		for (uint32_t d = d0; d < d1; d++) {
+			uint32_t lid = r->rank_lid[d];
+
+			c[d - d0] = lid < lf->nlid ? row[lid] : VT_LFT_NONE;
+		}
+	}
 }
 
 static void *interval_phase1(void *arg)
@@ -217,9 +246,14 @@ static void *interval_phase1(void *arg)
 		if (d0 >= r->n)
 			break;
 		uint32_t d1 = d0 + j->chunk < r->n ? d0 + j->chunk : r->n;
-		for (uint32_t d = d0; d < d1; d++)
-			if (active(r, d))
-				interval_dest(j, t, d, 1);
+		for (uint32_t b = d0; b < d1; b += 64) {
+			uint32_t e = d1 - b < 64 ? d1 : b + 64;
+
+			block_cols(r, t, b, e);
+			for (uint32_t d = b; d < e; d++)
+				if (active(r, d))
+					interval_dest(j, t, d, 1);
+		}
 		congest_progress(j->o, w->tid, atomic_fetch_add(&j->done, d1 - d0) + d1 - d0,
 				 j->total);
 	}

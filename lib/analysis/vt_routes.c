@@ -15,6 +15,7 @@ void vt_routes_free(vt_routes *r)
 	free(r->chan_sw);
 	free(r->counted);
 	free(r->next);
+	free(r->sw_chan);
 	free(r->run_first);
 	free(r->run_len);
 	free(r->run_sw);
@@ -175,31 +176,32 @@ static void fill_next(vt_routes *r, const vt_lfts *t, const uint32_t *chan, uint
 
 int vt_routes_retable(vt_routes *r, const vt_lfts *t, const uint8_t *changed, vt_err *e)
 {
-	uint8_t *state = malloc(r->nsw + 1);
-	uint32_t *stack = malloc((r->nsw + 1) * sizeof(*stack)), stride,
-		 *chan = vt_fabric_chan_table(r->f, &stride);
+	uint8_t *state;
+	uint32_t *stack;
 
-	if (!state || !stack || !chan) {
+	r->t = t;
+	if (!r->next)
+		return 0;
+	state = malloc(r->nsw + 1);
+	stack = malloc((r->nsw + 1) * sizeof(*stack));
+	if (!state || !stack) {
 		free(state);
 		free(stack);
-		free(chan);
 		return vt_err_nomem(e, "out of memory for the routes of %u switches", r->nsw);
 	}
 	if (!changed)
-		fill_next(r, t, chan, stride, state, stack);
-	r->t = t;
+		fill_next(r, t, r->sw_chan, r->stride, state, stack);
 	/* a rank's row depends on its LID's column alone: the changed ones, a tile at a time */
 	for (uint32_t d0 = 0; changed && d0 < r->n; d0 += NEXT_TILE) {
 		uint32_t d1 = r->n - d0 < NEXT_TILE ? r->n : d0 + NEXT_TILE;
 
-		next_rows_changed(r, t, chan, stride, d0, d1, changed);
+		next_rows_changed(r, t, r->sw_chan, r->stride, d0, d1, changed);
 		for (uint32_t d = d0; d < d1; d++)
 			if (rank_changed(r, t, changed, d))
 				prune_bad(r, d, r->o->port[d], state, stack);
 	}
 	free(state);
 	free(stack);
-	free(chan);
 	return 0;
 }
 
@@ -247,27 +249,14 @@ int vt_routes_ranks(vt_routes *r, const vt_fabric *f, const vt_order *o, vt_err 
 	return 0;
 }
 
-int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
-		    vt_err *e)
+/* r's channel fields (vt_routes_build_walked); the caller frees r on failure. */
+static int chans_fill(vt_routes *r, const vt_fabric *f)
 {
-	uint32_t n = o->n, nsw = f->nswitches, stride, *chan;
-	uint8_t *state = malloc(nsw + 1);
-	uint32_t *stack = malloc((nsw + 1) * sizeof(*stack));
-	int bad;
-
-	memset(r, 0, sizeof(*r));
-	bad = ranks_fill(r, f, o);
-	r->t = t;
 	r->chan_sw = malloc((f->nports + 1) * sizeof(uint32_t));
 	r->counted = calloc(f->nports + 1, 1);
-	r->next = vt_alloc_big(((uint64_t)n * nsw + 1) * sizeof(uint32_t));
-	if (bad || !r->chan_sw || !r->counted || !r->next || !state || !stack) {
-		free(state);
-		free(stack);
-		vt_routes_free(r);
-		return vt_err_nomem(e, "out of memory for the routes of %u ranks and %u switches",
-				    n, nsw);
-	}
+	r->sw_chan = vt_fabric_chan_table(f, &r->stride);
+	if (!r->chan_sw || !r->counted || !r->sw_chan)
+		return -1;
 	for (uint32_t c = 0; c < f->nports; c++) {
 		uint32_t q = f->ports[c].peer;
 		r->chan_sw[c] = VT_NONE;
@@ -277,20 +266,46 @@ int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt
 		r->chan_sw[c] = f->nodes[b].type == VT_SWITCH ? f->nodes[b].sw : VT_NONE;
 		r->counted[c] = f->nodes[a].type == VT_SWITCH || f->nodes[b].type == VT_SWITCH;
 	}
-	chan = vt_fabric_chan_table(r->f, &stride);
-	if (chan)
-		fill_next(r, t, chan, stride, state, stack);
-	free(state);
-	free(stack);
-	free(chan);
-	if (!chan) {
+	return 0;
+}
+
+int vt_routes_build_walked(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
+			   vt_err *e)
+{
+	memset(r, 0, sizeof(*r));
+	if (ranks_fill(r, f, o) || chans_fill(r, f)) {
 		vt_routes_free(r);
-		return vt_err_nomem(e, "out of memory for the routes of %u ranks and %u switches",
-				    n, nsw);
+		return vt_err_nomem(e, "out of memory for the routes of %u ranks", o->n);
 	}
+	r->t = t;
 	if (build_runs(r, e)) {
 		vt_routes_free(r);
 		return -1;
 	}
+	return 0;
+}
+
+int vt_routes_build(vt_routes *r, const vt_fabric *f, const vt_lfts *t, const vt_order *o,
+		    vt_err *e)
+{
+	uint32_t n = o->n, nsw = f->nswitches;
+	uint8_t *state;
+	uint32_t *stack;
+
+	if (vt_routes_build_walked(r, f, t, o, e))
+		return -1;
+	state = malloc(nsw + 1);
+	stack = malloc((nsw + 1) * sizeof(*stack));
+	r->next = vt_alloc_big(((uint64_t)n * nsw + 1) * sizeof(uint32_t));
+	if (!r->next || !state || !stack) {
+		free(state);
+		free(stack);
+		vt_routes_free(r);
+		return vt_err_nomem(e, "out of memory for the routes of %u ranks and %u switches",
+				    n, nsw);
+	}
+	fill_next(r, t, r->sw_chan, r->stride, state, stack);
+	free(state);
+	free(stack);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "analysis/vt_shift_count.h"
 
 #include "analysis/vt_congest.h"
+#include "analysis/vt_routes_walk.h"
 #include "model/vt_pattern.h"
 
 #include <stdlib.h>
@@ -20,6 +21,16 @@
 
 struct seg {
 	uint32_t p0, p1, v; /* load v in shifts p0 .. p1-1 */
+};
+
+struct pend {
+	uint32_t ch, x, len; /* a range-add (emit's arguments) */
+	int32_t net;	     /* added less taken away */
+};
+
+struct ev {
+	uint64_t key; /* channel << 32 | shift: the load changes there by dv */
+	int32_t dv;
 };
 
 struct chan {
@@ -35,11 +46,18 @@ struct vt_shift_count {
 	uint32_t *stage_max, worst;
 	double avg;
 	/* scratch */
-	uint32_t *stk_sw, *stk_lo, *spos, *path; /* per switch: walk_dest's stack and path */
-	struct seg *tmp;			 /* seg_add's runs */
+	struct vt_walk w; /* walk_dest's paths */
+	uint8_t *ok[2];	  /* per source run: reaches the destination before (0), after (1) */
+	struct seg *tmp;  /* chan_rebuild's runs */
 	uint32_t captmp;
-	uint32_t *dirty, *old; /* vt_shift_count_update: the changed ranks, their rows before */
-	size_t capold;
+	uint32_t *dirty;	 /* vt_shift_count_update: the changed ranks */
+	struct ev *todo, *todo2; /* its change points, and room for their sort */
+	size_t ntodo, captodo;
+	uint32_t *todo_cnt; /* todo_sort's counts, 65536 */
+	/* a destination's range-adds before and after, by key: what both hold cancels */
+	struct pend *pend;
+	uint32_t *pslot, *pused; /* per slot: its tag; the slots used, in order */
+	uint32_t pcap, npend, ptag;
 	int oom;
 };
 
@@ -48,56 +66,53 @@ static inline uint32_t mod_sub(uint32_t a, uint32_t b, uint32_t n)
 	return a >= b ? a - b : a + n - b;
 }
 
-static void emit(vt_shift_count *c, uint32_t ch, uint32_t x, uint32_t len, int32_t sign);
+static void pend_add(vt_shift_count *c, uint32_t ch, uint32_t x, uint32_t len, int32_t sign);
 
 /* Closes the stack entries from position p up: their sources end at hi. */
-static void stack_pop(vt_shift_count *c, const uint32_t *row, uint32_t *sp, uint32_t p, uint32_t d,
-		      uint32_t hi, int32_t sign)
+static void stack_pop(vt_shift_count *c, uint32_t p, uint32_t d, uint32_t hi, int32_t sign)
 {
-	for (uint32_t i = p; i < *sp; i++)
-		emit(c, row[c->stk_sw[i]], mod_sub(d, hi, c->n), hi - c->stk_lo[i] + 1, sign);
-	*sp = p;
+	struct vt_walk *w = &c->w;
+
+	for (uint32_t i = p; i < w->sp; i++)
+		pend_add(c, w->stk_ch[i], mod_sub(d, hi, c->n), hi - w->stk_lo[i] + 1, sign);
+	w->sp = p;
 }
 
 /*
- * Destination d's range-adds under next row `row`, signed: the source runs in
- * rank order, each path walked only until it meets the previous run's (kept
- * on a stack of switches, the destination's end at the bottom), as paths to d
- * form a tree; a switch on both extends its open run of sources.
+ * Destination d's range-adds under tables t, signed: the source runs in rank
+ * order, each path walked only until it meets the previous runs' (kept on a
+ * stack, vt_routes_walk.h); ok[k]: does run k reach d.
  */
-static void walk_dest(vt_shift_count *c, const vt_routes *r, const uint32_t *row, uint32_t d,
-		      int32_t sign)
+static void walk_dest(vt_shift_count *c, const vt_routes *r, const vt_lfts *t, uint32_t d,
+		      int32_t sign, uint8_t *ok)
 {
-	uint32_t sp = 0, prev_hi = VT_NONE;
+	struct vt_walk *w = &c->w;
+	uint32_t prev_hi = VT_NONE, lid = r->rank_lid[d], dst = r->o->port[d];
 
+	memset(ok, 0, r->nruns);
+	if (lid >= t->nlid)
+		return;
+	vt_walk_begin(w, r->nsw);
 	for (uint32_t k = 0; k < r->nruns; k++) {
-		uint32_t sw = r->run_sw[k], lo = r->run_first[k], hi = lo + r->run_len[k] - 1;
-		uint32_t np = 0, meet = 0;
+		uint32_t lo = r->run_first[k], np, meet;
+		int gap = w->sp && prev_hi + 1 != lo;
 
-		if (row[sw] == VT_NONE)
+		if (!vt_walk_run(w, r, t->port + lid, t->nlid, r->run_sw[k], dst, gap ? 0 : w->sp,
+				 0, &np, &meet))
 			continue;
-		if (sp && prev_hi + 1 != lo)
-			stack_pop(c, row, &sp, 0, d, prev_hi, sign);
-		for (; sw != VT_NONE; sw = r->chan_sw[row[sw]]) {
-			uint32_t q = c->spos[sw];
-
-			if (q < sp &&
-			    c->stk_sw[q] == sw) { /* the rest of the path is open already */
-				meet = q + 1;
-				break;
-			}
-			c->path[np++] = sw;
-		}
-		stack_pop(c, row, &sp, meet, d, prev_hi, sign);
+		ok[k] = 1;
+		if (meet < w->sp) /* meet is 0 after a gap: every entry closes */
+			stack_pop(c, meet, d, prev_hi, sign);
 		while (np) {
-			sw = c->path[--np];
-			c->spos[sw] = sp;
-			c->stk_sw[sp] = sw;
-			c->stk_lo[sp++] = lo;
+			np--;
+			w->spos[w->path[np]] = w->sp;
+			w->stk_sw[w->sp] = w->path[np];
+			w->stk_ch[w->sp] = w->pch[np];
+			w->stk_lo[w->sp++] = lo;
 		}
-		prev_hi = hi;
+		prev_hi = lo + r->run_len[k] - 1;
 	}
-	stack_pop(c, row, &sp, 0, d, prev_hi, sign);
+	stack_pop(c, 0, d, prev_hi, sign);
 }
 
 /* Load v in shifts p0 .. p1-1 on one more (sign 1) or one fewer (-1) channel. */
@@ -134,62 +149,123 @@ static inline void push(vt_shift_count *c, uint32_t *m, uint32_t p0, uint32_t p1
 		c->tmp[(*m)++] = (struct seg){p0, p1, v};
 }
 
-/*
- * Channel ch's load plus sign in shifts lo .. hi-1 (loads stay >= 0: a
- * removal takes away what was added): its runs rebuilt (most channels carry
- * one load in every shift: one run), and the per-load counts moved for the
- * pieces inside.
- */
-static void seg_add(vt_shift_count *c, uint32_t ch, uint32_t lo, uint32_t hi, int32_t sign)
+/* Range-add (lo .. hi-1, signed) on channel ch, kept for todo_apply as two change points. */
+static void todo_add(vt_shift_count *c, uint32_t ch, uint32_t lo, uint32_t hi, int32_t sign)
 {
-	struct chan *h = &c->ch[ch];
-	uint32_t m = 0, i = 0, at = lo, need = 2 * h->nseg + 4; /* runs, gaps, two ends */
-
-	if (c->captmp < need || h->cap < need) {
-		struct seg *x = c->captmp < need ? realloc(c->tmp, 2 * need * sizeof(*x)) : c->tmp;
-		struct seg *y = h->cap < need ? realloc(h->s, 2 * need * sizeof(*y)) : h->s;
+	if (c->ntodo + 2 > c->captodo) {
+		size_t nc = 2 * c->captodo + 1024;
+		struct ev *x = realloc(c->todo, nc * sizeof(*x));
+		struct ev *y = realloc(c->todo2, nc * sizeof(*y));
 
 		if (x)
-			c->tmp = x, c->captmp = c->captmp < need ? 2 * need : c->captmp;
+			c->todo = x;
 		if (y)
-			h->s = y, h->cap = h->cap < need ? 2 * need : h->cap;
+			c->todo2 = y;
 		if (!x || !y) {
 			c->oom = 1;
 			return;
 		}
+		c->captodo = nc;
 	}
-	while (i < h->nseg && h->s[i].p1 <= lo)
-		c->tmp[m++] = h->s[i++];
-	while (at < hi) {
-		/* the piece from at: inside run i, or the gap before it (load 0) */
-		int in = i < h->nseg && h->s[i].p0 <= at;
-		uint32_t v = in ? h->s[i].v : 0, end = in	     ? h->s[i].p1
-						       : i < h->nseg ? h->s[i].p0
-								     : hi;
-		uint32_t nv = (uint32_t)((int32_t)v + sign);
+	c->todo[c->ntodo++] = (struct ev){(uint64_t)ch << 32 | lo, sign};
+	c->todo[c->ntodo++] = (struct ev){(uint64_t)ch << 32 | hi, -sign};
+}
 
-		if (end > hi)
-			end = hi;
-		if (in && h->s[i].p0 < at) /* run i's part before lo */
-			push(c, &m, h->s[i].p0, at, v);
-		if (v)
-			vrun(c, v, at, end, -1);
-		if (nv) {
-			vrun(c, nv, at, end, 1);
-			push(c, &m, at, end, nv);
+/* c->todo sorted by key (channel, then shift): a radix sort, 16 bits a pass, as far as keys reach.
+ */
+static void todo_sort(vt_shift_count *c)
+{
+	uint64_t all = 0;
+	uint32_t *cnt = c->todo_cnt;
+
+	for (size_t i = 0; i < c->ntodo; i++)
+		all |= c->todo[i].key;
+	for (unsigned sh = 0; sh < 64; sh += 16) {
+		struct ev *x = c->todo, *y = c->todo2;
+		uint32_t sum = 0;
+
+		if (!(all >> sh & 0xffff))
+			continue;
+		memset(cnt, 0, 65536 * sizeof(*cnt));
+		for (size_t i = 0; i < c->ntodo; i++)
+			cnt[x[i].key >> sh & 0xffff]++;
+		for (uint32_t v = 0; v < 65536; v++) {
+			uint32_t m = cnt[v];
+
+			cnt[v] = sum;
+			sum += m;
 		}
-		if (in && end == h->s[i].p1)
-			i++;
-		else if (in && end == hi) { /* run i's part after hi */
-			push(c, &m, hi, h->s[i].p1, v);
-			i++;
-		}
-		at = end;
+		for (size_t i = 0; i < c->ntodo; i++)
+			y[cnt[x[i].key >> sh & 0xffff]++] = x[i];
+		c->todo = y;
+		c->todo2 = x;
 	}
-	for (; i < h->nseg; i++)
-		push(c, &m, h->s[i].p0, h->s[i].p1, h->s[i].v);
+}
+
+/*
+ * Channel ch with the change points e[0 .. k-1] (by shift): merged with its
+ * runs' and swept once into the new runs; the per-load counts lose the old
+ * runs and take the new (loads stay >= 0: a removal takes away what was
+ * added).
+ */
+static void chan_rebuild(vt_shift_count *c, uint32_t ch, const struct ev *e, size_t k)
+{
+	struct chan *h = &c->ch[ch];
+	size_t need = (size_t)h->nseg + k + 1, i = 0, j = 0, nold = 2 * (size_t)h->nseg;
+	uint32_t m = 0, prev = 0;
+	int32_t cur = 0;
+
+	if (c->captmp < need || h->cap < need) {
+		struct seg *y = c->captmp < need ? realloc(c->tmp, 2 * need * sizeof(*y)) : c->tmp;
+		struct seg *z = h->cap < need ? realloc(h->s, 2 * need * sizeof(*z)) : h->s;
+
+		if (y)
+			c->tmp = y, c->captmp = c->captmp < need ? (uint32_t)(2 * need) : c->captmp;
+		if (z)
+			h->s = z, h->cap = h->cap < need ? (uint32_t)(2 * need) : h->cap;
+		if (!y || !z) {
+			c->oom = 1;
+			return;
+		}
+	}
+	for (uint32_t q = 0; q < h->nseg; q++)
+		vrun(c, h->s[q].v, h->s[q].p0, h->s[q].p1, -1);
+	while (i < nold || j < k) {
+		/* the old runs' change points (start i even, end odd) and e's, by shift */
+		const struct seg *g = &h->s[i / 2];
+		uint32_t po = i < nold ? (i & 1 ? g->p1 : g->p0) : UINT32_MAX;
+		uint32_t pe = j < k ? (uint32_t)e[j].key : UINT32_MAX, p = po < pe ? po : pe;
+		int32_t dv = po <= pe ? (i & 1 ? -(int32_t)g->v : (int32_t)g->v) : e[j].dv;
+
+		if (p > prev && cur > 0)
+			push(c, &m, prev, p, (uint32_t)cur);
+		cur += dv;
+		prev = p;
+		if (po <= pe)
+			i++;
+		else
+			j++;
+	}
+	for (uint32_t q = 0; q < m; q++)
+		vrun(c, c->tmp[q].v, c->tmp[q].p0, c->tmp[q].p1, 1);
 	memcpy(h->s, c->tmp, m * sizeof(*h->s));
 	h->nseg = m;
+}
+
+/* The change points kept, sorted, each channel's runs rebuilt once. */
+static void todo_apply(vt_shift_count *c)
+{
+	if (c->oom || !c->ntodo)
+		return;
+	todo_sort(c);
+	for (size_t a = 0, b; a < c->ntodo; a = b) {
+		uint32_t ch = (uint32_t)(c->todo[a].key >> 32);
+
+		for (b = a + 1; b < c->ntodo && c->todo[b].key >> 32 == ch; b++)
+			;
+		chan_rebuild(c, ch, c->todo + a, b - a);
+	}
+	c->ntodo = 0;
 }
 
 /* Range-add of shifts x .. x+len-1 (mod n) on channel ch, signed; only the pattern's shifts. */
@@ -201,13 +277,13 @@ static void emit(vt_shift_count *c, uint32_t ch, uint32_t x, uint32_t len, int32
 		x = 0, y = c->n;
 	if (y > c->n) { /* wraps: also 0 .. y-n-1 */
 		if (y - c->n > c->first)
-			seg_add(c, ch, c->first, (uint32_t)(y - c->n), sign);
+			todo_add(c, ch, c->first, (uint32_t)(y - c->n), sign);
 		y = c->n;
 	}
 	if (x < c->first)
 		x = c->first;
 	if (x < y)
-		seg_add(c, ch, x, (uint32_t)y, sign);
+		todo_add(c, ch, x, (uint32_t)y, sign);
 }
 
 /* The stage maxima and figures from the per-load counts. */
@@ -248,12 +324,16 @@ void vt_shift_count_free(vt_shift_count *c)
 	free(c->vcnt);
 	free(c->stage_max);
 	free(c->tmp);
-	free(c->old);
 	free(c->dirty);
-	free(c->stk_sw);
-	free(c->stk_lo);
-	free(c->spos);
-	free(c->path);
+	free(c->todo);
+	free(c->todo2);
+	free(c->todo_cnt);
+	free(c->pend);
+	free(c->pslot);
+	free(c->pused);
+	vt_walk_free(&c->w);
+	free(c->ok[0]);
+	free(c->ok[1]);
 	free(c);
 }
 
@@ -264,7 +344,7 @@ static void take_run(void *ctx, uint32_t ch, uint32_t v, uint32_t p0, uint32_t p
 	struct chan *h = &c->ch[ch];
 
 	if (h->nseg == h->cap) {
-		uint32_t nc = h->cap ? 2 * h->cap : 2;
+		uint32_t nc = h->cap ? 2 * h->cap : 4;
 		struct seg *x = realloc(h->s, nc * sizeof(*x));
 
 		if (!x) {
@@ -321,13 +401,12 @@ vt_shift_count *vt_shift_count_new(const vt_routes *r, vt_err *e)
 	m = (size_t)c->nchan + 2;
 	c->ch = calloc(m, sizeof(*c->ch));
 	c->stage_max = calloc((size_t)c->K + 1, sizeof(*c->stage_max));
-	c->stk_sw = malloc(((size_t)r->nsw + 2) * sizeof(*c->stk_sw));
-	c->stk_lo = malloc(((size_t)r->nsw + 2) * sizeof(*c->stk_lo));
-	c->spos = calloc((size_t)r->nsw + 2, sizeof(*c->spos));
-	c->path = malloc(((size_t)r->nsw + 2) * sizeof(*c->path));
 	c->dirty = malloc(((size_t)r->n + 1) * sizeof(*c->dirty));
-	if (!c->ch || !c->stage_max || !c->stk_sw || !c->stk_lo || !c->spos || !c->path ||
-	    !c->dirty)
+	c->todo_cnt = malloc(65536 * sizeof(*c->todo_cnt));
+	c->ok[0] = malloc((size_t)r->nruns + 1);
+	c->ok[1] = malloc((size_t)r->nruns + 1);
+	if (vt_walk_init(&c->w, r) || !c->ch || !c->stage_max || !c->dirty || !c->ok[0] ||
+	    !c->ok[1] || !c->todo_cnt)
 		goto oom;
 	if (!count_all(c, r, e))
 		return c;
@@ -339,27 +418,98 @@ oom:
 	return NULL;
 }
 
-/* Destination d's rows before (old) and after (row) differ: its range-adds moved. */
-static void redo_dest(vt_shift_count *c, const vt_routes *r, const uint32_t *old,
-		      const uint32_t *row, uint32_t d)
+/* The pending range-adds in twice as many slots (rehashed), or c->oom. */
+static void pend_grow(vt_shift_count *c)
 {
-	walk_dest(c, r, old, d, -1);
-	walk_dest(c, r, row, d, 1);
-	/* a source run that reaches d now and did not (or back): its hosts' up-links */
-	for (uint32_t k = 0; k < r->nruns; k++) {
-		int was = old[r->run_sw[k]] != VT_NONE, is = row[r->run_sw[k]] != VT_NONE;
+	uint32_t nc = c->pcap ? 2 * c->pcap : 1024, m = c->npend;
+	struct pend *np = malloc((size_t)nc * sizeof(*np)), *op = c->pend;
+	uint32_t *ns = calloc(nc, sizeof(*ns)), *nu = malloc((size_t)nc * sizeof(*nu));
+	uint32_t *ou = c->pused;
 
-		for (uint32_t a = r->run_first[k]; was != is && a < r->run_first[k] + r->run_len[k];
-		     a++)
-			emit(c, r->rank_up[a], mod_sub(d, a, c->n), 1, is ? 1 : -1);
+	if (!np || !ns || !nu) {
+		free(np), free(ns), free(nu);
+		c->oom = 1;
+		return;
+	}
+	c->pend = np, c->pused = nu, c->pcap = nc, c->npend = 0;
+	free(c->pslot);
+	c->pslot = ns;
+	c->ptag = 1;
+	for (uint32_t i = 0; i < m; i++) {
+		const struct pend *e = &op[ou[i]];
+
+		pend_add(c, e->ch, e->x, e->len, e->net);
+	}
+	free(op);
+	free(ou);
+}
+
+/* Range-add (emit's) signed, kept by key until pend_flush: a path both before and after cancels. */
+static void pend_add(vt_shift_count *c, uint32_t ch, uint32_t x, uint32_t len, int32_t sign)
+{
+	uint32_t h;
+
+	if (2 * (c->npend + 1) > c->pcap)
+		pend_grow(c);
+	if (c->oom)
+		return;
+	h = (uint32_t)((ch * 0x9e3779b97f4a7c15ull ^ x * 0xc2b2ae3d27d4eb4full ^ len) >> 32);
+	for (h &= c->pcap - 1;; h = (h + 1) & (c->pcap - 1)) {
+		struct pend *e = &c->pend[h];
+
+		if (c->pslot[h] != c->ptag) {
+			c->pslot[h] = c->ptag;
+			*e = (struct pend){ch, x, len, sign};
+			c->pused[c->npend++] = h;
+			return;
+		}
+		if (e->ch == ch && e->x == x && e->len == len) {
+			e->net += sign;
+			return;
+		}
 	}
 }
 
-int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *t, const uint8_t *changed,
-			  vt_err *e)
+/* The range-adds pending that did not cancel, emitted; the slots emptied. */
+static void pend_flush(vt_shift_count *c)
+{
+	for (uint32_t i = 0; i < c->npend; i++) {
+		const struct pend *e = &c->pend[c->pused[i]];
+
+		for (int32_t k = e->net < 0 ? -e->net : e->net; k > 0; k--)
+			emit(c, e->ch, e->x, e->len, e->net < 0 ? -1 : 1);
+	}
+	c->npend = 0;
+	if (++c->ptag == 0) {
+		memset(c->pslot, 0, (size_t)c->pcap * sizeof(*c->pslot));
+		c->ptag = 1;
+	}
+}
+
+/*
+ * Destination d's columns in tables from and t differ: its range-adds
+ * moved, those the old and new paths both hold left as they are.
+ */
+static void redo_dest(vt_shift_count *c, const vt_routes *r, const vt_lfts *from, const vt_lfts *t,
+		      uint32_t d)
+{
+	walk_dest(c, r, from, d, -1, c->ok[0]);
+	walk_dest(c, r, t, d, 1, c->ok[1]);
+	/* a source run that reaches d now and did not (or back): its hosts' up-links */
+	for (uint32_t k = 0; k < r->nruns; k++) {
+		int was = c->ok[0][k], is = c->ok[1][k];
+
+		for (uint32_t a = r->run_first[k]; was != is && a < r->run_first[k] + r->run_len[k];
+		     a++)
+			pend_add(c, r->rank_up[a], mod_sub(d, a, c->n), 1, is ? 1 : -1);
+	}
+	pend_flush(c);
+}
+
+int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *from, const vt_lfts *t,
+			  const uint8_t *changed, vt_err *e)
 {
 	uint32_t nd = 0, *dirty = c->dirty;
-	size_t need;
 
 	for (uint32_t d = 0; d < r->n; d++) {
 		uint32_t lid = r->rank_lid[d];
@@ -367,33 +517,15 @@ int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *t, con
 		if (r->rank_sw[d] != VT_NONE && (!changed || (lid < t->nlid && changed[lid])))
 			dirty[nd++] = d;
 	}
-	/* most ranks changed (the first candidate after the fresh tables): a whole count costs
-	 * half of taking every old path away and adding the new */
-	if (2 * (uint64_t)nd > r->n) {
-		if (vt_routes_retable(r, t, changed, e))
-			return -1;
-		return count_all(c, r, e);
-	}
-	need = (size_t)nd * r->nsw + 1;
-	if (need > c->capold) {
-		free(c->old);
-		c->old = malloc(need * sizeof(*c->old));
-		c->capold = c->old ? need : 0;
-		if (!c->old)
-			return vt_err_nomem(e, "out of memory counting shift congestion");
-	}
-	for (uint32_t i = 0; i < nd; i++)
-		memcpy(c->old + (size_t)i * r->nsw, r->next + (uint64_t)dirty[i] * r->nsw,
-		       r->nsw * sizeof(*c->old));
 	if (vt_routes_retable(r, t, changed, e))
 		return -1;
-	for (uint32_t i = 0; i < nd && !c->oom; i++) {
-		const uint32_t *row = r->next + (uint64_t)dirty[i] * r->nsw;
-		const uint32_t *old = c->old + (size_t)i * r->nsw;
-
-		if (memcmp(old, row, r->nsw * sizeof(*row)))
-			redo_dest(c, r, old, row, dirty[i]);
-	}
+	/* most ranks changed (the first candidate after the fresh tables): a whole count costs
+	 * half of taking every old path away and adding the new */
+	if (!changed || !from || 2 * (uint64_t)nd > r->n)
+		return count_all(c, r, e);
+	for (uint32_t i = 0; i < nd && !c->oom; i++)
+		redo_dest(c, r, from, t, dirty[i]);
+	todo_apply(c);
 	if (figures(c))
 		return vt_err_nomem(e, "out of memory counting shift congestion");
 	return 0;

@@ -24,12 +24,14 @@ typedef struct vt_shift_count vt_shift_count;
 vt_shift_count *vt_shift_count_new(const vt_routes *r, vt_err *e);
 /*
  * r (the model c counts) retabled for tables t (vt_routes_retable, with
- * changed: per LID, does t's column differ from the tables r holds; NULL:
- * every column) and c counted again for the ranks whose rows changed. -1
- * with e when out of memory (c then must not be used again).
+ * changed: per LID, does t's column differ from from's, the tables c counted
+ * last, which the paths taken away are walked in; changed or from NULL:
+ * every column, counted whole) and c counted again for the ranks whose
+ * columns changed. -1 with e when out of memory (c then must not be used
+ * again).
  */
-int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *t, const uint8_t *changed,
-			  vt_err *e);
+int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *from, const vt_lfts *t,
+			  const uint8_t *changed, vt_err *e);
 /* The figures vt_congest_run gives for pattern "shift" over r as counted last. */
 void vt_shift_count_figures(const vt_shift_count *c, uint32_t *worst, double *avg);
 void vt_shift_count_free(vt_shift_count *c);

@@ -90,7 +90,7 @@ static int first_count(struct repair_guard *g, const vt_lfts *t, const vt_lfts *
 
 	*from = NULL;
 	if (!vt_repair_guard_ahead_take(g, &g->rt, &g->count, from)) {
-		if (vt_routes_build(&g->rt, g->f, t, g->order, e))
+		if (vt_routes_build_walked(&g->rt, g->f, t, g->order, e))
 			return -1;
 		g->have_rt = 1; /* freed by vt_repair_guard_free */
 		if (!(g->count = vt_shift_count_new(&g->rt, e)))
@@ -130,7 +130,7 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 			vt_lfts_differ(&last, t, g->changed);
 			changed = g->changed;
 		}
-		if (vt_shift_count_update(g->count, &g->rt, t, changed, e))
+		if (vt_shift_count_update(g->count, &g->rt, changed ? &last : NULL, t, changed, e))
 			return -1;
 	}
 	if (g->last)
@@ -280,7 +280,7 @@ static int count_apart(struct repair_guard *g, vt_err *e)
 	vt_routes rt;
 	vt_shift_count *c;
 
-	if (vt_routes_build(&rt, g->f, g->fresh, g->order, e))
+	if (vt_routes_build_walked(&rt, g->f, g->fresh, g->order, e))
 		return -1;
 	c = vt_shift_count_new(&rt, e);
 	if (c)

@@ -54,7 +54,7 @@ static void *ahead_run(void *arg)
 	double t0 = thread_cpu();
 	vt_err e;
 
-	if (!vt_routes_build(&a->rt, a->f, a->fresh, a->order, &e)) {
+	if (!vt_routes_build_walked(&a->rt, a->f, a->fresh, a->order, &e)) {
 		a->have_rt = 1;
 		if (!atomic_load(&a->stop) && (a->count = vt_shift_count_new(&a->rt, &e)))
 			vt_shift_count_figures(a->count, &a->fresh_worst, &a->fresh_avg);
