@@ -538,6 +538,15 @@ void vt_route_lanes_keep(struct router *r, const vt_tree *t, uint8_t *old, int w
 void vt_route_spines(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */
 void vt_route_spines_memo_free(struct vt_spines_memo **m);
+/*
+ * vt_route_spines.c: a pass on plane t's switches of level that an earlier routing of
+ * this vt_route call ran on the same entries: 1 where found (its entries set again),
+ * else 0 and *key (NULL: none kept) for vt_route_memo_keep after the pass (set: 1 it
+ * set the entries, 0 it left them, -1 it failed: not kept)
+ */
+int vt_route_memo_find(struct router *r, const vt_tree *t, uint32_t level,
+		       struct vt_spines_memo **key);
+void vt_route_memo_keep(struct router *r, const vt_tree *t, struct vt_spines_memo *key, int set);
 /* vt_route_leaf_moves.c: plane t's leaves' entries moved, where some stage loads a link twice */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t);
 /*

@@ -323,41 +323,65 @@ static int moves_apply(struct leaf_moves *lm)
 }
 
 /*
- * After plane t's tables are written: where a leaf reaches unevenly, the
- * leaves' entries for the compute nodes' LIDs moved while the modelled
- * shift stages do better; kept where their summed maxima fell. Out of
- * memory, or past MOVES_MAX_CELLS or the work, the tables stay as routed.
+ * The moves on plane t: 1 where the tables took them, 0 where they stay as
+ * routed (no choice, no gain, past the work), -1 where the model could not
+ * be made (out of memory, a route it cannot walk).
  */
-void vt_route_leaf_moves(struct router *r, const vt_tree *t)
+static int moves_run(struct leaf_moves *lm)
 {
-	struct leaf_moves lm = {.f = r->f, .t = t, .lfts = r->lfts};
+	const vt_tree *t = lm->t;
 	uint64_t work, start;
 	uint32_t rounds, w0, w1;
 	int moved = 1;
 
-	if (!moves_apply(&lm) || places(&lm) || !choices(&lm, &work) || !work ||
-	    work > MOVES_MAX_WORK / 2 || model(&lm))
-		goto out;
-	start = total(&lm, &w0);
+	if (places(lm))
+		return -1;
+	if (!choices(lm, &work) || !work || work > MOVES_MAX_WORK / 2)
+		return 0;
+	if (model(lm))
+		return -1;
+	start = total(lm, &w0);
 	if (w0 <= 1) /* every stage at one flow a link: nothing to gain */
-		goto out;
+		return 0;
 	rounds = MOVES_MAX_WORK / work < MOVES_ROUNDS ? (uint32_t)(MOVES_MAX_WORK / work)
 						      : MOVES_ROUNDS;
-	for (uint32_t round = 0; moved && !lm.over && round < rounds; round++) {
+	for (uint32_t round = 0; moved && !lm->over && round < rounds; round++) {
 		moved = 0;
-		for (uint32_t d = 0; d < lm.n; d++)
-			for (uint32_t x = 0; lid_of(&lm, d) && x < t->nsw; x++) {
+		for (uint32_t d = 0; d < lm->n; d++)
+			for (uint32_t x = 0; lid_of(lm, d) && x < t->nsw; x++) {
 				uint32_t nc;
 
-				if (lm.place[x] != VT_NONE && t->rank_leaf[d] != x)
-					moved |= move(&lm, x, d, 1, &nc);
+				if (lm->place[x] != VT_NONE && t->rank_leaf[d] != x)
+					moved |= move(lm, x, d, 1, &nc);
 			}
 	}
-	if (lm.over || total(&lm, &w1) >= start || w1 > w0)
-		restore(&lm);
-	else
-		r->deg.unsure = 1;
-out:
+	if (lm->over || total(lm, &w1) >= start || w1 > w0) {
+		restore(lm);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * After plane t's tables are written: the leaves' entries for the compute
+ * nodes' LIDs moved while the modelled shift stages do better; kept where
+ * their summed maxima fell. Out of memory, or past MOVES_MAX_CELLS or the
+ * work, the tables stay as routed. The audit's retries route the plane
+ * again with the same compute entries: the pass's result is kept for them
+ * (vt_route_memo_find, cores 4,6,3,16,6 --drop-links 1@1: four passes, one
+ * run).
+ */
+void vt_route_leaf_moves(struct router *r, const vt_tree *t)
+{
+	struct leaf_moves lm = {.f = r->f, .t = t, .lfts = r->lfts};
+	struct vt_spines_memo *key;
+	int set;
+
+	if (!moves_apply(&lm) || vt_route_memo_find(r, t, 0, &key))
+		return;
+	set = moves_run(&lm);
+	r->deg.unsure |= set > 0;
+	vt_route_memo_keep(r, t, key, set);
 	free(lm.load);
 	free(lm.hist);
 	free(lm.smax);

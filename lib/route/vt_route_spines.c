@@ -415,14 +415,16 @@ static int spines_pass(struct router *r, const vt_tree *t)
  * --drop-switches 1@1 --seed 2: the same on all five), and the pass costs
  * more than the rest of a routing there. Its key is all the pass reads that
  * a routing sets (the plane's tree and groups follow from the fabric): the
- * ranks' LIDs and every entry of the plane's switches for them. lines: the
- * lines' entries it set, NULL where it left them.
+ * ranks' LIDs and every entry of the plane's switches for them. The spines'
+ * pass (level 1, the lines) and the leaves' moves (level 0,
+ * vt_route_leaf_moves.c) keep theirs so. lines: the entries of the level's
+ * switches it set, NULL where it left them.
  */
 struct vt_spines_memo {
-	uint32_t n, nsw;
+	uint32_t n, nsw, level;
 	uint32_t *lid;	/* per rank, 0 for none */
 	uint8_t *in;	/* per switch of the plane * rank: the entry the pass found */
-	uint8_t *lines; /* per line (level order) * rank: the entry it set */
+	uint8_t *lines; /* per switch of the level (level order) * rank: the entry it set */
 	struct vt_spines_memo *next;
 };
 
@@ -446,8 +448,8 @@ void vt_route_spines_memo_free(struct vt_spines_memo **m)
 	}
 }
 
-/* Plane t's key as the tables stand (NULL: out of memory). */
-static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t)
+/* Plane t's key as the tables stand, for the pass on level (NULL: out of memory). */
+static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t, uint32_t level)
 {
 	struct spines sp = {.t = t, .f = r->f};
 	struct vt_spines_memo *m = calloc(1, sizeof(*m));
@@ -457,6 +459,7 @@ static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t)
 		return NULL;
 	m->n = t->order.n;
 	m->nsw = t->nsw;
+	m->level = level;
 	m->lid = malloc(((size_t)m->n + 1) * sizeof(*m->lid));
 	m->in = in = malloc((size_t)m->nsw * m->n + 1);
 	if (!m->lid || !m->in) {
@@ -475,17 +478,17 @@ static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t)
 
 static int memo_same(const struct vt_spines_memo *a, const struct vt_spines_memo *b)
 {
-	return a->n == b->n && a->nsw == b->nsw &&
+	return a->level == b->level && a->n == b->n && a->nsw == b->nsw &&
 	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
 	       !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
 }
 
-/* The lines' entries of plane t, line by line in level order, from or into m->lines. */
+/* The entries of plane t's switches of m's level, in level order, from or into m->lines. */
 static void memo_lines(struct router *r, const vt_tree *t, struct vt_spines_memo *m, int set)
 {
 	uint8_t *e = m->lines;
 
-	for (uint32_t i = t->lvl_start[1]; i < t->lvl_start[2]; i++)
+	for (uint32_t i = t->lvl_start[m->level]; i < t->lvl_start[m->level + 1]; i++)
 		for (uint32_t d = 0; d < m->n; d++, e++)
 			if (m->lid[d] && set)
 				vt_lft_set(r->lfts, t->by_level[i], m->lid[d], *e);
@@ -493,33 +496,49 @@ static void memo_lines(struct router *r, const vt_tree *t, struct vt_spines_memo
 				*e = vt_lft_get(r->lfts, t->by_level[i], m->lid[d]);
 }
 
-void vt_route_spines(struct router *r, const vt_tree *t)
+int vt_route_memo_find(struct router *r, const vt_tree *t, uint32_t level,
+		       struct vt_spines_memo **key)
 {
-	struct vt_spines_memo *key, *m;
-	int set;
+	struct vt_spines_memo *m;
 
-	if (!split_core(r, t))
-		return;
-	key = r->spines_memo ? memo_key(r, t) : NULL;
-	for (m = key ? *r->spines_memo : NULL; m && !memo_same(m, key); m = m->next)
+	*key = r->spines_memo ? memo_key(r, t, level) : NULL;
+	for (m = *key ? *r->spines_memo : NULL; m && !memo_same(m, *key); m = m->next)
 		;
-	if (m) { /* this pass again: its result */
-		memo_one_free(key);
-		if (m->lines)
-			memo_lines(r, t, m, 1);
-		r->deg.unsure |= m->lines != NULL;
-		return;
-	}
-	set = spines_pass(r, t);
-	r->deg.unsure |= set > 0;
+	if (!m)
+		return 0;
+	memo_one_free(*key);
+	*key = NULL;
+	if (m->lines)
+		memo_lines(r, t, m, 1);
+	r->deg.unsure |= m->lines != NULL;
+	return 1;
+}
+
+void vt_route_memo_keep(struct router *r, const vt_tree *t, struct vt_spines_memo *key, int set)
+{
 	if (key && set > 0)
-		key->lines = calloc((size_t)(t->lvl_start[2] - t->lvl_start[1]) * key->n + 1, 1);
-	if (!key || set < 0 || (set && !key->lines)) { /* not kept: the next routing runs it */
+		key->lines = calloc(
+			(size_t)(t->lvl_start[key->level + 1] - t->lvl_start[key->level]) * key->n +
+				1,
+			1);
+	if (!key || set < 0 || (set > 0 && !key->lines)) { /* not kept: the next routing runs it */
 		memo_one_free(key);
 		return;
 	}
-	if (set)
+	if (set > 0)
 		memo_lines(r, t, key, 0);
 	key->next = *r->spines_memo;
 	*r->spines_memo = key;
+}
+
+void vt_route_spines(struct router *r, const vt_tree *t)
+{
+	struct vt_spines_memo *key;
+	int set;
+
+	if (!split_core(r, t) || vt_route_memo_find(r, t, 1, &key))
+		return;
+	set = spines_pass(r, t);
+	r->deg.unsure |= set > 0;
+	vt_route_memo_keep(r, t, key, set);
 }
