@@ -442,6 +442,22 @@ static int levels(struct repair *r, vt_err *e)
 	return vt_repair_tree_levels(r->f, r->level, e);
 }
 
+/* What vt_route_repair allocated in r but r->t's port and r->grew. */
+static void scratch_free(struct repair *r)
+{
+	free(r->level);
+	free(r->pend);
+	free(r->used_prev);
+	free(r->used_now);
+	free(r->reb);
+	free(r->fixed);
+	free(r->differ);
+	free(r->met);
+	free(r->kept_met);
+	free(r->gap0);
+	vt_repair_tables_free(r);
+}
+
 int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, const vt_order *order,
 		    const struct vt_route_proof *proof, enum vt_repair_policy policy,
 		    struct vt_repair_stats *st, vt_err *e)
@@ -454,6 +470,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	uint8_t *grew;
 	double t0;
 	int bad;
+	struct repair_guard g = {.f = f, .fresh = lfts, .order = order};
 
 	memset(st, 0, sizeof(*st));
 	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
@@ -470,7 +487,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	if ((bad = vt_repair_keep_unchanged(f, prev, lfts, order, policy, st, e)))
 		return bad < 0 ? -1 : 0;
 	t.port = vt_alloc_big(n); /* the repaired tables, and below a copy and a count */
-	r.level = malloc((size_t)f->nswitches + 1);
+	g.level = r.level = malloc((size_t)f->nswitches + 1); /* g reads it after levels() */
 	r.pend = malloc(((size_t)f->nswitches + 1) * sizeof(*r.pend));
 	r.used_prev = calloc(n / 8 + BITS_SLACK, 1); /* slack: bits64 */
 	r.used_now = calloc(n / 8 + BITS_SLACK, 1);
@@ -481,6 +498,13 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	r.met = malloc((size_t)t.nlid + 1);	/* optional: NULL, each kept part from fresh */
 	r.kept_met = malloc((size_t)t.nlid + 1);
 	st->mode = VT_REPAIR_DONE;
+	/*
+	 * the guard's count of the fresh tables (vt_route_guard_ahead.c) started
+	 * before the tables every candidate reads are built (vt_repair_tables,
+	 * levels): the first candidates wait for it
+	 */
+	if (policy != VT_REPAIR_FEWEST)
+		vt_repair_guard_ahead(&g);
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.reb || !r.fixed ||
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
@@ -491,18 +515,9 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	st->step[0].verdict = ' ';
 	st->step[0].build = vt_repair_cpu() - t0;
 	if (!bad)
-		bad = vt_repair_candidates(&r, order, st, &changed, &blocks, e);
-	free(r.level);
-	free(r.pend);
-	free(r.used_prev);
-	free(r.used_now);
-	free(r.reb);
-	free(r.fixed);
-	free(r.differ);
-	free(r.met);
-	free(r.kept_met);
-	free(r.gap0);
-	vt_repair_tables_free(&r);
+		bad = vt_repair_candidates(&r, &g, st, &changed, &blocks, e);
+	vt_repair_guard_free(&g);
+	scratch_free(&r);
 	grew = r.grew;
 	if (bad) {
 		free(t.port);

@@ -313,20 +313,13 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 	return bad < 0 ? -1 : bad > 0;
 }
 
-int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+int vt_repair_candidates(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 			 uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
-	struct repair_guard g = {.f = r->f, .fresh = r->fresh, .order = order, .level = r->level};
 	struct vt_repair_step *fp = &st->step[st->nsteps++]; /* tables, then the fresh count */
-	int rc;
 
 	memset(fp, 0, sizeof(*fp));
 	snprintf(fp->what, sizeof(fp->what), "fresh tables' shift count");
 	fp->verdict = ' ';
-	if (r->policy != VT_REPAIR_FEWEST) /* counts the guard needs, made beside the builds */
-		vt_repair_guard_ahead(&g);
-	rc = try_candidates(r, &g, st, changed, blocks, e);
-
-	vt_repair_guard_free(&g);
-	return rc;
+	return try_candidates(r, g, st, changed, blocks, e);
 }

@@ -284,10 +284,12 @@ double vt_repair_cpu(void);
 
 /*
  * vt_route_repair_candidates.c, the policy: the first candidate that the
- * guard and the audit let stand into r->t (its changes in *changed and
- * *blocks): 0, 1 when none stands (st->why says why), -1.
+ * guard g (vt_route_guard.h: the caller's, its count ahead started) and the
+ * audit let stand into r->t (its changes in *changed and *blocks): 0, 1 when
+ * none stands (st->why says why), -1.
  */
-int vt_repair_candidates(struct repair *r, const vt_order *order, struct vt_repair_stats *st,
+struct repair_guard;
+int vt_repair_candidates(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
 			 uint64_t *changed, uint64_t *blocks, vt_err *e);
 
 #endif
