@@ -4,10 +4,13 @@
  * repaired tables are built, in which order, and which of them stands once
  * the quality guard (vt_route_guard.h) and the audit have judged it.
  */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "repair/vt_route_forced.h"
 #include "repair/vt_route_guard.h"
 #include "repair/vt_route_repair_forced_lids.h"
 #include "repair/vt_route_repair_int.h"
@@ -200,7 +203,8 @@ static const struct refused *twin_of(const struct refused *done, size_t n, struc
  * the routes to LIDs outside the ranks kept their longer previous ones,
  * vt_forced_any_length). The first that stands into
  * r->t: 0, 1 when none, -1. Tried
- * only where every whole candidate was refused, before the fallback: on the
+ * where every whole candidate was refused, before the fallback, or where one
+ * stood above 1.5 times the forced minimum (fewer_forced), not else: on the
  * rows of tests/bench/churn.sh where a whole one stands, these were refused
  * or changed more blocks (fat 8,3, a level-1 up-link down: 111 entries in
  * 25 blocks against the whole repair's 154 in 19), at the cost of a shift
@@ -234,6 +238,57 @@ static int try_forced_lids(struct repair *r, struct repair_guard *g, struct vt_r
 			return bad;
 	}
 	return 1;
+}
+
+/*
+ * A whole candidate stood in r->t with *changed entries in *blocks. Where
+ * they are more than 1.5 times the forced minimum (issue 24's bound; the
+ * entries whose link is lost, a part of it, are counted first and the
+ * minimum only above 1.5 times those), the forced-lids candidates are tried
+ * too, and the first that stands is kept if it changes fewer entries, else
+ * the whole one is put back. A whole candidate keeps a previous turn only
+ * where both hops into and out of it are prev's, so it may move the routes
+ * behind a lost one; the forced-lids ones move only the CA LIDs off a
+ * shortest route, often in more 64-LID blocks: fat 8,3, a level-1 switch's
+ * up-link down, whole 147 entries in 18 blocks, forced-lids 2 104 in 24
+ * (forced minimum 95; updn 1040/93, minhop 319/43). None is tried on the six
+ * faults of tests/bench/fault.sh at pruned 36,12. 0, -1.
+ */
+static int fewer_forced(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	size_t n = (size_t)r->t->nsw * r->t->nlid;
+	uint64_t wc = *changed, wb = *blocks;
+	uint32_t n0 = st->nsteps;
+	struct vt_forced fm;
+	uint8_t *whole;
+	int bad;
+
+	if (r->policy != VT_REPAIR_GUARDED || 2 * wc <= 3 * st->minimum)
+		return 0;
+	if (vt_route_forced(r->f, r->prev, r->fresh, r->level, &fm, e))
+		return -1;
+	if (2 * wc <= 3 * fm.forced || !(whole = malloc(n)))
+		return 0; /* out of memory: the whole candidate stands */
+	memcpy(whole, r->t->port, n);
+	bad = try_forced_lids(r, g, st, changed, blocks, e);
+	if (bad == 0 && *changed >= wc && st->nsteps > n0) {
+		struct vt_repair_step *sp = &st->step[st->nsteps - 1]; /* it stood: not kept */
+
+		snprintf(st->why, sizeof(st->why),
+			 "%" PRIu64 " entries changed, the whole candidate %" PRIu64, *changed, wc);
+		sp->verdict = 'w';
+		step_why(sp, st->why);
+	}
+	if (bad > 0 || (bad == 0 && *changed >= wc)) {
+		memcpy(r->t->port, whole, n);
+		*changed = wc;
+		*blocks = wb;
+		bad = 0;
+	}
+	free(whole);
+	st->why[0] = 0;
+	return bad;
 }
 
 /*
@@ -271,7 +326,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			}
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
-			return bad;
+			return bad < 0 ? -1 : fewer_forced(r, g, st, changed, blocks, e);
 		}
 		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
 		memcpy(done[nd++].why, st->why, sizeof(st->why));
