@@ -34,8 +34,11 @@
 #   goal     issue 12's target for the row: repair no more entries than updn's and
 #            minhop's (harness) and at most 1.5 times the forced minimum, shift
 #            after repair no worse than fresh; "-" without both engines; "no*"
-#            where the forced minimum alone is more than updn's or minhop's
-#            change (no repair of vartree's previous tables can meet it)
+#            where no repair of vartree's previous tables can meet it: the
+#            forced minimum alone is more than updn's or minhop's change, or
+#            it is 0 (only the previous tables unchanged meet 1.5 times it)
+#            and they, as fewest keeps them (0 changed), congest shift more
+#            than fresh
 # VT_CHURN_FABRICS (fat83 pruned366 real366 split348) and VT_CHURN_ENGINES (vartree ftree
 # updn minhop dfsssp; empty: offline only) choose.
 set -u
@@ -56,14 +59,17 @@ gen() { # NAME FILE
 	esac
 }
 
-# REPAIR FORCED UPDN MINHOP SHIFT-FRESH SHIFT-REPAIR -> yes, no, or - (no engine figures)
+# REPAIR FORCED UPDN MINHOP SHIFT-FRESH SHIFT-REPAIR FEWEST SHIFT-FEWEST -> yes, no, no*,
+# or - (no engine figures)
 goal() {
 	[ -n "$3" ] && [ -n "$4" ] || { echo -; return; }
 	local v
-	v=$(awk -v r="${1%/*}" -v f="${2%/*}" -v u="$3" -v m="$4" -v sf="$5" -v sr="$6" 'BEGIN {
-		split(sf, a, "/"); split(sr, b, "/")
+	v=$(awk -v r="${1%/*}" -v f="${2%/*}" -v u="$3" -v m="$4" -v sf="$5" -v sr="$6" \
+		-v w="${7%/*}" -v sw="$8" 'BEGIN {
+		split(sf, a, "/"); split(sr, b, "/"); split(sw, c, "/")
 		ok = r <= u && r <= m && 2 * r <= 3 * f && b[1] <= a[1] && b[2] <= a[2] + 0.005
-		print ok ? "yes" : (f > u || f > m) ? "no*" : "no" }')
+		kept = f == 0 && w == 0 && (c[1] > a[1] || c[2] > a[2] + 0.005)
+		print ok ? "yes" : (f > u || f > m || kept) ? "no*" : "no" }')
 	echo "$v"
 }
 
@@ -135,7 +141,8 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 		done
 		g=$(goal "$rep" "$forced" "${ent[updn]:-}" "${ent[minhop]:-}" \
 			"$(shift_q "$tmp/d.topo" "$tmp/fresh" "$tmp/fresh.o")" \
-			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")")
+			"$(shift_q "$tmp/d.topo" "$tmp/rep" "$tmp/rep.o")" \
+			"$(ndiff "$tmp/na" <(norm "$tmp/few"))" "$(shift_q "$tmp/d.topo" "$tmp/few" "$tmp/few.o")")
 		printf ' %5s\n' "$g"
 		[ "$g" = - ] || rows=$((rows + 1))
 		[ "$g" = yes ] && met=$((met + 1))
@@ -148,5 +155,5 @@ for fab in ${VT_CHURN_FABRICS:-fat83 pruned366 real366 split348}; do
 			echo "$fab: $e fell back in some sweeps: $(grep -o 'engine [a-z0-9]*, fallbacks [^,]*' "$tmp/$fab-$e/summary.txt" | sort | uniq -c | tr -s ' \n' ' ')"
 	done
 done
-[ $rows = 0 ] || echo "goal met in $met of $rows rows ($beyond marked no*: the forced minimum alone exceeds updn's or minhop's change)"
+[ $rows = 0 ] || echo "goal met in $met of $rows rows ($beyond marked no*: the forced minimum alone exceeds updn's or minhop's change, or is 0 where the previous tables unchanged congest shift more than fresh)"
 exit 0
