@@ -152,6 +152,7 @@ static void router_layout(struct router *r, const vt_fabric *f, struct route_are
 	CARVE(a, r->deg.tup, np);
 	CARVE(a, r->deg.tw, nsw);
 	CARVE(a, r->batch.at, f->max_lid + 1);
+	CARVE(a, r->flow_memo, VT_FLOW_MEMO);
 }
 
 /* The router's working memory, every table of every plane: one block, zeroed. */

@@ -173,6 +173,21 @@ struct route_main {
 			* in the descent, VT_NONE when several did */
 };
 
+/*
+ * The flows stage_load (vt_route_policy.c) walked for the current
+ * destination, by leaf, destination rank and level: the switches above the
+ * leaves share them where they share hosts below, and a walk does not change
+ * while one destination is routed (only its own column is written). Direct
+ * mapped, VT_FLOW_MEMO entries; a clash walks again.
+ */
+#define VT_FLOW_MEMO (1u << 16)
+struct route_flow_memo {
+	uint32_t serial; /* main.serial of the walk (0: none) */
+	uint32_t leaf, dd;
+	uint32_t sw;	     /* the switch at level the flow goes up through, VT_NONE: none */
+	uint8_t level, port; /* ... and its entry */
+};
+
 /* Per-plane link tables the descent reads instead of deriving them. */
 struct route_links {
 	uint8_t *dn_rport; /* per dn_port[] entry: the port number at the child's end */
@@ -443,6 +458,7 @@ struct router {
 	struct route_links links;
 	struct route_degraded deg;
 	struct route_look look;
+	struct route_flow_memo *flow_memo;
 	/* vt_route_spines' passes of this vt_route call's earlier routings (NULL: none kept) */
 	struct vt_spines_memo **spines_memo;
 };

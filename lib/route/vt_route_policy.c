@@ -7,6 +7,8 @@
  */
 #include "route/vt_route_policy.h"
 
+#include <string.h>
+
 #include "route/vt_route_int.h"
 
 /*
@@ -269,14 +271,19 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
  * spine's link to a top carried 4 flows a stage, 4/2.35; 3/1.82 with the
  * stage load).
  */
-static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum);
+static void stage_load(struct router *r, uint32_t c, uint32_t *w);
 
-uint32_t vt_route_found_window(const struct router *r, uint32_t c, uint32_t j)
+uint32_t vt_route_found_window(struct router *r, uint32_t c, uint32_t j, uint32_t *memo)
 {
 	const vt_tree *t = r->t;
 
-	if (t->level[c])
-		return r->deg.leaf_dmg || r->deg.clost[c] ? stage_load(r, c, t->up_port[j]) : 0;
+	if (t->level[c]) {
+		if (!r->deg.leaf_dmg && !r->deg.clost[c])
+			return 0;
+		if (memo[0] == VT_NONE) /* every up-link's at once: the same flows walked */
+			stage_load(r, c, memo);
+		return memo[j - t->up_start[c]];
+	}
 	if (t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
 		return 0;
 	return window_load(r, c, t->up_port[j], t->up_peer[j]);
@@ -303,24 +310,30 @@ static uint8_t col_entry(const struct router *r, const struct routed_col *rc, ui
 	return rc->col ? rc->col[s] : vt_lft_get(r->lfts, s, rc->lid);
 }
 
-/* Does the flow from leaf L to the destination of rc go up through switch c and out port pnum? */
-static int flow_up_via(const struct router *r, const struct routed_col *rc, uint32_t L, uint32_t c,
-		       uint8_t pnum)
+/*
+ * The switch at level lvl the flow from leaf L to the destination of rc goes
+ * up through, its entry in *port; VT_NONE where the flow turns below lvl.
+ */
+static uint32_t flow_up_to(const struct router *r, const struct routed_col *rc, uint32_t L,
+			   uint32_t lvl, uint8_t *port)
 {
 	const vt_tree *t = r->t;
 	uint32_t s = L;
 
-	while (t->level[s] < t->level[c]) {
+	while (t->level[s] < lvl) {
 		uint8_t e = col_entry(r, rc, s);
 		uint32_t j = t->up_start[s];
 
 		while (j < t->up_start[s + 1] && t->up_port[j] != e)
 			j++;
 		if (j == t->up_start[s + 1])
-			return 0;
+			return VT_NONE;
 		s = t->up_peer[j];
 	}
-	return s == c && col_entry(r, rc, c) == pnum;
+	if (t->level[s] != lvl)
+		return VT_NONE;
+	*port = col_entry(r, rc, s);
+	return s;
 }
 
 /* The ranks whose flows can go up through switch c: the hosts of the leaves below it. */
@@ -357,44 +370,80 @@ static int parallel_below(const vt_tree *t, uint32_t c)
 }
 
 /*
+ * flow_up_to for the flow from leaf L to rank dd, remembered for the current
+ * destination (struct route_flow_memo): stage_load asks again for the same
+ * flows from each switch above the leaves with hosts in common.
+ */
+static uint32_t flow_memo_up_to(struct router *r, uint32_t dd, uint32_t L, uint32_t lvl,
+				uint8_t *port)
+{
+	uint32_t h = (L * 0x9E3779B1u) ^ (dd * 0x85EBCA77u) ^ (lvl * 0xC2B2AE3Du);
+	struct route_flow_memo *fm = &r->flow_memo[(h ^ (h >> 16)) & (VT_FLOW_MEMO - 1)];
+	struct routed_col rc;
+
+	if (fm->serial == r->main.serial && fm->leaf == L && fm->dd == dd && fm->level == lvl) {
+		*port = fm->port;
+		return fm->sw;
+	}
+	routed_col(r, dd, &rc);
+	*fm = (struct route_flow_memo){r->main.serial, L, dd, VT_NONE, (uint8_t)lvl, 0};
+	if (rc.lid)
+		fm->sw = flow_up_to(r, &rc, L, lvl, &fm->port);
+	*port = fm->port;
+	return fm->sw;
+}
+
+/*
  * Switch c above the leaves, found over several parallel links to the main
  * route's parent (vt_route_upgoing.c), where some leaf lost up-links: the shift
  * stages in which a host below c sends to the current destination, each with
  * the flows of destinations routed already that the same stage sends from
- * below c up through c and out port pnum (their leaves' and c's entries, as
- * written). Packed: the most such flows in any of those stages, times 4096,
- * plus their sum; lower first. 0 where more than VT_STAGE_SRC hosts are below c.
+ * below c up through c and out the up-link's port (their leaves' and c's
+ * entries, as written). Packed: the most such flows in any of those stages,
+ * times 4096, plus their sum; lower first. 0 where more than VT_STAGE_SRC
+ * hosts are below c. Into w[j - up_start[c]] for every up-link j of c: a
+ * flow is walked once for all of them.
  */
-static uint32_t stage_load(const struct router *r, uint32_t c, uint8_t pnum)
+static void stage_load(struct router *r, uint32_t c, uint32_t *w)
 {
 	const vt_tree *t = r->t;
-	uint32_t d = r->main.crank, n = t->order.n, m, most = 0, sum = 0, src[VT_STAGE_SRC];
+	uint32_t d = r->main.crank, n = t->order.n, m, src[VT_STAGE_SRC];
+	uint32_t a0 = t->up_start[c], nu = t->up_start[c + 1] - a0;
+	uint32_t most[VT_MAX_PORTS + 1] = {0}, sum[VT_MAX_PORTS + 1] = {0};
+	uint32_t cnt[VT_MAX_PORTS + 2] = {0}; /* by port number; 255: no flow up through c */
+	int par;
 
+	memset(w, 0, nu * sizeof(*w));
 	if (d == VT_NONE || !r->deg.stage_few[c] || (m = sources_below(r, c, src)) == VT_NONE)
-		return 0;
+		return;
 	for (uint32_t a = 0; a < m; a++) {
-		uint32_t cnt = 0, k = (d + n - src[a]) % n;
+		uint32_t k = (d + n - src[a]) % n;
 
 		for (uint32_t b = 0; b < m; b++) {
 			uint32_t dd = (src[b] + k) % n;
-			struct routed_col rc;
+			uint8_t pn;
 
-			if (b == a || dd >= d)
-				continue;
-			routed_col(r, dd, &rc);
-			cnt += rc.lid && flow_up_via(r, &rc, t->rank_leaf[src[b]], c, pnum);
+			if (b != a && dd < d &&
+			    flow_memo_up_to(r, dd, t->rank_leaf[src[b]], t->level[c], &pn) == c)
+				cnt[pn]++;
 		}
-		most = cnt > most ? cnt : most;
-		sum += cnt;
+		for (uint32_t i = 0; i < nu; i++) {
+			uint8_t pn = t->up_port[a0 + i];
+
+			most[i] = cnt[pn] > most[i] ? cnt[pn] : most[i];
+			sum[i] += cnt[pn];
+			cnt[pn] = 0;
+		}
 	}
 	/*
 	 * Where c's children reach it over single links (a director's line
 	 * ASICs), the sums mislead (cores 2,8,4,16,8 --drop-links 2@0: 2/1.95
 	 * with them 3/2.08): only a stage that would carry three flows decides.
 	 */
-	if (!parallel_below(t, c))
-		return most >= 2 ? most : 0;
-	return most * 4096 + (sum > 4095 ? 4095 : sum);
+	par = parallel_below(t, c);
+	for (uint32_t i = 0; i < nu; i++)
+		w[i] = !par ? (most[i] >= 2 ? most[i] : 0)
+			    : most[i] * 4096 + (sum[i] > 4095 ? 4095 : sum[i]);
 }
 
 /*

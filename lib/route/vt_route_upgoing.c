@@ -32,9 +32,10 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 	const vt_tree *t = r->t;
 	const uint32_t serial = r->main.serial, *first = r->links.swfirst;
 	const uint32_t key = r->use.key[t->level[c]];
-	uint32_t best = VT_NONE, bu = UINT32_MAX, bw = UINT32_MAX, q;
+	uint32_t best = VT_NONE, bu = UINT32_MAX, bw = UINT32_MAX, q, memo[VT_MAX_PORTS];
 
 	assert(key < r->use.nkeys); /* vt_route_key_count: a key per parent */
+	memo[0] = VT_NONE;
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		uint32_t p = t->up_peer[j];
 
@@ -42,7 +43,7 @@ static void up_by_least_used(struct router *r, uint32_t c, uint32_t hh, uint8_t 
 		    r->plan.h[p] + 1 != hh)
 			continue;
 		q = j * r->use.nkeys + key;
-		uint32_t w = vt_route_found_window(r, c, j);
+		uint32_t w = vt_route_found_window(r, c, j, memo);
 
 		if (w < bw || (w == bw && r->use.by_key[q] < bu)) {
 			bw = w;
