@@ -227,6 +227,12 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	return vt_route_classes(r, t, e);
 }
 
+/* The passes a vt_route call's routings kept for the next (see vt_route_memo_find). */
+struct route_memos {
+	struct vt_spines_memo *spines;
+	struct vt_passes_memo *passes;
+};
+
 /* What the every-source audit found in one routing's tables. */
 struct audit_finding {
 	int kind;		   /* enum vt_audit_kind of the first broken route, -1: none */
@@ -387,10 +393,11 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 
 /*
  * One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_
- * flags. memo: the split cores' spine passes of the call's routings so far.
+ * flags. memo: the passes of the call's routings so far (the split cores' spine
+ * pass, and those after the main loop).
  */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
-			int minimal, struct vt_spines_memo **memo, vt_lfts *lfts, vt_order *order,
+			int minimal, struct route_memos *memo, vt_lfts *lfts, vt_order *order,
 			int *got, uint32_t *apart, uint8_t *level, vt_err *e)
 {
 	struct vt_tree_opts to = {0};
@@ -413,7 +420,8 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.plane_of = plane;
 	r.f = f;
 	r.lfts = lfts;
-	r.spines_memo = memo;
+	r.spines_memo = &memo->spines;
+	r.passes_memo = &memo->passes;
 	if ((r.proof = o ? o->proof : NULL)) { /* this routing's, filled plane by plane */
 		r.proof->sure = 0;
 		memset(r.proof->level, VT_TREE_OUTSIDE, f->nswitches);
@@ -559,8 +567,8 @@ static int route_split(const vt_fabric *f, const struct vt_route_opts *o, const 
  * first one-VL routing's (*got its flags), vl empty; -1 on error.
  */
 static int route_minimal(const vt_fabric *f, const struct vt_route_opts *o,
-			 struct vt_spines_memo **memo, uint8_t *level, vt_lfts *lfts,
-			 vt_order *order, vt_vl_split *vl, int *got, vt_err *e)
+			 struct route_memos *memo, uint8_t *level, vt_lfts *lfts, vt_order *order,
+			 vt_vl_split *vl, int *got, vt_err *e)
 {
 	struct vt_audit_opts ao = {.threads = 1, .every_source = 1};
 	uint32_t apart[2];
@@ -620,7 +628,7 @@ static void first_free(struct first_tables *k)
 
 /* The routings after the first (see vt_route); level: the planes' levels, filled by the first. */
 static int route_retries(const vt_fabric *f, const struct vt_route_opts *o,
-			 const struct vt_route_opts *quiet, struct vt_spines_memo **memo,
+			 const struct vt_route_opts *quiet, struct route_memos *memo,
 			 uint8_t *level, int got, vt_lfts *lfts, vt_order *order, vt_vl_split *vl,
 			 vt_err *e)
 {
@@ -665,7 +673,7 @@ static int route_retries(const vt_fabric *f, const struct vt_route_opts *o,
 	return 0;
 }
 
-static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct vt_spines_memo **memo,
+static int route_vl(const vt_fabric *f, const struct vt_route_opts *o, struct route_memos *memo,
 		    vt_lfts *lfts, vt_order *order, vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_opts quiet = {0};
@@ -706,7 +714,7 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_proof *pf = o ? o->proof : NULL;
-	struct vt_spines_memo *memo = NULL;
+	struct route_memos memo = {NULL, NULL};
 	int rc;
 
 	if (pf) {
@@ -721,7 +729,8 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		}
 	}
 	rc = route_vl(f, o, &memo, lfts, order, vl, e);
-	vt_route_spines_memo_free(&memo);
+	vt_route_spines_memo_free(&memo.spines);
+	vt_route_passes_memo_free(&memo.passes);
 	if (rc && pf)
 		vt_route_proof_free(pf);
 	return rc;

@@ -435,6 +435,7 @@ struct route_arena {
 };
 
 struct vt_spines_memo; /* vt_route_spines.c */
+struct vt_passes_memo; /* vt_route_mainloop.c */
 
 struct router {
 	/*
@@ -461,6 +462,9 @@ struct router {
 	struct route_flow_memo *flow_memo;
 	/* vt_route_spines' passes of this vt_route call's earlier routings (NULL: none kept) */
 	struct vt_spines_memo **spines_memo;
+	/* the passes after the main loop in this vt_route call's earlier routings
+	 * (vt_route_mainloop.c) */
+	struct vt_passes_memo **passes_memo;
 };
 
 static inline uint32_t swport(const struct router *r, uint32_t s, unsigned p)
@@ -554,6 +558,8 @@ void vt_route_lanes_keep(struct router *r, const vt_tree *t, uint8_t *old, int w
 void vt_route_spines(struct router *r, const vt_tree *t);
 /* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */
 void vt_route_spines_memo_free(struct vt_spines_memo **m);
+/* vt_route_mainloop.c: the passes r->passes_memo kept, freed; *m NULL after */
+void vt_route_passes_memo_free(struct vt_passes_memo **m);
 /*
  * vt_route_spines.c: a pass on plane t's switches of level that an earlier routing of
  * this vt_route call ran on the same entries: 1 where found (its entries set again),

@@ -14,6 +14,9 @@
  */
 #include "route/vt_route_int.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /*
  * One destination attached to switch x through local port xp (0: the switch
  * itself); lid 0 is a place-keeper, which moves the counters only. rot turns
@@ -117,6 +120,132 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 	}
 }
 
+/*
+ * The passes after the main loop (spines, lanes, leaf moves, stage search)
+ * read the tree, the turn switches (deg.inz) and the compute ranks' entries
+ * of the plane's switches, and set only those entries. The audit's retries
+ * route the plane again with other detours but the same compute entries, so
+ * a routing whose key is an earlier one's takes that one's result instead of
+ * running the passes again (as the spines pass does alone, dd10f09).
+ */
+struct vt_passes_memo {
+	uint32_t n, nsw;
+	int unsure_in, unsure_out; /* deg.unsure before and after the passes */
+	uint32_t *lid;		   /* per rank, 0 for none */
+	uint8_t *in, *out;	   /* per switch * rank: the entries before and after */
+	uint8_t *inz;		   /* per switch: deg.inz */
+	struct vt_passes_memo *next;
+};
+
+static void passes_one_free(struct vt_passes_memo *m)
+{
+	if (!m)
+		return;
+	free(m->lid);
+	free(m->in);
+	free(m->out);
+	free(m->inz);
+	free(m);
+}
+
+void vt_route_passes_memo_free(struct vt_passes_memo **m)
+{
+	while (*m) {
+		struct vt_passes_memo *next = (*m)->next;
+
+		passes_one_free(*m);
+		*m = next;
+	}
+}
+
+/* The compute entries of plane t's switches into e (NULL: from e into the tables). */
+static void passes_entries(struct router *r, const vt_tree *t, const struct vt_passes_memo *m,
+			   uint8_t *e, int set)
+{
+	for (uint32_t s = 0; s < m->nsw; s++)
+		for (uint32_t d = 0; d < m->n; d++, e++)
+			if (set && t->level[s] != VT_TREE_OUTSIDE && m->lid[d])
+				vt_lft_set(r->lfts, s, m->lid[d], *e);
+			else if (!set)
+				*e = t->level[s] == VT_TREE_OUTSIDE || !m->lid[d]
+					     ? 0
+					     : vt_lft_get(r->lfts, s, m->lid[d]);
+}
+
+/* Plane t's key as the tables stand (NULL: out of memory, or an LMC range: not kept). */
+static struct vt_passes_memo *passes_key(struct router *r, const vt_tree *t)
+{
+	struct vt_passes_memo *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->n = t->order.n;
+	m->nsw = t->nsw;
+	m->unsure_in = r->deg.unsure;
+	m->lid = malloc(((size_t)m->n + 1) * sizeof(*m->lid));
+	m->in = malloc((size_t)m->nsw * m->n + 1);
+	m->inz = malloc((size_t)m->nsw + 1);
+	if (!m->lid || !m->in || !m->inz) {
+		passes_one_free(m);
+		return NULL;
+	}
+	for (uint32_t d = 0; d < m->n; d++) {
+		uint32_t q = t->order.port[d];
+
+		if (q != VT_NONE && r->f->ports[q].lmc) {
+			passes_one_free(m);
+			return NULL;
+		}
+		m->lid[d] = q == VT_NONE ? 0 : r->f->ports[q].lid;
+	}
+	memcpy(m->inz, r->deg.inz, m->nsw);
+	passes_entries(r, t, m, m->in, 0);
+	return m;
+}
+
+static int passes_same(const struct vt_passes_memo *a, const struct vt_passes_memo *b)
+{
+	return a->n == b->n && a->nsw == b->nsw && a->unsure_in == b->unsure_in &&
+	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
+	       !memcmp(a->inz, b->inz, a->nsw) && !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
+}
+
+static void passes_run(struct router *r, const vt_tree *t)
+{
+	/* the lanes are kept only where they beat the tables, the spines' included */
+	vt_route_spines(r, t);
+	vt_route_lanes(r, t);
+	vt_route_leaf_moves(r, t);
+	vt_route_stage_search(r, t);
+}
+
+/* The passes on plane t, or an earlier routing's result for the same key. */
+static void passes(struct router *r, const vt_tree *t)
+{
+	struct vt_passes_memo *key = r->passes_memo ? passes_key(r, t) : NULL, *m;
+
+	for (m = key ? *r->passes_memo : NULL; m && !passes_same(m, key); m = m->next)
+		;
+	if (m) {
+		passes_one_free(key);
+		passes_entries(r, t, m, m->out, 1);
+		r->deg.unsure = m->unsure_out;
+		return;
+	}
+	passes_run(r, t);
+	if (!key)
+		return;
+	key->unsure_out = r->deg.unsure;
+	key->out = malloc((size_t)key->nsw * key->n + 1);
+	if (!key->out) { /* not kept: the next routing runs them */
+		passes_one_free(key);
+		return;
+	}
+	passes_entries(r, t, key, key->out, 0);
+	key->next = *r->passes_memo;
+	*r->passes_memo = key;
+}
+
 /* Routes every LID of plane t (its tables set up: vt_route.c). */
 void vt_route_mainloop(struct router *r, const vt_tree *t)
 {
@@ -125,9 +254,5 @@ void vt_route_mainloop(struct router *r, const vt_tree *t)
 	route_switch_lids(r, t);
 	vt_route_batch_flush(r);
 	vt_route_lookahead(r, t);
-	/* the lanes are kept only where they beat the tables, the spines' included */
-	vt_route_spines(r, t);
-	vt_route_lanes(r, t);
-	vt_route_leaf_moves(r, t);
-	vt_route_stage_search(r, t);
+	passes(r, t);
 }
