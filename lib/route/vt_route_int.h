@@ -18,6 +18,7 @@
  *   vt_route_straggler.c  degraded trees: switches the descent missed, sibling lanes
  *   vt_route_chassis.c    split cores whose chassis differ: leaves' rank order over them
  *   vt_route_lanes.c      split cores whose leaves' line sets overlap unevenly: lanes
+ *   vt_route_lanes_leaves.c  ... the leaves' lanes, and climbs where lanes' chassis differ
  *   vt_route_lanes_colour.c  ... their spines as a colouring of the destinations
  *   vt_route_lanes_walk.c  ... kept where a walk of the tables' shift is better
  *   vt_route_spines.c     split cores: the lines' spines chosen again on a shift model

@@ -23,7 +23,11 @@
  * shift stages load least, then again with every other choice made (a few
  * rounds); the better plan is kept. Routes stay up*-down*; the
  * spines of the destination's chassis all go down its lane, the other
- * chassis' entries stay as routed. Only where leaves' line sets differ (an
+ * chassis' entries stay as routed. Where lane o's chassis differs between
+ * leaves (three chassis, ten up-links a leaf: 4-3-3 in turn), a leaf climbs
+ * into the destination's lane's chassis over its own lanes there
+ * (vt_route_lanes_climb; cores 3,8,4,24,10 5/2.41 -> 2/1.89, cut bound
+ * 2/1.07). Only where leaves' line sets differ (an
  * even deal, cores 2,36,18,84,18, is at the bound already); compute nodes'
  * LIDs of LMC 0 only. A damaged core takes them lane by lane: a leaf that
  * lost lane o takes another of its lanes into o's chassis, a lost spine or
@@ -34,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/vt_route_int.h"
+#include "route/vt_route_lanes_int.h"
 
 /* The model's size past which lanes are left out (stages x lines x spines x links). */
 #define LANES_MAX_CELLS (1u << 24)
@@ -47,26 +51,6 @@
  * 2,18,9,40,10 takes 6e6 a pass, 0.15 s for all 9.
  */
 #define LANES_MAX_WORK (1ull << 28)
-
-struct lanes {
-	const vt_tree *t;
-	uint32_t n, nu, nl, ns, q, nleaf;
-	uint32_t *idx;	  /* per switch: its place among the leaves or lines, its spine slot */
-	uint32_t *lane;	  /* per leaf * nu + o: up_port[] entry of its o-th up-link by port */
-	uint32_t *sup;	  /* per (line * ns + spine slot) * q + l: up_port[] entry */
-	uint8_t *dport;	  /* per (line * ns + spine slot) * q + l: the spine's port down */
-	uint32_t *first;  /* per leaf: first rank, and ranks */
-	uint32_t *nranks; /* ... */
-	uint16_t *choice; /* per rank * nl + line: spine slot * q + link, VT_LANE_NONE */
-	uint8_t *dlane;	  /* per rank * ns + spine slot: the link down its lane */
-	uint16_t *dcount; /* ... and the lines that take that spine */
-	uint8_t *up, *dn; /* model loads per ((stage * nl + line) * ns + slot) * q + link */
-	uint32_t *xs, *fill, *ks, y; /* one rank's flows (dest_flows) */
-	uint32_t *over;		     /* per stage: links the model loads past one flow */
-	uint16_t *col;		     /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
-};
-
-#define VT_LANE_NONE 0xFFFFu
 
 static uint8_t *up_cell(struct lanes *ln, uint32_t k, uint32_t x, uint32_t s, uint32_t l)
 {
@@ -175,117 +159,6 @@ static int lanes_lines(struct lanes *ln, const struct router *r, const vt_tree *
 	return 1;
 }
 
-/*
- * A leaf that lost lane o (its link to that line, or the line) sends up the
- * next of its lanes into the same chassis: that up-link carries two flows a
- * stage where o's would carry one, as it must where a leaf has fewer
- * up-links than hosts. VT_NONE where it has no other lane into the chassis.
- */
-static void lanes_substitute(struct lanes *ln, const uint32_t *ref, uint32_t i)
-{
-	uint32_t *lane = &ln->lane[(size_t)i * ln->nu], own[VT_MAX_PORTS + 1];
-
-	memcpy(own, lane, ln->nu * sizeof(*own));
-	for (uint32_t o = 0; o < ln->nu; o++)
-		for (uint32_t k = 1; own[o] == VT_NONE && k < ln->nu; k++) {
-			uint32_t o2 = (o + k) % ln->nu;
-
-			if (own[o2] != VT_NONE && ref[o2] == ref[o]) {
-				lane[o] = own[o2];
-				break;
-			}
-		}
-}
-
-/*
- * The lanes: the leaves' up-link port numbers, in order (pos); nu of them,
- * as many as the most up-links a leaf has (else the leaves use different
- * ports, and the o-th port means nothing across them). 0 when not so.
- */
-static int lanes_ports(struct lanes *ln, const vt_tree *t, uint32_t *pos)
-{
-	uint32_t most = 0;
-
-	for (uint32_t p = 0; p <= VT_LFT_NONE; p++)
-		pos[p] = VT_NONE;
-	for (uint32_t i = 0; i < ln->nleaf; i++) {
-		uint32_t s = t->by_level[i];
-
-		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			pos[t->up_port[j]] = 0;
-		if (t->up_start[s + 1] - t->up_start[s] > most)
-			most = t->up_start[s + 1] - t->up_start[s];
-	}
-	ln->nu = 0;
-	for (uint32_t p = 0; p <= VT_LFT_NONE; p++)
-		if (pos[p] != VT_NONE)
-			pos[p] = ln->nu++;
-	if (!ln->nu || ln->nu != most)
-		return 0;
-	ln->lane = malloc((size_t)ln->nleaf * ln->nu * sizeof(*ln->lane));
-	return ln->lane != NULL;
-}
-
-/*
- * The leaves' lanes: the o-th up-link port number of the leaves (as many as
- * their level's up-links), each lane in one chassis (deg.grp) on every leaf
- * that has it, no leaf with more ranks than lanes; leaves' line sets not all
- * alike where they meet. A leaf that lost a lane takes a substitute. 0 when
- * not so.
- */
-static int lanes_leaves(struct lanes *ln, const struct router *r, const vt_tree *t)
-{
-	uint32_t pos[VT_LFT_NONE + 1], ref[VT_LFT_NONE + 1];
-	int uneven = 0;
-
-	ln->nleaf = t->lvl_start[1];
-	if (!lanes_ports(ln, t, pos))
-		return 0;
-	for (uint32_t o = 0; o < ln->nu; o++)
-		ref[o] = VT_NONE;
-	for (uint32_t i = 0; i < ln->nleaf; i++) {
-		uint32_t s = t->by_level[i], id = t->sub[s], prev = VT_NONE;
-
-		ln->idx[s] = i;
-		if (id == VT_NONE || t->subs[id].nranks > ln->nu)
-			return 0;
-		ln->first[i] = t->subs[id].first_rank;
-		ln->nranks[i] = t->subs[id].nranks;
-		for (uint32_t o = 0; o < ln->nu; o++)
-			ln->lane[(size_t)i * ln->nu + o] = VT_NONE;
-		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++)
-			ln->lane[(size_t)i * ln->nu + pos[t->up_port[j]]] = j;
-		for (uint32_t o = 0; o < ln->nu; o++) {
-			uint32_t j = ln->lane[(size_t)i * ln->nu + o], p;
-
-			if (j == VT_NONE)
-				continue;
-			p = t->up_peer[j];
-			ref[o] = ref[o] == VT_NONE ? r->deg.grp[p] : ref[o];
-			if (r->deg.grp[p] != ref[o] || p == prev)
-				return 0;
-			prev = p;
-		}
-	}
-	for (uint32_t i = 0; i < ln->nleaf; i++)
-		lanes_substitute(ln, ref, i);
-	/* some line's children differ in their parents: the line sets overlap unevenly */
-	for (uint32_t i = t->lvl_start[1]; !uneven && i < t->lvl_start[2]; i++) {
-		uint32_t x = t->by_level[i], c0 = t->dn_peer[t->dn_start[x]];
-
-		for (uint32_t k = t->dn_start[x]; !uneven && k < t->dn_start[x + 1]; k++)
-			for (uint32_t j = t->up_start[c0]; !uneven && j < t->up_start[c0 + 1];
-			     j++) {
-				uint32_t c = t->dn_peer[k], hit = 0;
-
-				for (uint32_t m = t->up_start[c]; m < t->up_start[c + 1]; m++)
-					hit |= t->up_peer[m] == t->up_peer[j];
-				uneven = !hit;
-			}
-	}
-	return uneven;
-}
-
 static int lanes_apply(struct lanes *ln, const struct router *r, const vt_tree *t)
 {
 	const vt_fabric *f = r->f;
@@ -372,6 +245,14 @@ static uint32_t lane_line(const struct lanes *ln, uint32_t a, uint32_t o)
 	return j == VT_NONE ? VT_NONE : ln->idx[ln->t->up_peer[j]];
 }
 
+/* Leaf a's climb line (its place among the lines) for leaf b's lane o, VT_NONE: none. */
+static uint32_t climb_line(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o)
+{
+	uint32_t j = vt_route_lanes_climb(ln, a, b, o);
+
+	return j == VT_NONE ? VT_NONE : ln->idx[ln->t->up_peer[j]];
+}
+
 /* Rank d's leaf (its place among the leaves), lane offset and lane line y (VT_NONE: none). */
 static void dest_of(const struct lanes *ln, uint32_t d, uint32_t *b, uint32_t *o, uint32_t *y)
 {
@@ -396,7 +277,7 @@ static void dest_flows(struct lanes *ln, uint32_t d)
 	for (uint32_t x = 0; x <= ln->nl; x++)
 		ln->xs[x] = 0;
 	for (uint32_t a = 0; a < ln->nleaf; a++) {
-		uint32_t x = lane_line(ln, a, o);
+		uint32_t x = climb_line(ln, a, b, o);
 
 		for (uint32_t i = ln->first[a];
 		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
@@ -405,7 +286,7 @@ static void dest_flows(struct lanes *ln, uint32_t d)
 	for (uint32_t x = 0; x < ln->nl; x++)
 		ln->xs[x + 1] += ln->xs[x];
 	for (uint32_t a = 0; a < ln->nleaf; a++) {
-		uint32_t x = lane_line(ln, a, o);
+		uint32_t x = climb_line(ln, a, b, o);
 
 		for (uint32_t i = ln->first[a];
 		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
@@ -534,7 +415,7 @@ static uint32_t climb(const struct lanes *ln, uint32_t i, uint32_t d)
 	if (ln->t->order.port[i] == VT_NONE || !lane_dest(ln, d))
 		return VT_NONE;
 	dest_of(ln, d, &b, &o, &y);
-	x = lane_line(ln, a, o);
+	x = climb_line(ln, a, b, o);
 	return a == b || x == y ? VT_NONE : x;
 }
 
@@ -682,9 +563,9 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 	ysw = t->up_peer[ln->lane[b * ln->nu + o]];
 	g = r->deg.grp[ysw];
 	for (uint32_t a = 0; a < ln->nleaf; a++)
-		if (a != b && ln->lane[(size_t)a * ln->nu + o] != VT_NONE)
+		if (a != b && vt_route_lanes_climb(ln, a, b, o) != VT_NONE)
 			vt_lft_set(r->lfts, t->by_level[a], lid,
-				   t->up_port[ln->lane[a * ln->nu + o]]);
+				   t->up_port[vt_route_lanes_climb(ln, a, b, o)]);
 	for (uint32_t i = t->lvl_start[2]; i < t->lvl_start[3]; i++) {
 		uint32_t p = t->by_level[i], s = ln->idx[p], dl = 0;
 
@@ -756,12 +637,12 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
  */
 int vt_route_lanes(struct router *r, const vt_tree *t)
 {
-	struct lanes ln = {.t = t};
+	struct lanes ln = {.t = t, .grp = r->deg.grp};
 	uint64_t pass;
 	int took = 0;
 
 	if (lanes_apply(&ln, r, t) && !lanes_alloc(&ln, t) && lanes_lines(&ln, r, t) &&
-	    lanes_leaves(&ln, r, t) &&
+	    vt_route_lanes_leaves(&ln, r, t) &&
 	    (pass = (uint64_t)ln.n * ln.n * ln.ns * ln.q * ln.q) <= LANES_MAX_WORK / 2 &&
 	    !lanes_model_alloc(&ln)) {
 		uint64_t rounds = LANES_MAX_WORK / pass - 1;

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to vt_route_lanes*.c: the lanes' state (vt_route_lanes.c says what lanes are). */
+#ifndef VT_ROUTE_LANES_INT_H
+#define VT_ROUTE_LANES_INT_H
+
+#include "route/vt_route_int.h"
+
+struct lanes {
+	const vt_tree *t;
+	uint32_t n, nu, nl, ns, q, nleaf;
+	uint32_t *idx;	  /* per switch: its place among the leaves or lines, its spine slot */
+	uint32_t *lane;	  /* per leaf * nu + o: up_port[] entry of its o-th up-link by port */
+	uint32_t *sup;	  /* per (line * ns + spine slot) * q + l: up_port[] entry */
+	uint8_t *dport;	  /* per (line * ns + spine slot) * q + l: the spine's port down */
+	uint32_t *first;  /* per leaf: first rank, and ranks */
+	uint32_t *nranks; /* ... */
+	uint16_t *choice; /* per rank * nl + line: spine slot * q + link, VT_LANE_NONE */
+	uint8_t *dlane;	  /* per rank * ns + spine slot: the link down its lane */
+	uint16_t *dcount; /* ... and the lines that take that spine */
+	uint8_t *up, *dn; /* model loads per ((stage * nl + line) * ns + slot) * q + link */
+	uint32_t *xs, *fill, *ks, y; /* one rank's flows (dest_flows) */
+	uint32_t *over;		     /* per stage: links the model loads past one flow */
+	uint16_t *col;		     /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
+	const uint32_t *grp;	     /* per switch: its chassis (deg.grp) */
+	int mixed;		     /* lane o's chassis differs between leaves (climb_lane) */
+};
+
+#define VT_LANE_NONE 0xFFFFu
+
+/*
+ * vt_route_lanes_leaves.c: the leaves' lanes (ln->lane, first, nranks, mixed;
+ * idx of the leaves); 0 where lanes do not apply or out of memory
+ */
+int vt_route_lanes_leaves(struct lanes *ln, const struct router *r, const vt_tree *t);
+/* vt_route_lanes_leaves.c: leaf a's up-link (up_port[] entry) for leaf b's lane o, VT_NONE */
+uint32_t vt_route_lanes_climb(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o);
+
+#endif
