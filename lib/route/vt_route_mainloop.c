@@ -122,14 +122,17 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 
 /*
  * The passes after the main loop (spines, lanes, leaf moves, stage search)
- * read the tree, the turn switches (deg.inz) and the compute ranks' entries
- * of the plane's switches, and set only those entries. The audit's retries
- * route the plane again with other detours but the same compute entries, so
- * a routing whose key is an earlier one's takes that one's result instead of
- * running the passes again (as the spines pass does alone, dd10f09).
+ * read the tree and the compute ranks' entries of the plane's switches, the
+ * stage search the turn switches (deg.inz) too, and set only those entries.
+ * The audit's retries route the plane again with other detours but the same
+ * compute entries, so a routing whose key is an earlier one's takes that
+ * one's result instead of running the passes again (as the spines pass does
+ * alone, dd10f09). The stage search is kept apart: the turn switch routing's
+ * deg.inz differs from the first's, and the passes before it do not read it.
  */
 struct vt_passes_memo {
 	uint32_t n, nsw;
+	int stage; /* the stage search's (deg.inz in its key), else the passes before it */
 	int unsure_in, unsure_out; /* deg.unsure before and after the passes */
 	uint32_t *lid;		   /* per rank, 0 for none */
 	uint8_t *in, *out;	   /* per switch * rank: the entries before and after */
@@ -173,12 +176,13 @@ static void passes_entries(struct router *r, const vt_tree *t, const struct vt_p
 }
 
 /* Plane t's key as the tables stand (NULL: out of memory, or an LMC range: not kept). */
-static struct vt_passes_memo *passes_key(struct router *r, const vt_tree *t)
+static struct vt_passes_memo *passes_key(struct router *r, const vt_tree *t, int stage)
 {
 	struct vt_passes_memo *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
+	m->stage = stage;
 	m->n = t->order.n;
 	m->nsw = t->nsw;
 	m->unsure_in = r->deg.unsure;
@@ -205,24 +209,30 @@ static struct vt_passes_memo *passes_key(struct router *r, const vt_tree *t)
 
 static int passes_same(const struct vt_passes_memo *a, const struct vt_passes_memo *b)
 {
-	return a->n == b->n && a->nsw == b->nsw && a->unsure_in == b->unsure_in &&
+	return a->stage == b->stage && a->n == b->n && a->nsw == b->nsw &&
+	       a->unsure_in == b->unsure_in &&
 	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
-	       !memcmp(a->inz, b->inz, a->nsw) && !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
+	       (!a->stage || !memcmp(a->inz, b->inz, a->nsw)) &&
+	       !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
 }
 
-static void passes_run(struct router *r, const vt_tree *t)
+static void passes_run(struct router *r, const vt_tree *t, int stage)
 {
+	if (stage) {
+		vt_route_stage_search(r, t);
+		return;
+	}
 	/* the lanes are kept only where they beat the tables, the spines' included */
 	vt_route_spines(r, t);
 	vt_route_lanes(r, t);
 	vt_route_leaf_moves(r, t);
-	vt_route_stage_search(r, t);
 }
 
-/* The passes on plane t, or an earlier routing's result for the same key. */
-static void passes(struct router *r, const vt_tree *t)
+/* The passes (stage: the stage search) on plane t, or an earlier routing's result for the same key.
+ */
+static void passes(struct router *r, const vt_tree *t, int stage)
 {
-	struct vt_passes_memo *key = r->passes_memo ? passes_key(r, t) : NULL, *m;
+	struct vt_passes_memo *key = r->passes_memo ? passes_key(r, t, stage) : NULL, *m;
 
 	for (m = key ? *r->passes_memo : NULL; m && !passes_same(m, key); m = m->next)
 		;
@@ -232,7 +242,7 @@ static void passes(struct router *r, const vt_tree *t)
 		r->deg.unsure = m->unsure_out;
 		return;
 	}
-	passes_run(r, t);
+	passes_run(r, t, stage);
 	if (!key)
 		return;
 	key->unsure_out = r->deg.unsure;
@@ -254,5 +264,6 @@ void vt_route_mainloop(struct router *r, const vt_tree *t)
 	route_switch_lids(r, t);
 	vt_route_batch_flush(r);
 	vt_route_lookahead(r, t);
-	passes(r, t);
+	passes(r, t, 0);
+	passes(r, t, 1);
 }
