@@ -377,8 +377,8 @@ static int parallel_below(const vt_tree *t, uint32_t c)
 static uint32_t flow_memo_up_to(struct router *r, uint32_t dd, uint32_t L, uint32_t lvl,
 				uint8_t *port)
 {
-	uint32_t h = (L * 0x9E3779B1u) ^ (dd * 0x85EBCA77u) ^ (lvl * 0xC2B2AE3Du);
-	struct route_flow_memo *fm = &r->flow_memo[(h ^ (h >> 16)) & (VT_FLOW_MEMO - 1)];
+	uint32_t h = (L * 0x9E3779B1u) ^ (lvl * 0xC2B2AE3Du); /* a leaf's ranks side by side */
+	struct route_flow_memo *fm = &r->flow_memo[((h ^ (h >> 16)) + dd) & (VT_FLOW_MEMO - 1)];
 	struct routed_col rc;
 
 	if (fm->serial == r->main.serial && fm->leaf == L && fm->dd == dd && fm->level == lvl) {
@@ -417,10 +417,10 @@ static void stage_load(struct router *r, uint32_t c, uint32_t *w)
 	if (d == VT_NONE || !r->deg.stage_few[c] || (m = sources_below(r, c, src)) == VT_NONE)
 		return;
 	for (uint32_t a = 0; a < m; a++) {
-		uint32_t k = (d + n - src[a]) % n;
+		uint32_t k = d >= src[a] ? d - src[a] : d + n - src[a]; /* d, src[] below n */
 
 		for (uint32_t b = 0; b < m; b++) {
-			uint32_t dd = (src[b] + k) % n;
+			uint32_t dd = src[b] + k < n ? src[b] + k : src[b] + k - n;
 			uint8_t pn;
 
 			if (b != a && dd < d &&
