@@ -175,7 +175,7 @@ struct route_main {
 };
 
 /*
- * The flows stage_load (vt_route_policy.c) walked for the current
+ * The flows vt_route_stage_load (vt_route_stage_load.c) walked for the current
  * destination, by leaf, destination rank and level: the switches above the
  * leaves share them where they share hosts below, and a walk does not change
  * while one destination is routed (only its own column is written). Direct
@@ -200,7 +200,7 @@ struct route_links {
 };
 
 /* Degraded trees: the turn order of detours and the sibling lanes of ascents. */
-/* Most compute ranks below a switch whose flows stage_load counts (vt_route_policy.c) */
+/* Most compute ranks below a switch whose flows vt_route_stage_load counts */
 #define VT_STAGE_SRC 128u
 
 struct route_degraded {
@@ -517,6 +517,9 @@ uint32_t vt_route_downgoing_by_ascending(struct router *r, uint32_t x, uint32_t 
 uint32_t vt_route_key_count(const vt_tree *t);
 /* vt_route_upgoing.c: Algorithm 3, assign-up-going-port-by-descending; returns leaves found */
 uint32_t vt_route_upgoing_by_descending(struct router *r, const uint32_t *path, uint32_t npath);
+/* The flows the current destination's shift stages already send up each of
+ * switch c's up-links, packed into w (vt_route_found_window's memo). */
+void vt_route_stage_load(struct router *r, uint32_t c, uint32_t *w);
 /* vt_route_plan.c */
 void vt_route_make_plan(struct router *r, uint32_t x);
 void vt_route_write_fill(struct router *r, uint32_t rot);

@@ -62,7 +62,7 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
  * 3), lower first: a leaf that lost up-links, the most destinations of a
  * shift window on that lane; above the leaves on a split core with a leaf
  * that lost up-links, the flows its shift stages carry there already
- * (vt_route_policy.c's stage_load); else 0. memo: VT_MAX_PORTS entries,
+ * (vt_route_stage_load.c); else 0. memo: VT_MAX_PORTS entries,
  * memo[0] VT_NONE before c's first call for the current destination (the
  * stage loads of every up-link of c, kept there).
  */
