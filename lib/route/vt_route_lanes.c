@@ -195,8 +195,10 @@ static int lanes_model_alloc(struct lanes *ln)
 	ln->fill = calloc(ln->nl + 1, sizeof(*ln->fill));
 	ln->ks = calloc(ln->n + 1, sizeof(*ln->ks));
 	ln->over = calloc(ln->n + 1, sizeof(*ln->over));
-	if (!ln->up || !ln->dn || !ln->choice || !ln->dlane || !ln->dcount || !ln->xs ||
-	    !ln->fill || !ln->ks || !ln->over)
+	ln->tmax = malloc((size_t)2 * ln->ns * ln->q);
+	ln->tcnt = malloc(((size_t)4 + ln->q) * ln->ns * ln->q * sizeof(*ln->tcnt));
+	if (!ln->tmax || !ln->tcnt || !ln->up || !ln->dn || !ln->choice || !ln->dlane ||
+	    !ln->dcount || !ln->xs || !ln->fill || !ln->ks || !ln->over)
 		return 1;
 	for (size_t i = 0; i < (size_t)ln->n * ln->nl; i++)
 		ln->choice[i] = VT_LANE_NONE;
@@ -220,6 +222,9 @@ static void lanes_free(struct lanes *ln)
 	free(ln->fill);
 	free(ln->ks);
 	free(ln->over);
+	free(ln->cl);
+	free(ln->tmax);
+	free(ln->tcnt);
 	free(ln->col);
 }
 
@@ -246,11 +251,32 @@ static uint32_t lane_line(const struct lanes *ln, uint32_t a, uint32_t o)
 }
 
 /* Leaf a's climb line (its place among the lines) for leaf b's lane o, VT_NONE: none. */
-static uint32_t climb_line(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o)
+static uint32_t climb_walk(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o)
 {
 	uint32_t j = vt_route_lanes_climb(ln, a, b, o);
 
 	return j == VT_NONE ? VT_NONE : ln->idx[ln->t->up_peer[j]];
+}
+
+/* climb_walk, from the memo where there is one (lanes_climbs). */
+static uint32_t climb_line(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o)
+{
+	if (ln->cl)
+		return ln->cl[((size_t)b * ln->nu + o) * ln->nleaf + a];
+	return climb_walk(ln, a, b, o);
+}
+
+/* The climb lines' memo (ln->cl): none past LANES_MAX_CELLS or out of memory. */
+static void lanes_climbs(struct lanes *ln)
+{
+	size_t cells = (size_t)ln->nleaf * ln->nleaf * ln->nu;
+
+	ln->cl = cells <= LANES_MAX_CELLS ? malloc((cells + 1) * sizeof(*ln->cl)) : NULL;
+	for (uint32_t b = 0; ln->cl && b < ln->nleaf; b++)
+		for (uint32_t o = 0; o < ln->nu; o++)
+			for (uint32_t a = 0; a < ln->nleaf; a++)
+				ln->cl[((size_t)b * ln->nu + o) * ln->nleaf + a] =
+					climb_walk(ln, a, b, o);
 }
 
 /* Rank d's leaf (its place among the leaves), lane offset and lane line y (VT_NONE: none). */
@@ -324,20 +350,64 @@ struct lane_score {
 	uint32_t m, nb, c;
 };
 
-static struct lane_score score(struct lanes *ln, uint32_t x, uint32_t s, uint32_t l, uint32_t dl)
+/* tally's terms for cells [0, w) of one flow's rows u (up) and v (down); fs: its stage unloaded. */
+static inline void tally_cells(uint8_t *restrict mu, uint8_t *restrict mv, uint16_t *restrict cu,
+			       uint16_t *restrict bu, uint16_t *restrict cv, uint16_t *restrict bv,
+			       const uint8_t *restrict u, const uint8_t *restrict v, uint16_t fs,
+			       uint32_t w)
 {
-	struct lane_score sc = {0, 0, 0};
+	for (uint32_t j = 0; j < w; j++) {
+		uint16_t pu = u[j] > 0, pv = v[j] > 0;
 
-	for (uint32_t i = ln->xs[x]; i < ln->xs[x + 1]; i++) {
-		uint32_t k = ln->ks[i], u = *up_cell(ln, k, x, s, l),
-			 v = *dn_cell(ln, k, ln->y, s, dl);
-
-		sc.m = u + 1 > sc.m ? u + 1 : sc.m;
-		sc.m = v + 1 > sc.m ? v + 1 : sc.m;
-		sc.nb += (u > 0 || v > 0) && !ln->over[k];
-		sc.c += (u > 0) + (v > 0);
+		mu[j] = u[j] > mu[j] ? u[j] : mu[j];
+		mv[j] = v[j] > mv[j] ? v[j] : mv[j];
+		cu[j] += pu;
+		bu[j] += (uint16_t)(pu & fs);
+		cv[j] += pv;
+		bv[j] += (uint16_t)(pv & fs);
 	}
-	return sc;
+}
+
+/*
+ * Every choice's score terms for line x's flows at once, flow by flow (a
+ * flow's cells of all choices lie side by side): the up link's and the down
+ * link's apart, and for the stages loading no link past one flow, the flows
+ * both would carry (counted twice in nb otherwise). tmax: per up choice
+ * s * q + l the most a link carries, then per down choice s * q + dl; tcnt:
+ * per up choice the flows loaded, those of unloaded stages, then the same
+ * per down choice, then both per (s * q + l) * q + dl. Counts fit 16 bits:
+ * LANES_MAX_WORK keeps n below 2^14.
+ */
+static void tally(struct lanes *ln, uint32_t x)
+{
+	uint32_t nc = ln->ns * ln->q, q = ln->q, c;
+	uint16_t *both = ln->tcnt + 4 * nc;
+	uint8_t *mu = ln->tmax, *mv = mu + nc;
+	uint16_t *cu = ln->tcnt, *bu = cu + nc, *cv = bu + nc, *bv = cv + nc;
+
+	memset(ln->tmax, 0, (size_t)2 * nc);
+	memset(ln->tcnt, 0, ((size_t)4 * nc + (size_t)nc * q) * sizeof(*ln->tcnt));
+	for (uint32_t i = ln->xs[x]; i < ln->xs[x + 1]; i++) {
+		uint32_t k = ln->ks[i];
+		uint16_t fs = !ln->over[k];
+		const uint8_t *u = up_cell(ln, k, x, 0, 0), *v = dn_cell(ln, k, ln->y, 0, 0);
+
+		/* 16 and 8 cells at a time: fixed counts the compiler vectorizes */
+		for (c = 0; c + 16 <= nc; c += 16)
+			tally_cells(mu + c, mv + c, cu + c, bu + c, cv + c, bv + c, u + c, v + c,
+				    fs, 16);
+		for (; c + 8 <= nc; c += 8)
+			tally_cells(mu + c, mv + c, cu + c, bu + c, cv + c, bv + c, u + c, v + c,
+				    fs, 8);
+		tally_cells(mu + c, mv + c, cu + c, bu + c, cv + c, bv + c, u + c, v + c, fs,
+			    nc - c);
+		for (c = 0; fs && c < nc; c++) {
+			uint32_t s0 = c - c % q;
+
+			for (uint32_t dl = 0; u[c] && dl < q; dl++)
+				both[(size_t)c * q + dl] += v[s0 + dl] > 0;
+		}
+	}
 }
 
 static int better(const struct lane_score *a, const struct lane_score *b)
@@ -368,22 +438,28 @@ static void place(struct lanes *ln, uint32_t d, uint32_t x, uint32_t s, uint32_t
 static void pick(struct lanes *ln, uint32_t d, uint32_t x)
 {
 	struct lane_score best = {UINT32_MAX, 0, 0};
-	uint32_t bs = 0, bl = 0, bd = 0;
+	uint32_t bs = 0, bl = 0, bd = 0, nc = ln->ns * ln->q, q = ln->q;
+	const uint8_t *mu = ln->tmax, *mv = mu + nc;
+	const uint16_t *cu = ln->tcnt, *bu = cu + nc, *cv = bu + nc, *bv = cv + nc, *both = bv + nc;
 
+	tally(ln, x);
 	for (uint32_t s = 0; s < ln->ns; s++)
-		for (uint32_t l = 0; l < ln->q; l++) {
+		for (uint32_t l = 0; l < q; l++) {
 			int fixed = ln->dcount[(size_t)d * ln->ns + s] > 0;
+			uint32_t cup = s * q + l;
 
-			if (ln->sup[((size_t)x * ln->ns + s) * ln->q + l] == VT_NONE)
+			if (ln->sup[((size_t)x * ln->ns + s) * q + l] == VT_NONE)
 				continue;
-			for (uint32_t dl = 0; dl < ln->q; dl++) {
+			for (uint32_t dl = 0; dl < q; dl++) {
+				uint32_t cdn = s * q + dl;
 				struct lane_score sc;
 
 				if ((fixed && dl != ln->dlane[(size_t)d * ln->ns + s]) ||
-				    ln->dport[((size_t)ln->y * ln->ns + s) * ln->q + dl] ==
-					    VT_LFT_NONE)
+				    ln->dport[((size_t)ln->y * ln->ns + s) * q + dl] == VT_LFT_NONE)
 					continue;
-				sc = score(ln, x, s, l, dl);
+				sc.m = (mu[cup] > mv[cdn] ? mu[cup] : mv[cdn]) + 1u;
+				sc.nb = bu[cup] + bv[cdn] - both[(size_t)cup * q + dl];
+				sc.c = cu[cup] + cv[cdn];
 				if (better(&sc, &best)) {
 					best = sc;
 					bs = s;
@@ -647,6 +723,7 @@ int vt_route_lanes(struct router *r, const vt_tree *t)
 	    !lanes_model_alloc(&ln)) {
 		uint64_t rounds = LANES_MAX_WORK / pass - 1;
 
+		lanes_climbs(&ln);
 		took = lanes_run(r, &ln, rounds < LANES_ROUNDS ? (uint32_t)rounds : LANES_ROUNDS);
 	}
 	lanes_free(&ln);

@@ -20,9 +20,12 @@ struct lanes {
 	uint8_t *up, *dn; /* model loads per ((stage * nl + line) * ns + slot) * q + link */
 	uint32_t *xs, *fill, *ks, y; /* one rank's flows (dest_flows) */
 	uint32_t *over;		     /* per stage: links the model loads past one flow */
-	uint16_t *col;		     /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
-	const uint32_t *grp;	     /* per switch: its chassis (deg.grp) */
-	int mixed;		     /* lane o's chassis differs between leaves (climb_lane) */
+	uint8_t *tmax;		     /* every choice's score terms for one line (tally) */
+	uint16_t *tcnt;		     /* ... */
+	uint32_t *cl;  /* per (leaf b * nu + lane o) * nleaf + leaf a: a's climb line, NULL: none */
+	uint16_t *col; /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
+	const uint32_t *grp; /* per switch: its chassis (deg.grp) */
+	int mixed;	     /* lane o's chassis differs between leaves (climb_lane) */
 };
 
 #define VT_LANE_NONE 0xFFFFu
