@@ -233,9 +233,8 @@ static void passes_run(struct router *r, const vt_tree *t, int stage)
 static void passes(struct router *r, const vt_tree *t, int stage)
 {
 	/* a regular tree's passes find nothing to do: its key would cost more than they */
-	struct vt_passes_memo *key = r->passes_memo && t->ndep_total ? passes_key(r, t, stage)
-								     : NULL,
-			      *m;
+	int keyed = r->passes_memo && t->ndep_total;
+	struct vt_passes_memo *key = keyed ? passes_key(r, t, stage) : NULL, *m;
 
 	for (m = key ? *r->passes_memo : NULL; m && !passes_same(m, key); m = m->next)
 		;
