@@ -32,7 +32,8 @@
  *
  * Only three-level trees whose level 1 falls into groups (a split core)
  * and lost an up-link while no leaf did (vt_route_stage_search.c covers
- * those), compute LIDs of LMC 0, a model of at most SWAP_MAX_CELLS.
+ * those), each port number's up-links in one group on every leaf
+ * (ports_alike), compute LIDs of LMC 0, a model of at most SWAP_MAX_CELLS.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,35 @@ static uint32_t bad_stages(const struct swap *g, uint32_t *bad)
 }
 
 /*
+ * Do the leaves' up-links of one port number lie in one group (chassis) on
+ * every leaf? Where they do not (three chassis or more, the leaves dealt to
+ * them unlike: cores 3,4,2,12,4 deals leaf l's up-link u to chassis
+ * (l + u) mod 3), the first leaf's two classes are two other chassis'
+ * classes on the next leaf: on cores 4,6,3,16,6 and 3,4,2,12,4,
+ * --drop-links 1@1 and 2@1, seeds 1-3, no candidate beat the tables, and
+ * the candidates took the whole SWAP_MAX_WORK.
+ */
+static int ports_alike(const struct router *r, const vt_tree *t)
+{
+	uint32_t grp[VT_LFT_NONE + 1];
+
+	for (uint32_t p = 0; p <= VT_LFT_NONE; p++)
+		grp[p] = VT_NONE;
+	for (uint32_t i = 0; i < t->lvl_start[1]; i++) {
+		uint32_t s = t->by_level[i];
+
+		for (uint32_t j = t->up_start[s]; j < t->up_start[s + 1]; j++) {
+			uint32_t *g = &grp[t->up_port[j]], x = r->deg.grp[t->up_peer[j]];
+
+			if (*g != VT_NONE && *g != x)
+				return 0;
+			*g = x;
+		}
+	}
+	return 1;
+}
+
+/*
  * Does plane t have the rows' structure: three levels, level 1 in two
  * groups or more (a split core) with a switch short of its level's
  * up-links, no leaf short of its own, compute LIDs of LMC 0, a model small
@@ -453,7 +483,7 @@ static int swap_applies(const struct router *r, const vt_tree *t)
 		split |= r->deg.grp[s] != r->deg.grp[t->by_level[t->lvl_start[1]]];
 		cut |= t->up_start[s + 1] - t->up_start[s] < t->lv[1].up_links;
 	}
-	if (!split || !cut)
+	if (!split || !cut || !ports_alike(r, t))
 		return 0;
 	for (uint32_t d = 0; d < t->order.n; d++)
 		if (t->order.port[d] != VT_NONE && f->ports[t->order.port[d]].lmc)
