@@ -547,6 +547,15 @@ void vt_route_lookahead(struct router *r, const vt_tree *t);
 /* vt_route_lanes.c: plane t's compute LIDs take lanes, where its split core deals unevenly */
 int vt_route_lanes(struct router *r, const vt_tree *t);
 /*
+ * Would each pass after the main loop model plane t? Decided from the tree, deg.grp and
+ * the damage flags alone, before an entry is read (vt_route_mainloop.c keys its memo so)
+ */
+int vt_route_lanes_applies(const struct router *r, const vt_tree *t);
+int vt_route_spines_applies(const struct router *r, const vt_tree *t);
+int vt_route_leaf_moves_applies(const struct router *r, const vt_tree *t);
+int vt_route_stage_applies(const struct router *r, const vt_tree *t);
+int vt_route_stage_swap_applies(const struct router *r, const vt_tree *t);
+/*
  * vt_route_lanes_colour.c: the lanes' graph (n nodes, rows of words 64-bit words) coloured by
  * DSatur; a node with no allowed colour VT_COLOUR_NONE; returns the clashing edges
  */

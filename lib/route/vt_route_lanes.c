@@ -180,12 +180,23 @@ static int lanes_alloc(struct lanes *ln, const vt_tree *t)
 	return !ln->idx || !ln->first || !ln->nranks;
 }
 
+/* A pass's work: see LANES_MAX_WORK. */
+static uint64_t lanes_pass_work(const struct lanes *ln)
+{
+	return (uint64_t)ln->n * ln->n * ln->ns * ln->q * ln->q;
+}
+
+/* Is the model small enough (LANES_MAX_CELLS, a choice in a uint16_t, one pass's work)? */
+static int lanes_fit(const struct lanes *ln)
+{
+	return (uint64_t)ln->n * ln->nl * ln->ns * ln->q <= LANES_MAX_CELLS &&
+	       ln->ns * ln->q < VT_LANE_NONE && lanes_pass_work(ln) <= LANES_MAX_WORK / 2;
+}
+
 static int lanes_model_alloc(struct lanes *ln)
 {
 	size_t cells = (size_t)ln->n * ln->nl * ln->ns * ln->q;
 
-	if (cells > LANES_MAX_CELLS || ln->ns * ln->q >= VT_LANE_NONE)
-		return 1;
 	ln->up = calloc(cells, 1);
 	ln->dn = calloc(cells, 1);
 	ln->choice = malloc((size_t)ln->n * ln->nl * sizeof(*ln->choice));
@@ -705,6 +716,25 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 }
 
 /*
+ * Do the lanes apply to plane t, decided without reading the tables (a split
+ * core dealing unevenly, a model small enough)? ln set up as far as that.
+ */
+static int lanes_ready(struct lanes *ln, const struct router *r, const vt_tree *t)
+{
+	return lanes_apply(ln, r, t) && !lanes_alloc(ln, t) && lanes_lines(ln, r, t) &&
+	       vt_route_lanes_leaves(ln, r, t) && lanes_fit(ln);
+}
+
+int vt_route_lanes_applies(const struct router *r, const vt_tree *t)
+{
+	struct lanes ln = {.t = t, .grp = r->deg.grp};
+	int ok = lanes_ready(&ln, r, t);
+
+	lanes_free(&ln);
+	return ok;
+}
+
+/*
  * After plane t's tables are written: on a split core whose leaves' line
  * sets overlap unevenly, the compute nodes' LIDs take the lanes where they
  * model a better shift than the tables. Out of memory, or past
@@ -714,14 +744,10 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 int vt_route_lanes(struct router *r, const vt_tree *t)
 {
 	struct lanes ln = {.t = t, .grp = r->deg.grp};
-	uint64_t pass;
 	int took = 0;
 
-	if (lanes_apply(&ln, r, t) && !lanes_alloc(&ln, t) && lanes_lines(&ln, r, t) &&
-	    vt_route_lanes_leaves(&ln, r, t) &&
-	    (pass = (uint64_t)ln.n * ln.n * ln.ns * ln.q * ln.q) <= LANES_MAX_WORK / 2 &&
-	    !lanes_model_alloc(&ln)) {
-		uint64_t rounds = LANES_MAX_WORK / pass - 1;
+	if (lanes_ready(&ln, r, t) && !lanes_model_alloc(&ln)) {
+		uint64_t rounds = LANES_MAX_WORK / lanes_pass_work(&ln) - 1;
 
 		lanes_climbs(&ln);
 		took = lanes_run(r, &ln, rounds < LANES_ROUNDS ? (uint32_t)rounds : LANES_ROUNDS);

@@ -362,6 +362,13 @@ static int moves_run(struct leaf_moves *lm)
 	return 1;
 }
 
+int vt_route_leaf_moves_applies(const struct router *r, const vt_tree *t)
+{
+	struct leaf_moves lm = {.f = r->f, .t = t};
+
+	return moves_apply(&lm);
+}
+
 /*
  * After plane t's tables are written: the leaves' entries for the compute
  * nodes' LIDs moved while the modelled shift stages do better; kept where

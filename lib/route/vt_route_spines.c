@@ -337,7 +337,7 @@ static void rounds(struct spines *sp, uint32_t nr)
  * ASICs of one group. A fat tree's level 1 falls into groups by index too,
  * but a leaf reaches one switch of each (its pod's): left as routed.
  */
-static int split_core(const struct router *r, const vt_tree *t)
+int vt_route_spines_applies(const struct router *r, const vt_tree *t)
 {
 	int split = 0, two = 0;
 
@@ -536,7 +536,7 @@ void vt_route_spines(struct router *r, const vt_tree *t)
 	struct vt_spines_memo *key;
 	int set;
 
-	if (!split_core(r, t) || vt_route_memo_find(r, t, 1, &key))
+	if (!vt_route_spines_applies(r, t) || vt_route_memo_find(r, t, 1, &key))
 		return;
 	set = spines_pass(r, t);
 	r->deg.unsure |= set > 0;

@@ -517,7 +517,7 @@ static int groups_uneven(const struct router *r, const vt_tree *t)
  * leaves lost a parent (not deg.lanes_dmg) as the level below the tops lost
  * a switch; compute nodes of LMC 0; a model small enough?
  */
-static int stage_applies(const struct router *r, const vt_tree *t)
+int vt_route_stage_applies(const struct router *r, const vt_tree *t)
 {
 	if (!r->deg.split_dmg || r->deg.lanes_dmg || t->nlevels < 3 || t->order.n < 2 ||
 	    (uint64_t)t->order.n * r->f->nports > STAGE_MAX_CELLS || !groups_uneven(r, t))
@@ -534,7 +534,7 @@ void vt_route_stage_search(struct router *r, const vt_tree *t)
 	uint32_t kept = 0;
 
 	vt_route_stage_swap(r, t); /* where level 1 lost a link (no leaf did): its own pass */
-	if (!stage_applies(r, t))
+	if (!vt_route_stage_applies(r, t))
 		return;
 	g.n = t->order.n;
 	g.nsw = r->f->nswitches;

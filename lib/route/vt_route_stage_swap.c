@@ -468,7 +468,7 @@ static int ports_alike(const struct router *r, const vt_tree *t)
  * up-links, no leaf short of its own, compute LIDs of LMC 0, a model small
  * enough?
  */
-static int swap_applies(const struct router *r, const vt_tree *t)
+int vt_route_stage_swap_applies(const struct router *r, const vt_tree *t)
 {
 	const vt_fabric *f = r->f;
 	int split = 0, cut = 0;
@@ -629,7 +629,7 @@ void vt_route_stage_swap(struct router *r, const vt_tree *t)
 	uint32_t *bad = NULL, w0;
 	uint64_t sum0;
 
-	if (!swap_applies(r, t))
+	if (!vt_route_stage_swap_applies(r, t))
 		return;
 	g.n = t->order.n;
 	g.nsw = r->f->nswitches;
