@@ -227,9 +227,8 @@ static int plane_setup(struct router *r, const vt_tree *t, vt_err *e)
 	return vt_route_classes(r, t, e);
 }
 
-/* The passes a vt_route call's routings kept for the next (see vt_route_memo_find). */
+/* The passes a vt_route call's routings kept for the next (vt_route_mainloop.c). */
 struct route_memos {
-	struct vt_spines_memo *spines;
 	struct vt_passes_memo *passes;
 };
 
@@ -393,8 +392,7 @@ static int route_plane(struct router *r, struct vt_tree_opts *to, const struct v
 
 /*
  * One routing of every plane (minimal: deg.minimal's detours); *got: ROUTED_
- * flags. memo: the passes of the call's routings so far (the split cores' spine
- * pass, and those after the main loop).
+ * flags. memo: the passes after the main loop of the call's routings so far.
  */
 static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum route_try try,
 			int minimal, struct route_memos *memo, vt_lfts *lfts, vt_order *order,
@@ -420,7 +418,6 @@ static int route_planes(const vt_fabric *f, const struct vt_route_opts *o, enum 
 		to.plane_of = plane;
 	r.f = f;
 	r.lfts = lfts;
-	r.spines_memo = &memo->spines;
 	r.passes_memo = &memo->passes;
 	if ((r.proof = o ? o->proof : NULL)) { /* this routing's, filled plane by plane */
 		r.proof->sure = 0;
@@ -714,7 +711,7 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		vt_vl_split *vl, vt_err *e)
 {
 	struct vt_route_proof *pf = o ? o->proof : NULL;
-	struct route_memos memo = {NULL, NULL};
+	struct route_memos memo = {NULL};
 	int rc;
 
 	if (pf) {
@@ -729,7 +726,6 @@ int vt_route_vl(const vt_fabric *f, const struct vt_route_opts *o, vt_lfts *lfts
 		}
 	}
 	rc = route_vl(f, o, &memo, lfts, order, vl, e);
-	vt_route_spines_memo_free(&memo.spines);
 	vt_route_passes_memo_free(&memo.passes);
 	if (rc && pf)
 		vt_route_proof_free(pf);

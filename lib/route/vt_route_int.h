@@ -435,7 +435,6 @@ struct route_arena {
 	size_t used;
 };
 
-struct vt_spines_memo; /* vt_route_spines.c */
 struct vt_passes_memo; /* vt_route_mainloop.c */
 
 struct router {
@@ -461,8 +460,6 @@ struct router {
 	struct route_degraded deg;
 	struct route_look look;
 	struct route_flow_memo *flow_memo;
-	/* vt_route_spines' passes of this vt_route call's earlier routings (NULL: none kept) */
-	struct vt_spines_memo **spines_memo;
 	/* the passes after the main loop in this vt_route call's earlier routings
 	 * (vt_route_mainloop.c) */
 	struct vt_passes_memo **passes_memo;
@@ -569,19 +566,8 @@ int vt_route_lanes_shift(const struct router *r, const vt_tree *t, uint32_t *wor
 void vt_route_lanes_keep(struct router *r, const vt_tree *t, uint8_t *old, int w);
 /* vt_route_spines.c: plane t's lines take their spines again on a shift model (split cores) */
 void vt_route_spines(struct router *r, const vt_tree *t);
-/* vt_route_spines.c: the passes r->spines_memo kept, freed; *m NULL after */
-void vt_route_spines_memo_free(struct vt_spines_memo **m);
 /* vt_route_mainloop.c: the passes r->passes_memo kept, freed; *m NULL after */
 void vt_route_passes_memo_free(struct vt_passes_memo **m);
-/*
- * vt_route_spines.c: a pass on plane t's switches of level that an earlier routing of
- * this vt_route call ran on the same entries: 1 where found (its entries set again),
- * else 0 and *key (NULL: none kept) for vt_route_memo_keep after the pass (set: 1 it
- * set the entries, 0 it left them, -1 it failed: not kept)
- */
-int vt_route_memo_find(struct router *r, const vt_tree *t, uint32_t level,
-		       struct vt_spines_memo **key);
-void vt_route_memo_keep(struct router *r, const vt_tree *t, struct vt_spines_memo *key, int set);
 /* vt_route_leaf_moves.c: plane t's leaves' entries moved, where some stage loads a link twice */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t);
 /*

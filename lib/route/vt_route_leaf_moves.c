@@ -375,20 +375,16 @@ int vt_route_leaf_moves_applies(const struct router *r, const vt_tree *t)
  * their summed maxima fell. Out of memory, or past MOVES_MAX_CELLS or the
  * work, the tables stay as routed. The audit's retries route the plane
  * again with the same compute entries: the pass's result is kept for them
- * (vt_route_memo_find, cores 4,6,3,16,6 --drop-links 1@1: four passes, one
- * run).
+ * (the passes' memo, vt_route_mainloop.c; cores 4,6,3,16,6 --drop-links
+ * 1@1: four passes, one run).
  */
 void vt_route_leaf_moves(struct router *r, const vt_tree *t)
 {
 	struct leaf_moves lm = {.f = r->f, .t = t, .lfts = r->lfts};
-	struct vt_spines_memo *key;
-	int set;
 
-	if (!moves_apply(&lm) || vt_route_memo_find(r, t, 0, &key))
+	if (!moves_apply(&lm))
 		return;
-	set = moves_run(&lm);
-	r->deg.unsure |= set > 0;
-	vt_route_memo_keep(r, t, key, set);
+	r->deg.unsure |= moves_run(&lm) > 0;
 	free(lm.load);
 	free(lm.hist);
 	free(lm.smax);

@@ -121,22 +121,37 @@ static void route_switch_lids(struct router *r, const vt_tree *t)
 }
 
 /*
- * The passes after the main loop (spines, lanes, leaf moves, stage search)
- * read the tree and the compute ranks' entries of the plane's switches, the
- * stage search the turn switches (deg.inz) too, and set only those entries.
- * The audit's retries route the plane again with other detours but the same
- * compute entries, so a routing whose key is an earlier one's takes that
- * one's result instead of running the passes again (as the spines pass does
- * alone, dd10f09). The stage search is kept apart: the turn switch routing's
+ * The passes after the main loop, in two groups: the spines, lanes and leaf
+ * moves, then the stage swap and search. They read the tree and the compute
+ * ranks' entries of the plane's switches, the stage search the turn switches
+ * (deg.inz) too, and set only those entries. The audit's retries route the
+ * plane again with other detours but the same compute entries, so a group's
+ * result is kept, keyed by all it reads, and a routing whose key is an
+ * earlier one's takes that one's result instead of running the group again
+ * (cores 2,18,9,40,10 --drop-switches 1@1 --seed 3: four routings, each group
+ * run twice). The stage group is kept apart: the turn switch routing's
  * deg.inz differs from the first's, and the passes before it do not read it.
+ *
+ * A group is keyed only where one of its passes applies, as each decides from
+ * the tree, the groups and the damage flags before it reads an entry: there
+ * the key costs less than the pass's own model, and a plane where none applies
+ * (pruned 36,12 with a top switch down: the lanes find no split core, the
+ * moves' model is too large) neither runs nor keys the group.
  */
+enum { PASS_SPINES, PASS_LANES, PASS_MOVES, PASS_SWAP, PASS_STAGE, NPASS };
+
 struct vt_passes_memo {
-	uint32_t n, nsw;
-	int stage; /* the stage search's (deg.inz in its key), else the passes before it */
+	uint32_t n, np;		   /* ranks; switches of the plane */
+	int stage;		   /* the stage group's, else the passes before it */
 	int unsure_in, unsure_out; /* deg.unsure before and after the passes */
-	uint32_t *lid;		   /* per rank, 0 for none */
-	uint8_t *in, *out;	   /* per switch * rank: the entries before and after */
-	uint8_t *inz;		   /* per switch: deg.inz */
+	uint32_t *lid;		   /* per rank, 0 for none or an LMC range (no pass reads those) */
+	uint32_t *sw;		   /* per switch of the plane: its index, in index order */
+	uint8_t *in;		   /* per switch of the plane * rank: the entries before */
+	uint8_t *inz;		   /* per switch of the plane: deg.inz; NULL: the stage search
+				      does not apply */
+	uint32_t nout;		   /* switches whose entries the passes changed */
+	uint32_t *out_sw;	   /* per such switch: its place in sw[] */
+	uint8_t *out;		   /* per such switch * rank: the entries after */
 	struct vt_passes_memo *next;
 };
 
@@ -145,9 +160,11 @@ static void passes_one_free(struct vt_passes_memo *m)
 	if (!m)
 		return;
 	free(m->lid);
+	free(m->sw);
 	free(m->in);
-	free(m->out);
 	free(m->inz);
+	free(m->out_sw);
+	free(m->out);
 	free(m);
 }
 
@@ -161,99 +178,151 @@ void vt_route_passes_memo_free(struct vt_passes_memo **m)
 	}
 }
 
-/* The compute entries of plane t's switches into e (NULL: from e into the tables). */
-static void passes_entries(struct router *r, const vt_tree *t, const struct vt_passes_memo *m,
-			   uint8_t *e, int set)
+/* Which passes of the group apply to plane t (apply[PASS_*]); 0 where none does. */
+static int passes_apply(const struct router *r, const vt_tree *t, int stage, int *apply)
 {
-	for (uint32_t s = 0; s < m->nsw; s++)
-		for (uint32_t d = 0; d < m->n; d++, e++)
-			if (set && t->level[s] != VT_TREE_OUTSIDE && m->lid[d])
-				vt_lft_set(r->lfts, s, m->lid[d], *e);
-			else if (!set)
-				*e = t->level[s] == VT_TREE_OUTSIDE || !m->lid[d]
-					     ? 0
-					     : vt_lft_get(r->lfts, s, m->lid[d]);
+	if (stage) {
+		apply[PASS_SWAP] = vt_route_stage_swap_applies(r, t);
+		apply[PASS_STAGE] = vt_route_stage_applies(r, t);
+		return apply[PASS_SWAP] || apply[PASS_STAGE];
+	}
+	apply[PASS_SPINES] = vt_route_spines_applies(r, t);
+	apply[PASS_LANES] = vt_route_lanes_applies(r, t);
+	apply[PASS_MOVES] = vt_route_leaf_moves_applies(r, t);
+	return apply[PASS_SPINES] || apply[PASS_LANES] || apply[PASS_MOVES];
 }
 
-/* Plane t's key as the tables stand (NULL: out of memory, or an LMC range: not kept). */
-static struct vt_passes_memo *passes_key(struct router *r, const vt_tree *t, int stage)
+static void passes_run(struct router *r, const vt_tree *t, int stage, const int *apply)
+{
+	if (stage) {
+		vt_route_stage_search(r, t); /* the swap first, then the search */
+		return;
+	}
+	/* the lanes are kept only where they beat the tables, the spines' included */
+	if (apply[PASS_SPINES])
+		vt_route_spines(r, t);
+	if (apply[PASS_LANES])
+		vt_route_lanes(r, t);
+	if (apply[PASS_MOVES])
+		vt_route_leaf_moves(r, t);
+}
+
+/* Does switch sw[i]'s row of m differ from the tables (e: its entries in m)? */
+static int row_differs(const struct router *r, const struct vt_passes_memo *m, uint32_t i,
+		       const uint8_t *e)
+{
+	for (uint32_t d = 0; d < m->n; d++)
+		if (m->lid[d] && e[d] != vt_lft_get(r->lfts, m->sw[i], m->lid[d]))
+			return 1;
+	return 0;
+}
+
+/* Plane t's key as the tables stand (NULL: out of memory); inz: the stage search reads deg.inz. */
+static struct vt_passes_memo *passes_key(const struct router *r, const vt_tree *t, int stage,
+					 int inz)
 {
 	struct vt_passes_memo *m = calloc(1, sizeof(*m));
+	uint8_t *e;
 
 	if (!m)
 		return NULL;
 	m->stage = stage;
 	m->n = t->order.n;
-	m->nsw = t->nsw;
 	m->unsure_in = r->deg.unsure;
+	for (uint32_t s = 0; s < t->nsw; s++)
+		m->np += t->level[s] != VT_TREE_OUTSIDE;
 	m->lid = malloc(((size_t)m->n + 1) * sizeof(*m->lid));
-	m->in = malloc((size_t)m->nsw * m->n + 1);
-	m->inz = malloc((size_t)m->nsw + 1);
-	if (!m->lid || !m->in || !m->inz) {
+	m->sw = malloc(((size_t)m->np + 1) * sizeof(*m->sw));
+	m->in = e = malloc((size_t)m->np * m->n + 1);
+	m->inz = inz ? malloc((size_t)m->np + 1) : NULL;
+	if (!m->lid || !m->sw || !m->in || (inz && !m->inz)) {
 		passes_one_free(m);
 		return NULL;
 	}
 	for (uint32_t d = 0; d < m->n; d++) {
 		uint32_t q = t->order.port[d];
 
-		if (q != VT_NONE && r->f->ports[q].lmc) {
-			passes_one_free(m);
-			return NULL;
-		}
-		m->lid[d] = q == VT_NONE ? 0 : r->f->ports[q].lid;
+		m->lid[d] = q == VT_NONE || r->f->ports[q].lmc ? 0 : r->f->ports[q].lid;
 	}
-	memcpy(m->inz, r->deg.inz, m->nsw);
-	passes_entries(r, t, m, m->in, 0);
+	for (uint32_t s = 0, i = 0; s < t->nsw; s++)
+		if (t->level[s] != VT_TREE_OUTSIDE) {
+			m->sw[i] = s;
+			if (inz)
+				m->inz[i] = r->deg.inz[s];
+			for (uint32_t d = 0; d < m->n; d++, e++)
+				*e = m->lid[d] ? vt_lft_get(r->lfts, s, m->lid[d]) : 0;
+			i++;
+		}
 	return m;
 }
 
 static int passes_same(const struct vt_passes_memo *a, const struct vt_passes_memo *b)
 {
-	return a->stage == b->stage && a->n == b->n && a->nsw == b->nsw &&
-	       a->unsure_in == b->unsure_in &&
+	return a->stage == b->stage && a->n == b->n && a->np == b->np &&
+	       a->unsure_in == b->unsure_in && !a->inz == !b->inz &&
 	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
-	       (!a->stage || !memcmp(a->inz, b->inz, a->nsw)) &&
-	       !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
+	       !memcmp(a->sw, b->sw, (size_t)a->np * sizeof(*a->sw)) &&
+	       (!a->inz || !memcmp(a->inz, b->inz, a->np)) &&
+	       !memcmp(a->in, b->in, (size_t)a->np * a->n);
 }
 
-static void passes_run(struct router *r, const vt_tree *t, int stage)
+/* The switches whose entries the passes changed from key's, and those entries; -1: no memory. */
+static int passes_result(const struct router *r, struct vt_passes_memo *key)
 {
-	if (stage) {
-		vt_route_stage_search(r, t);
-		return;
+	uint8_t *e;
+
+	key->unsure_out = r->deg.unsure;
+	for (uint32_t i = 0; i < key->np; i++)
+		key->nout += (uint32_t)row_differs(r, key, i, key->in + (size_t)i * key->n);
+	key->out_sw = malloc(((size_t)key->nout + 1) * sizeof(*key->out_sw));
+	key->out = e = malloc((size_t)key->nout * key->n + 1);
+	if (!key->out_sw || !key->out)
+		return -1;
+	for (uint32_t i = 0, k = 0; k < key->nout; i++) {
+		if (!row_differs(r, key, i, key->in + (size_t)i * key->n))
+			continue;
+		key->out_sw[k++] = i;
+		for (uint32_t d = 0; d < key->n; d++, e++)
+			*e = key->lid[d] ? vt_lft_get(r->lfts, key->sw[i], key->lid[d]) : 0;
 	}
-	/* the lanes are kept only where they beat the tables, the spines' included */
-	vt_route_spines(r, t);
-	vt_route_lanes(r, t);
-	vt_route_leaf_moves(r, t);
+	return 0;
 }
 
-/* The passes (stage: the stage search) on plane t, or an earlier routing's result for the same key.
- */
+/* A kept result into the tables. */
+static void passes_set(struct router *r, const struct vt_passes_memo *m)
+{
+	const uint8_t *e = m->out;
+
+	for (uint32_t k = 0; k < m->nout; k++)
+		for (uint32_t d = 0; d < m->n; d++, e++)
+			if (m->lid[d])
+				vt_lft_set(r->lfts, m->sw[m->out_sw[k]], m->lid[d], *e);
+	r->deg.unsure = m->unsure_out;
+}
+
+/* The group's passes (stage: the stage group) on plane t, or an earlier routing's result. */
 static void passes(struct router *r, const vt_tree *t, int stage)
 {
-	/* a regular tree's passes find nothing to do: its key would cost more than they */
-	int keyed = r->passes_memo && t->ndep_total;
-	struct vt_passes_memo *key = keyed ? passes_key(r, t, stage) : NULL, *m;
+	int apply[NPASS] = {0};
+	struct vt_passes_memo *key, *m;
 
+	if (!passes_apply(r, t, stage, apply))
+		return;
+	key = r->passes_memo ? passes_key(r, t, stage, apply[PASS_STAGE]) : NULL;
 	for (m = key ? *r->passes_memo : NULL; m && !passes_same(m, key); m = m->next)
 		;
 	if (m) {
 		passes_one_free(key);
-		passes_entries(r, t, m, m->out, 1);
-		r->deg.unsure = m->unsure_out;
+		passes_set(r, m);
 		return;
 	}
-	passes_run(r, t, stage);
+	passes_run(r, t, stage, apply);
 	if (!key)
 		return;
-	key->unsure_out = r->deg.unsure;
-	key->out = malloc((size_t)key->nsw * key->n + 1);
-	if (!key->out) { /* not kept: the next routing runs them */
+	if (passes_result(r, key)) { /* not kept: the next routing runs them */
 		passes_one_free(key);
 		return;
 	}
-	passes_entries(r, t, key, key->out, 0);
 	key->next = *r->passes_memo;
 	*r->passes_memo = key;
 }

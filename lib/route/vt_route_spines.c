@@ -38,7 +38,7 @@
  * choice) past which fewer rounds run; past it once, none: cores
  * 2,36,18,84,18 (1512 hosts) is 8.5e7 a round, one round; the pass there
  * costs about 0.6 s CPU, once a vt_route call (its audit's retries route it
- * 5 times and reuse the pass: struct vt_spines_memo).
+ * 5 times and reuse the pass: the passes' memo, vt_route_mainloop.c).
  */
 #define SPINES_MAX_WORK (1ull << 27)
 
@@ -408,137 +408,8 @@ static int spines_pass(struct router *r, const vt_tree *t)
 	return set;
 }
 
-/*
- * A pass kept for the routings after it in one vt_route call: the every-source
- * audit's retries route the fabric again (up to 5 times) with other detours,
- * which leave the compute nodes' entries as they were (cores 2,36,18,84,18
- * --drop-switches 1@1 --seed 2: the same on all five), and the pass costs
- * more than the rest of a routing there. Its key is all the pass reads that
- * a routing sets (the plane's tree and groups follow from the fabric): the
- * ranks' LIDs and every entry of the plane's switches for them. The spines'
- * pass (level 1, the lines) and the leaves' moves (level 0,
- * vt_route_leaf_moves.c) keep theirs so. lines: the entries of the level's
- * switches it set, NULL where it left them.
- */
-struct vt_spines_memo {
-	uint32_t n, nsw, level;
-	uint32_t *lid;	/* per rank, 0 for none */
-	uint8_t *in;	/* per switch of the plane * rank: the entry the pass found */
-	uint8_t *lines; /* per switch of the level (level order) * rank: the entry it set */
-	struct vt_spines_memo *next;
-};
-
-static void memo_one_free(struct vt_spines_memo *m)
-{
-	if (!m)
-		return;
-	free(m->lid);
-	free(m->in);
-	free(m->lines);
-	free(m);
-}
-
-void vt_route_spines_memo_free(struct vt_spines_memo **m)
-{
-	while (*m) {
-		struct vt_spines_memo *next = (*m)->next;
-
-		memo_one_free(*m);
-		*m = next;
-	}
-}
-
-/* Plane t's key as the tables stand, for the pass on level (NULL: out of memory). */
-static struct vt_spines_memo *memo_key(const struct router *r, const vt_tree *t, uint32_t level)
-{
-	struct spines sp = {.t = t, .f = r->f};
-	struct vt_spines_memo *m = calloc(1, sizeof(*m));
-	uint8_t *in;
-
-	if (!m)
-		return NULL;
-	m->n = t->order.n;
-	m->nsw = t->nsw;
-	m->level = level;
-	m->lid = malloc(((size_t)m->n + 1) * sizeof(*m->lid));
-	m->in = in = malloc((size_t)m->nsw * m->n + 1);
-	if (!m->lid || !m->in) {
-		memo_one_free(m);
-		return NULL;
-	}
-	for (uint32_t d = 0; d < m->n; d++)
-		m->lid[d] = rank_lid(&sp, d);
-	for (uint32_t s = 0; s < m->nsw; s++)
-		for (uint32_t d = 0; d < m->n; d++)
-			*in++ = t->level[s] == VT_TREE_OUTSIDE || !m->lid[d]
-					? 0
-					: vt_lft_get(r->lfts, s, m->lid[d]);
-	return m;
-}
-
-static int memo_same(const struct vt_spines_memo *a, const struct vt_spines_memo *b)
-{
-	return a->level == b->level && a->n == b->n && a->nsw == b->nsw &&
-	       !memcmp(a->lid, b->lid, (size_t)a->n * sizeof(*a->lid)) &&
-	       !memcmp(a->in, b->in, (size_t)a->nsw * a->n);
-}
-
-/* The entries of plane t's switches of m's level, in level order, from or into m->lines. */
-static void memo_lines(struct router *r, const vt_tree *t, struct vt_spines_memo *m, int set)
-{
-	uint8_t *e = m->lines;
-
-	for (uint32_t i = t->lvl_start[m->level]; i < t->lvl_start[m->level + 1]; i++)
-		for (uint32_t d = 0; d < m->n; d++, e++)
-			if (m->lid[d] && set)
-				vt_lft_set(r->lfts, t->by_level[i], m->lid[d], *e);
-			else if (m->lid[d])
-				*e = vt_lft_get(r->lfts, t->by_level[i], m->lid[d]);
-}
-
-int vt_route_memo_find(struct router *r, const vt_tree *t, uint32_t level,
-		       struct vt_spines_memo **key)
-{
-	struct vt_spines_memo *m;
-
-	*key = r->spines_memo ? memo_key(r, t, level) : NULL;
-	for (m = *key ? *r->spines_memo : NULL; m && !memo_same(m, *key); m = m->next)
-		;
-	if (!m)
-		return 0;
-	memo_one_free(*key);
-	*key = NULL;
-	if (m->lines)
-		memo_lines(r, t, m, 1);
-	r->deg.unsure |= m->lines != NULL;
-	return 1;
-}
-
-void vt_route_memo_keep(struct router *r, const vt_tree *t, struct vt_spines_memo *key, int set)
-{
-	if (key && set > 0)
-		key->lines = calloc(
-			(size_t)(t->lvl_start[key->level + 1] - t->lvl_start[key->level]) * key->n +
-				1,
-			1);
-	if (!key || set < 0 || (set > 0 && !key->lines)) { /* not kept: the next routing runs it */
-		memo_one_free(key);
-		return;
-	}
-	if (set > 0)
-		memo_lines(r, t, key, 0);
-	key->next = *r->spines_memo;
-	*r->spines_memo = key;
-}
-
 void vt_route_spines(struct router *r, const vt_tree *t)
 {
-	struct vt_spines_memo *key;
-	int set;
-
-	if (!vt_route_spines_applies(r, t) || vt_route_memo_find(r, t, 1, &key))
-		return;
-	set = spines_pass(r, t);
-	r->deg.unsure |= set > 0;
-	vt_route_memo_keep(r, t, key, set);
+	if (vt_route_spines_applies(r, t))
+		r->deg.unsure |= spines_pass(r, t) > 0;
 }
