@@ -26,6 +26,13 @@ struct lanes {
 	uint16_t *col; /* per rank: spine slot * q + link (vt_route_lanes_colour.c) */
 	const uint32_t *grp; /* per switch: its chassis (deg.grp) */
 	int mixed;	     /* lane o's chassis differs between leaves (climb_lane) */
+	/*
+	 * Mixed only, in ln->lane's block (freed with it), else NULL: per
+	 * leaf * nu + o, lane o's place among the lane destinations of its
+	 * chassis in rank order, the places before the end of the leaf's
+	 * ranks, and all (vt_route_lanes_leaves.c)
+	 */
+	uint32_t *cpos, *cbase, *ctot;
 };
 
 #define VT_LANE_NONE 0xFFFFu
