@@ -300,6 +300,12 @@ static void dest_of(const struct lanes *ln, uint32_t d, uint32_t *b, uint32_t *o
 	*y = lane_line(ln, *b, *o);
 }
 
+/* Rank i's flow to rank d modelled: in a stage sfree keeps, where sfilter is on? */
+static int stage_free(const struct lanes *ln, uint32_t d, uint32_t i)
+{
+	return !ln->sfilter || ln->sfree[(d + ln->n - i) % ln->n];
+}
+
 /*
  * Rank d's flows per line: ks[xs[x] .. xs[x + 1]) the stages in which a host
  * of a leaf other than d's whose lane line for d is x (not d's own lane
@@ -318,7 +324,7 @@ static void dest_flows(struct lanes *ln, uint32_t d)
 
 		for (uint32_t i = ln->first[a];
 		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
-			ln->xs[x + 1] += t->order.port[i] != VT_NONE;
+			ln->xs[x + 1] += t->order.port[i] != VT_NONE && stage_free(ln, d, i);
 	}
 	for (uint32_t x = 0; x < ln->nl; x++)
 		ln->xs[x + 1] += ln->xs[x];
@@ -327,7 +333,7 @@ static void dest_flows(struct lanes *ln, uint32_t d)
 
 		for (uint32_t i = ln->first[a];
 		     a != b && x != y && x != VT_NONE && i < ln->first[a] + ln->nranks[a]; i++)
-			if (t->order.port[i] != VT_NONE)
+			if (t->order.port[i] != VT_NONE && stage_free(ln, d, i))
 				ln->ks[ln->xs[x] + ln->fill[x]++] = (d + ln->n - i) % ln->n;
 	}
 	for (uint32_t x = 0; x < ln->nl; x++)
@@ -518,6 +524,8 @@ static void lanes_graph(struct lanes *ln, uint64_t *adj, uint32_t words, uint32_
 	uint32_t n = ln->n;
 
 	for (uint32_t k = 0; k < n; k++) {
+		if (k && ln->sfilter && !ln->sfree[k])
+			continue;
 		memset(st, 0, (ln->nl + 1) * sizeof(*st));
 		memset(fill, 0, (ln->nl + 1) * sizeof(*fill));
 		for (uint32_t i = 0; i < n; i++) {
@@ -675,7 +683,12 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
 /*
  * Plans and writes the lanes, seeded with the colouring, and again without
  * where that leaves a stage past one flow a link (the line-by-line choice
- * alone does better on some damaged cores); keeps the better only where
+ * alone does better on some damaged cores); where lane o's chassis differs
+ * between leaves, again coloured instead, for the stages whose leaf links
+ * the climbs load with one flow each alone (sfree: the others carry two a
+ * link whatever the lines do, and their conflicts cost colours the others
+ * need; cores 3,12,6,36,8 2/1.70 -> 2/1.64; the line-by-line pass it replaces
+ * decided no figure on 33 such fabrics); keeps the better only where
  * its shift figures beat the tables': worst stage, then the stages' sum
  * (the lanes' detours cost switch hops, so a tie keeps the tables).
  */
@@ -695,8 +708,16 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 	}
 	vt_route_lanes_keep(r, t, old, 1);
 	for (int pass = !coloured; pass < 2 && (w0 > 1 || s0 > ln->n - 1); pass++) {
+		int seeded = !pass;
+
+		if (pass && vt_route_lanes_stages(ln)) { /* mixed chassis: see above */
+			free(ln->col);
+			ln->col = NULL;
+			ln->sfilter = 1;
+			seeded = lanes_colour(ln);
+		}
 		lanes_model_reset(ln);
-		plan(ln, rounds, !pass);
+		plan(ln, rounds, seeded);
 		vt_route_lanes_keep(r, t, old, 0);
 		for (uint32_t d = 0; d < ln->n; d++)
 			if (lane_dest(ln, d) && r->f->ports[t->order.port[d]].lid)

@@ -33,6 +33,13 @@ struct lanes {
 	 * ranks, and all (vt_route_lanes_leaves.c)
 	 */
 	uint32_t *cpos, *cbase, *ctot;
+	/*
+	 * Mixed only, in ln->lane's block, once vt_route_lanes_stages ran, else
+	 * NULL: per stage, 1 where the leaves' climbs load no leaf up-link past
+	 * one flow; sfilter: the colouring and the model take those stages alone.
+	 */
+	uint8_t *sfree;
+	int sfilter;
 };
 
 #define VT_LANE_NONE 0xFFFFu
@@ -42,6 +49,11 @@ struct lanes {
  * idx of the leaves); 0 where lanes do not apply or out of memory
  */
 int vt_route_lanes_leaves(struct lanes *ln, const struct router *r, const vt_tree *t);
+/*
+ * vt_route_lanes_leaves.c: ln->sfree where lane o's chassis differs between
+ * leaves (computed once); 0: none (leaves dealt alike, or out of memory)
+ */
+int vt_route_lanes_stages(struct lanes *ln);
 /* vt_route_lanes_leaves.c: leaf a's up-link (up_port[] entry) for leaf b's lane o, VT_NONE */
 uint32_t vt_route_lanes_climb(const struct lanes *ln, uint32_t a, uint32_t b, uint32_t o);
 

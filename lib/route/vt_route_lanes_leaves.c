@@ -57,7 +57,7 @@ static int lanes_ports(struct lanes *ln, const vt_tree *t, uint32_t *pos)
 	if (!ln->nu || ln->nu != most)
 		return 0;
 	/* lane, then cpos, cbase and ctot where mixed (struct lanes) */
-	ln->lane = malloc((size_t)ln->nleaf * ln->nu * 4 * sizeof(*ln->lane));
+	ln->lane = malloc((size_t)ln->nleaf * ln->nu * 4 * sizeof(*ln->lane) + ln->n + 1);
 	return ln->lane != NULL;
 }
 
@@ -171,6 +171,38 @@ static uint32_t chain_place(const struct lanes *ln, uint32_t a, uint32_t b, uint
 	return (ln->cpos[kb] + ln->ctot[ka + k] - ln->cbase[ka + k]) % ln->ctot[ka + k];
 }
 
+/*
+ * Leaf a's climbs in every stage: sfree[k] cleared where two of its flows
+ * take one up-link (up: per rank, the up_port[] entry a climbs, VT_NONE
+ * for none). Those stages carry two flows a link whatever the lines do.
+ */
+static void lanes_stages_of(struct lanes *ln, const vt_tree *t, uint32_t a, uint32_t *up)
+{
+	uint32_t s = t->by_level[a], mark[VT_MAX_PORTS + 1];
+
+	for (uint32_t d = 0; d < ln->n; d++) {
+		uint32_t b = 0, o = ln->nu;
+
+		if (t->order.port[d] != VT_NONE) {
+			b = ln->idx[t->rank_leaf[d]];
+			o = d - ln->first[b];
+		}
+		up[d] = b != a && o < ln->nu ? vt_route_lanes_climb(ln, a, b, o) : VT_NONE;
+	}
+	for (uint32_t j = 0; j <= VT_MAX_PORTS; j++)
+		mark[j] = 0;
+	for (uint32_t k = 1; k < ln->n; k++)
+		for (uint32_t i = ln->first[a]; i < ln->first[a] + ln->nranks[a]; i++) {
+			uint32_t j = t->order.port[i] == VT_NONE ? VT_NONE : up[(i + k) % ln->n];
+
+			if (j == VT_NONE || j - t->up_start[s] > VT_MAX_PORTS)
+				continue;
+			if (mark[j - t->up_start[s]] == k)
+				ln->sfree[k] = 0;
+			mark[j - t->up_start[s]] = k;
+		}
+}
+
 /* Mixed chassis: ln->cpos, cbase, ctot; NULL (climbs by leaf) when out of memory. */
 static void lanes_mixed(struct lanes *ln, const vt_tree *t)
 {
@@ -181,6 +213,22 @@ static void lanes_mixed(struct lanes *ln, const vt_tree *t)
 	ln->ctot = ln->cbase + cells;
 	if (!lanes_chain(ln, t))
 		ln->cpos = ln->cbase = ln->ctot = NULL;
+}
+
+int vt_route_lanes_stages(struct lanes *ln)
+{
+	uint32_t *up;
+
+	if (ln->sfree || !ln->cpos)
+		return ln->sfree != NULL;
+	if (!(up = malloc(((size_t)ln->n + 1) * sizeof(*up))))
+		return 0;
+	ln->sfree = (uint8_t *)(ln->ctot + (size_t)ln->nleaf * ln->nu);
+	memset(ln->sfree, 1, ln->n);
+	for (uint32_t a = 0; a < ln->nleaf; a++)
+		lanes_stages_of(ln, ln->t, a, up);
+	free(up);
+	return 1;
 }
 
 /*
