@@ -519,15 +519,51 @@ int vt_shift_count_update(vt_shift_count *c, vt_routes *r, const vt_lfts *from, 
 	}
 	if (vt_routes_retable(r, t, changed, e))
 		return -1;
-	/* most ranks changed (the first candidate after the fresh tables): a whole count costs
-	 * half of taking every old path away and adding the new */
-	if (!changed || !from || 2 * (uint64_t)nd > r->n)
+	/* many ranks changed (the first candidate after the fresh tables): a whole count costs less
+	 */
+	if (!changed || !from || (uint64_t)nd * VT_SHIFT_COUNT_WHOLE > r->n)
 		return count_all(c, r, e);
 	for (uint32_t i = 0; i < nd && !c->oom; i++)
 		redo_dest(c, r, from, t, dirty[i]);
 	todo_apply(c);
 	if (figures(c))
 		return vt_err_nomem(e, "out of memory counting shift congestion");
+	return 0;
+}
+
+int vt_shift_count_remap(vt_shift_count *c, const vt_routes *r, const uint32_t *map, vt_err *e)
+{
+	struct chan *nch;
+	struct vt_walk w;
+	uint8_t *ok0, *ok1;
+
+	if (r->n != c->n)
+		return 1; /* other ranks: every stage another */
+	for (uint32_t ch = 0; ch < c->nchan; ch++)
+		if (c->ch[ch].nseg && (map[ch] == VT_NONE || map[ch] >= r->nchan))
+			return 1; /* a load on a channel the fabric lost */
+	nch = calloc((size_t)r->nchan + 2, sizeof(*nch));
+	ok0 = malloc((size_t)r->nruns + 1);
+	ok1 = malloc((size_t)r->nruns + 1);
+	if (!nch || !ok0 || !ok1 || vt_walk_init(&w, r)) {
+		if (nch && ok0 && ok1)
+			vt_walk_free(&w);
+		free(nch), free(ok0), free(ok1);
+		return vt_err_nomem(e, "out of memory remapping a shift count");
+	}
+	for (uint32_t ch = 0; ch < c->nchan; ch++) {
+		if (map[ch] != VT_NONE && map[ch] < r->nchan)
+			nch[map[ch]] = c->ch[ch];
+		else
+			free(c->ch[ch].s); /* empty, checked above */
+	}
+	free(c->ch);
+	c->ch = nch;
+	c->nchan = r->nchan;
+	vt_walk_free(&c->w);
+	c->w = w;
+	free(c->ok[0]), free(c->ok[1]);
+	c->ok[0] = ok0, c->ok[1] = ok1;
 	return 0;
 }
 

@@ -116,6 +116,20 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		    const struct vt_route_proof *proof, enum vt_repair_policy policy,
 		    struct vt_repair_stats *st, vt_err *e);
 /*
+ * vt_route_repair with kept, the shift count of prev kept since the sweep
+ * that installed it (vt_route_guard_kept.h; NULL: none), for the quality
+ * guard to start from: counted on f, or on the fabric before the fault
+ * (alive until this returns: the guard moves it onto f where a candidate
+ * needs a count). The guard takes its count (the caller still frees kept)
+ * and then counts the fresh tables only where a candidate misses the cut
+ * bound, with no thread counting them ahead.
+ */
+struct vt_guard_kept;
+int vt_route_repair_kept(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+			 const vt_order *order, const struct vt_route_proof *proof,
+			 enum vt_repair_policy policy, struct vt_guard_kept *kept,
+			 struct vt_repair_stats *st, vt_err *e);
+/*
  * The forced minimum of st (forced, forced_blocks, minimum_blocks) for a
  * repair vt_route_repair made of prev into st, fresh being the tables it was
  * given (the fresh routing, not the repaired ones); 0 when st says HEALED. It

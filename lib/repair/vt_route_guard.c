@@ -11,6 +11,7 @@
 #include "analysis/vt_shift_count.h"
 #include "analysis/vt_routes.h"
 #include "base/vt_mem.h"
+#include "repair/vt_route_guard_kept.h"
 #include "route/vt_route.h"
 
 /*
@@ -79,6 +80,68 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
  */
 #define SHIFT_AVG_NOISE 0.0025
 
+/* The ranks' columns (g->rank_lid; NULL: every LID) in which tables a and t differ. */
+static uint32_t ranks_differ(struct repair_guard *g, const uint8_t *a, const vt_lfts *t)
+{
+	vt_lfts x = *t;
+	uint32_t k = 0;
+
+	x.port = (uint8_t *)a;
+	vt_lfts_differ(&x, t, g->changed);
+	for (uint32_t l = 0; l < t->nlid; l++)
+		k += g->changed[l] && (!g->rank_lid || g->rank_lid[l]);
+	return k;
+}
+
+/* Is there a previous tables' count (g->kept) the guard may start from? */
+static int kept_given(const struct repair_guard *g)
+{
+	return g->kept && g->kept->count;
+}
+
+/*
+ * g->kept moved onto this fabric where it was counted on the last one (the
+ * plugin's: moved only where a candidate needs a count), and fit for tables
+ * of t's shape: 1; 0 where it cannot serve (its count then dropped); -1.
+ */
+static int kept_here(struct repair_guard *g, const vt_lfts *t, vt_err *e)
+{
+	struct vt_guard_kept *k = g->kept;
+	int rc;
+
+	if (!kept_given(g))
+		return 0;
+	if (k->f != g->f && (rc = vt_guard_kept_remap(k, g->f, g->order, e)))
+		return rc < 0 ? -1 : 0;
+	return vt_guard_kept_fits(k, g->f, g->order, t) &&
+	       (g->changed || (g->changed = malloc((size_t)t->nlid + 1)));
+}
+
+/*
+ * The previous tables' count kept between sweeps (g->kept), where it counts
+ * this fabric and these ranks: taken (g->rt, g->count; *from its tables,
+ * which k keeps until the guard is freed) after the LIDs whose paths in it
+ * cross a link down now are taken out. 1 taken, 0 none, -1 with e.
+ */
+static int take_kept(struct repair_guard *g, const vt_lfts *t, const vt_lfts **from, vt_err *e)
+{
+	struct vt_guard_kept *k = g->kept;
+	int rc;
+
+	if ((rc = kept_here(g, t, e)) <= 0)
+		return rc;
+	/* t that far from it is counted whole, for less than the update and the settling */
+	if ((uint64_t)ranks_differ(g, k->t.port, t) * VT_SHIFT_COUNT_WHOLE > g->order->n)
+		return 0;
+	if (vt_guard_kept_settle(k, e))
+		return -1;
+	g->rt = k->rt;
+	g->count = k->count;
+	k->count = NULL; /* the guard's now, rt with it */
+	*from = &k->t;
+	return 1;
+}
+
 /*
  * The guard's first model and count: the fresh tables' where counted ahead
  * (an update then moves the columns t changed), else t's own. Where g->last
@@ -87,9 +150,12 @@ int vt_repair_audit_worse(const vt_fabric *f, const vt_lfts *t, const vt_lfts *f
 static int first_count(struct repair_guard *g, const vt_lfts *t, const vt_lfts **from, vt_err *e)
 {
 	size_t n = (size_t)t->nsw * t->nlid;
+	int kept;
 
 	*from = NULL;
-	if (!vt_repair_guard_ahead_take(g, &g->rt, &g->count, from)) {
+	if ((kept = take_kept(g, t, from, e)) < 0)
+		return -1;
+	if (!kept && !vt_repair_guard_ahead_take(g, &g->rt, &g->count, from)) {
 		if (vt_routes_build_walked(&g->rt, g->f, t, g->order, e))
 			return -1;
 		g->have_rt = 1; /* freed by vt_repair_guard_free */
@@ -99,10 +165,58 @@ static int first_count(struct repair_guard *g, const vt_lfts *t, const vt_lfts *
 	g->have_rt = 1;
 	/* optional: without it every column counts as changed */
 	g->last = vt_alloc_big(n);
-	g->changed = malloc((size_t)t->nlid + 1);
+	if (!g->changed)
+		g->changed = malloc((size_t)t->nlid + 1);
 	if (*from && g->last)
 		memcpy(g->last, (*from)->port, n);
 	return 0;
+}
+
+/*
+ * The count t is brought up to date from: the guard's own (the previous
+ * tables' kept between sweeps, then the candidates') or the fresh tables'
+ * (g->alt), whichever differs from t in fewer ranks' columns (an update
+ * costs the changed columns' paths and every channel they cross: pruned
+ * 36,12 with a level-1 switch down, a candidate lay 522 ranks' columns from
+ * the previous tables and fewer from the fresh ones). The two swap places.
+ */
+static void nearer_start(struct repair_guard *g, const vt_lfts *t)
+{
+	struct guard_count own = {g->rt, g->count, g->last};
+
+	if (!g->have_alt || !g->last || !g->changed ||
+	    ranks_differ(g, g->alt.last, t) >= ranks_differ(g, g->last, t))
+		return;
+	g->rt = g->alt.rt;
+	g->count = g->alt.count;
+	g->last = g->alt.last;
+	g->alt = own;
+}
+
+/*
+ * Before the guard's own count is made: the fresh tables' (g->alt) taken
+ * for it where they lie no farther from t than the previous tables' kept
+ * count (g->kept), which then is not used (nor its LIDs that lost a link
+ * walked). 1 taken, 0 not.
+ */
+static int alt_first(struct repair_guard *g, const vt_lfts *t, vt_err *e)
+{
+	struct vt_guard_kept *k = g->kept;
+	int rc;
+
+	if (!g->have_alt)
+		return 0;
+	if ((rc = kept_here(g, t, e)) <= 0)
+		return rc;
+	if (ranks_differ(g, g->alt.last, t) > ranks_differ(g, k->t.port, t))
+		return 0;
+	g->rt = g->alt.rt;
+	g->count = g->alt.count;
+	g->last = g->alt.last;
+	memset(&g->alt, 0, sizeof(g->alt));
+	g->have_alt = 0;
+	g->have_rt = 1;
+	return 1;
 }
 
 /*
@@ -119,8 +233,12 @@ static int shift_load(struct repair_guard *g, const vt_lfts *t, uint32_t *worst,
 {
 	const vt_lfts *from = t;
 
+	if (!g->have_rt && alt_first(g, t, e) < 0)
+		return -1;
 	if (!g->have_rt && first_count(g, t, &from, e))
 		return -1;
+	if (from)
+		nearer_start(g, t);
 	if (from) {
 		vt_lfts last = *t;
 		const uint8_t *changed = NULL;
@@ -266,6 +384,13 @@ void vt_repair_guard_free(struct repair_guard *g)
 	vt_shift_count_free(g->count);
 	g->count = NULL;
 	g->have_rt = 0;
+	if (g->have_alt) {
+		vt_routes_free(&g->alt.rt);
+		vt_shift_count_free(g->alt.count);
+		free(g->alt.last);
+		memset(&g->alt, 0, sizeof(g->alt));
+		g->have_alt = 0;
+	}
 	g->last = g->changed = NULL;
 }
 
@@ -277,17 +402,26 @@ void vt_repair_guard_free(struct repair_guard *g)
  */
 static int count_apart(struct repair_guard *g, vt_err *e)
 {
-	vt_routes rt;
-	vt_shift_count *c;
+	struct guard_count *a = &g->alt;
+	size_t n = (size_t)g->fresh->nsw * g->fresh->nlid;
 
-	if (vt_routes_build_walked(&rt, g->f, g->fresh, g->order, e))
+	if (vt_routes_build_walked(&a->rt, g->f, g->fresh, g->order, e))
 		return -1;
-	c = vt_shift_count_new(&rt, e);
-	if (c)
-		vt_shift_count_figures(c, &g->fresh_worst, &g->fresh_avg);
-	vt_shift_count_free(c);
-	vt_routes_free(&rt);
-	return c ? 0 : -1;
+	if (!(a->count = vt_shift_count_new(&a->rt, e))) {
+		vt_routes_free(&a->rt);
+		return -1;
+	}
+	vt_shift_count_figures(a->count, &g->fresh_worst, &g->fresh_avg);
+	/* kept (optional): a candidate nearer the fresh tables is counted from it */
+	if ((a->last = vt_alloc_big(n))) {
+		memcpy(a->last, g->fresh->port, n);
+		g->have_alt = 1;
+		return 0;
+	}
+	vt_shift_count_free(a->count);
+	vt_routes_free(&a->rt);
+	a->count = NULL;
+	return 0;
 }
 
 int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e)
@@ -301,8 +435,9 @@ int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e)
 		return 0;
 	}
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-	if (g->have_rt ? count_apart(g, e)
-		       : shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
+	if (g->have_rt || kept_given(g)
+		    ? count_apart(g, e)
+		    : shift_load(g, g->fresh, &g->fresh_worst, &g->fresh_avg, e))
 		return -1;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
 	g->fresh_s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
@@ -417,7 +552,7 @@ static int quick_judge(struct repair_guard *g, const vt_lfts *t, char *why, size
 	if (!g->quick)
 		return 0;
 	if (!g->have_fresh && !(k = quick_stage(g, t, g->bound_worst, &wt, &above)) &&
-	    !(above && !g->have_rt))
+	    !(above && !g->have_rt && !kept_given(g)))
 		return 0;
 	if (vt_repair_guard_fresh(g, e))
 		return -1;

@@ -27,9 +27,21 @@
  *   second thread as well as the fresh one (vt_route_guard_ahead.c): 28-60
  *   ms more CPU, for an update that cost a whole count where the top switch
  *   went down. A second thread counts the fresh tables alone, and the first
- *   candidate's count is an update from theirs (vt_repair_guard_ahead);
- *   keeping the count across sweeps in the plugin instead would need the
- *   same ports and ranks after the fault, which a switch failure renumbers.
+ *   candidate's count is an update from theirs (vt_repair_guard_ahead).
+ * The plugin now keeps the installed tables' count from one sweep to the
+ * next (vt_route_guard_kept.h: counted after the sweep, moved onto the
+ * degraded fabric by switch GUID and port, the ranks checked the same), so
+ * where it is given no thread counts ahead: a candidate's count is an
+ * update of it, the fresh tables are counted only where a candidate misses
+ * the bound, and each later candidate is counted from whichever of the two
+ * counts lies fewer ranks' columns from it. vartree-route --previous -v,
+ * CPU min of 5, main -> kept (the count itself 18-27 ms, outside): pruned
+ * 36,12 leaf-uplink 48 -> 34 ms, L1-uplink 101 -> 90, L1 198 -> 176,
+ * L1-turn 257 -> 226, top 102 -> 99 (fresh 34-75 ms). Where a candidate
+ * lies more than n / VT_SHIFT_COUNT_WHOLE ranks' columns from the kept
+ * count (top: 684 of 3888) a whole count is cheaper than the update, and
+ * it is made instead; L1, L1-turn and top need the fresh figures (their
+ * first candidates miss the bound), a whole count each.
  */
 #ifndef VT_ROUTE_GUARD_H
 #define VT_ROUTE_GUARD_H
@@ -78,6 +90,19 @@ struct repair_guard {
 	int fresh_ahead;   /* that count ran on the counting thread (vt_route_guard_ahead.c) */
 	uint8_t *rank_lid; /* per LID: some rank's (same_rank_columns), NULL: not yet */
 	struct vt_guard_ahead *ahead; /* the counts made ahead, NULL: none (guard_ahead.c) */
+	/* the previous tables' count kept between sweeps (the caller's; its count taken) */
+	struct vt_guard_kept *kept;
+	/*
+	 * a second count beside rt and count, where have_alt: the fresh tables'
+	 * once counted (vt_route_guard.c, count_apart), last the tables it
+	 * counted; a candidate is counted from whichever of the two lies nearer
+	 */
+	struct guard_count {
+		vt_routes rt;
+		struct vt_shift_count *count;
+		uint8_t *last;
+	} alt;
+	int have_alt;
 };
 
 /*

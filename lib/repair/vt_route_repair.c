@@ -26,6 +26,7 @@
 
 #include "base/vt_mem.h"
 #include "repair/vt_route_guard.h"
+#include "repair/vt_route_guard_kept.h"
 #include "repair/vt_route_heal.h"
 #include "repair/vt_route_repair_forced_lids.h"
 #include "repair/vt_route_repair_int.h"
@@ -462,6 +463,14 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 		    const struct vt_route_proof *proof, enum vt_repair_policy policy,
 		    struct vt_repair_stats *st, vt_err *e)
 {
+	return vt_route_repair_kept(f, prev, lfts, order, proof, policy, NULL, st, e);
+}
+
+int vt_route_repair_kept(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts,
+			 const vt_order *order, const struct vt_route_proof *proof,
+			 enum vt_repair_policy policy, struct vt_guard_kept *kept,
+			 struct vt_repair_stats *st, vt_err *e)
+{
 	vt_lfts t = *lfts;
 	struct repair r = {
 		.f = f, .prev = prev, .fresh = lfts, .t = &t, .policy = policy, .proof = proof};
@@ -470,7 +479,7 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	uint8_t *grew;
 	double t0;
 	int bad;
-	struct repair_guard g = {.f = f, .fresh = lfts, .order = order};
+	struct repair_guard g = {.f = f, .fresh = lfts, .order = order, .kept = kept};
 
 	memset(st, 0, sizeof(*st));
 	if (prev->nsw != lfts->nsw || prev->nlid != lfts->nlid)
@@ -503,8 +512,8 @@ int vt_route_repair(const vt_fabric *f, const vt_lfts *prev, vt_lfts *lfts, cons
 	 * before the tables every candidate reads are built (vt_repair_tables,
 	 * levels): the first candidates wait for it
 	 */
-	if (policy != VT_REPAIR_FEWEST)
-		vt_repair_guard_ahead(&g);
+	if (policy != VT_REPAIR_FEWEST && !(kept && kept->count))
+		vt_repair_guard_ahead(&g); /* kept: the fresh tables counted if needed only */
 	if (!t.port || !r.level || !r.pend || !r.used_prev || !r.used_now || !r.reb || !r.fixed ||
 	    vt_repair_tables(&r, order))
 		bad = vt_err_nomem(e, "out of memory");
