@@ -24,6 +24,7 @@
 
 #include "base/vt_io.h"
 #include "model/vt_order.h"
+#include "repair/vt_route_guard_kept.h"
 #include "vtp.h"
 
 #if OSM_EVENT_PLUGIN_INTERFACE_VER != 2
@@ -44,11 +45,14 @@ static void sweep_clear(struct vtp *p)
 	vt_vl_split_free(&p->vl);
 	p->vl_on = 0;
 	p->routed = 0;
+	vt_order_free(&p->order);
+	memset(&p->order, 0, sizeof(p->order));
 }
 
 /* The tables on the switches are no longer vartree's last (or the plugin goes away). */
 static void prev_clear(struct vtp *p)
 {
+	vtp_keep_clear(p); /* it reads the tables freed below */
 	vt_lfts_free(&p->prev_lfts);
 	vt_fabric_free(p->prev_fab);
 	p->prev_fab = NULL;
@@ -278,7 +282,8 @@ struct vtp_times {
  */
 static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order *order,
 			 const struct vt_route_proof *proof, const vt_lfts *prev, vt_lfts *fresh,
-			 struct vt_repair_stats *st, struct vtp_times *tm, vt_err *e)
+			 struct vt_guard_kept *kept, struct vt_repair_stats *st,
+			 struct vtp_times *tm, vt_err *e)
 {
 	size_t n = (size_t)p->lfts.nsw * p->lfts.nlid;
 	double t0 = vtp_now_ms();
@@ -288,7 +293,8 @@ static int repair_tables(struct vtp *p, const struct vtp_opts *o, const vt_order
 		fresh->nsw = p->lfts.nsw;
 		fresh->nlid = p->lfts.nlid;
 	}
-	if (vt_route_repair(p->fab, prev, &p->lfts, order, proof, o->repair_policy, st, e))
+	if (vt_route_repair_kept(p->fab, prev, &p->lfts, order, proof, o->repair_policy, kept, st,
+				 e))
 		return -1;
 	tm->repair = vtp_now_ms() - t0;
 	if (!fresh->nsw)
@@ -325,6 +331,30 @@ static int prev_tables(const struct vtp *p, vt_lfts *prev, int *own, vt_err *e)
 }
 
 /*
+ * The verbose line of the switches' tables' shift count kept since the last
+ * sweep (vtp_keep.c, k; NULL: none was made): moved onto this fabric for the
+ * repair's guard, or not needed (no candidate was counted) or refused.
+ */
+static void keep_log(struct vtp *p, const struct vt_guard_kept *k)
+{
+	if (!k)
+		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+			"vartree: no shift count of the last tables was kept\n");
+	else if (k->f == p->fab)
+		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+			"vartree: the last tables' shift count (counted after the last sweep in "
+			"%.3f ms CPU) moved onto this fabric in %.3f ms CPU for the guard\n",
+			k->count_s * 1e3, k->remap_s * 1e3);
+	else
+		OSM_LOG(&p->osm->log, OSM_LOG_VERBOSE,
+			"vartree: the last tables' shift count (counted after the last sweep in "
+			"%.3f ms CPU) not used: %s\n",
+			k->count_s * 1e3,
+			k->count ? "no candidate needed a count"
+				 : "the ranks moved (the guard counted without it)");
+}
+
+/*
  * vartree.repair: the last sweep's entries kept where they still serve, so a
  * fault changes few LFT blocks; a fabric that gained links or switches gets
  * the fresh tables (after a heal, the original ones), or keeps the last ones
@@ -339,6 +369,7 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 					   "previous tables kept (the fabric gained since)"};
 	struct vt_repair_stats st;
 	vt_lfts prev = {0}, fresh = {0};
+	struct vt_guard_kept *kept;
 	int own = 0;
 	char forced[48] = ""; /* ", F forced" where counted */
 	double t0 = vtp_now_ms();
@@ -346,11 +377,13 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 
 	if (!o->repair || !p->prev_fab)
 		return 0;
+	kept = vtp_keep_take(p);
 	if (prev_tables(p, &prev, &own, &e) ||
 	    (tm->remap = vtp_now_ms() - t0,
-	     repair_tables(p, o, order, proof, &prev, &fresh, &st, tm, &e))) {
+	     repair_tables(p, o, order, proof, &prev, &fresh, kept, &st, tm, &e))) {
 		char msg[VT_ERR_MAX + 128];
 
+		vt_guard_kept_free(kept);
 		if (own)
 			vt_lfts_free(&prev);
 		free(fresh.port);
@@ -359,6 +392,8 @@ static int repair(struct vtp *p, const struct vtp_opts *o, const vt_order *order
 		OSM_LOG(&p->osm->log, OSM_LOG_ERROR, "ERR %s; fresh tables used\n", msg);
 		return 0;
 	}
+	keep_log(p, kept);
+	vt_guard_kept_free(kept);
 	if (own)
 		vt_lfts_free(&prev);
 	free(fresh.port);
@@ -503,6 +538,12 @@ static int vtp_route(void *ctx)
 	ret = route_subnet(p, &o, &ro, &order);
 	if (!ret && o.order_dump)
 		write_order(p, &o, &order);
+	/* the ranks the tables are counted over once on the switches (vtp_fill) */
+	p->keep_wanted = o.repair && o.repair_policy != VT_REPAIR_FEWEST;
+	if (!ret) {
+		p->order = order;
+		memset(&order, 0, sizeof(order));
+	}
 	if (hops_finish(p, &hops) && !ret)
 		ret = 1;
 out:
@@ -580,6 +621,7 @@ static int vtp_fill(void *ctx)
 		p->fab = NULL;
 		memset(&p->lfts, 0, sizeof(p->lfts));
 		memset(&p->vl, 0, sizeof(p->vl));
+		vtp_keep_start(p); /* off the path the administrator waits for */
 	}
 	sweep_clear(p);
 	return ret;

@@ -16,6 +16,7 @@
 #include "base/vt_err.h"
 #include "model/vt_fabric.h"
 #include "model/vt_lft.h"
+#include "model/vt_order.h"
 #include "route/vt_route.h"
 #include "repair/vt_repair.h"
 #include "vtp_opts.h"
@@ -34,7 +35,24 @@ struct vtp {
 	vt_lfts prev_lfts;
 	vt_vl_split vl, prev_vl; /* routes on VL 1: this sweep's, the switches' */
 	int vl_on, prev_vl_on;	 /* VL 1 set up (vtp_vl_check found room for it) */
+	vt_order order;		 /* this sweep's ranks, for the count kept (vtp_keep.c) */
+	int keep_wanted;	 /* the repair has a shift guard: keep the count */
+	struct vtp_keep *keep;	 /* the switches' tables being counted, NULL: none */
 };
+
+/*
+ * The shift count of the switches' tables (p->prev_fab, p->prev_lfts, over
+ * p->order, which it takes) started on a thread, where p->keep_wanted; the
+ * one before cleared.
+ */
+void vtp_keep_start(struct vtp *p);
+/*
+ * That count, joined, for vt_route_repair_kept (the caller frees it, before
+ * p->prev_fab goes); NULL where none was made.
+ */
+struct vt_guard_kept *vtp_keep_take(struct vtp *p);
+/* The count's thread joined and what it made freed (before p->prev_fab goes). */
+void vtp_keep_clear(struct vtp *p);
 
 /* The SL of the routes on VL 1 (path_sl), which update_sl2vl maps to VL 1; VL v's take SL v. */
 #define VTP_SL 1
