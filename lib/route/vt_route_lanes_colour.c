@@ -11,6 +11,27 @@
  * the 16 colours (a line's 15 leaves, lane k by the destination leaf's
  * third of the ring: 3k + b / 8), and DSatur finds one where the lanes'
  * line-by-line greedy choice stalled at 2/1.77.
+ *
+ * Where the shift stays above the cut bound of 1, no proper colouring
+ * exists (graphs as lanes_graph builds them; an exact DSatur search with
+ * the colours' symmetry broken, every colour allowed to every node):
+ * cores 2,10,5,24,8 (2/1.69; 10 colours, cliques of 10) has no 11-colouring
+ * (63,949 search nodes on a 48-node component) and a 12-colouring;
+ * cores 2,18,9,60,10 (2/1.95; 18 colours, cliques of 17) none with 18
+ * (5,458,676 nodes on each chassis' 300); cores 2,16,8,36,12 (2/1.82) has a
+ * clique of 27 against 16 colours. There only the lines' own choices
+ * (vt_route_lanes.c) could still reach 1, and they stall at 2. With a spine
+ * down no lanes plan at all reaches 1, the spines used evenly or not:
+ * cores 2,8,4,24,10 --drop-switches 1 leaves that chassis' lines 12 spine
+ * links under 15 leaf links, and its lane destinations turn at a line only
+ * from leaves a = b mod 8 (a's lane-o line is b's), so in 186 of the 239
+ * stages some line has 13 to 15 of its 15 lane destinations come down its
+ * 12 spine links (2/1.85); cores 2,6,2,12,10 --drop-switches 1 the same
+ * with 5 links under 10, turns from a = b mod 6 only, 100 of 119 stages
+ * (2/1.66). At one flow a link, a stage that sends every leaf's hosts off
+ * their leaf (k from 10 to n - 10) loads every leaf link with one flow, so
+ * each line of that chassis turns 3 (5) of its flows down to a leaf: routes
+ * that turn at the lines, which the lanes are not, may reach the bound.
  */
 #include <stdint.h>
 #include <stdlib.h>
