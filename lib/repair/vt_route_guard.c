@@ -567,6 +567,23 @@ static int quick_judge(struct repair_guard *g, const vt_lfts *t, char *why, size
 	return 1;
 }
 
+int vt_repair_guard_quick(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
+			  vt_err *e)
+{
+	int quick = g->quick, bad;
+
+	if (!g->order || g->order->n < 2)
+		return 0;
+	if (t->nsw == g->fresh->nsw && t->nlid == g->fresh->nlid && same_rank_columns(g, t))
+		return 0;
+	if (guard_bound(g, e) || (g->have_bound < 0 && vt_repair_guard_fresh(g, e)))
+		return -1;
+	g->quick = 1;
+	bad = quick_judge(g, t, why, len, e);
+	g->quick = quick;
+	return bad;
+}
+
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e)
 {

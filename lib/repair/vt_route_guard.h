@@ -125,6 +125,14 @@ int vt_repair_guard_fresh(struct repair_guard *g, vt_err *e);
 int vt_repair_guard_worse(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
 			  vt_err *e);
 /*
+ * The guard's quick look alone (g->quick's, whatever its value): does a
+ * stage of t carry more flows on a link than the fresh tables' worst? 1
+ * (why), 0 undecided (t is not counted), -1 with e. A cheap refusal where
+ * one is likely, before a dearer candidate (vt_route_repair_candidates.c).
+ */
+int vt_repair_guard_quick(struct repair_guard *g, const vt_lfts *t, char *why, size_t len,
+			  vt_err *e);
+/*
  * The cut bound of every shift stage over the ranks of o (bound[s], s in
  * 1 .. o->n - 1; bound[0] = 0): no routing that delivers every flow of
  * stage s loads its busiest link with fewer. The cuts are the parts the

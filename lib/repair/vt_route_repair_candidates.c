@@ -28,6 +28,21 @@ double vt_repair_cpu(void)
 
 static const char *const reb_name[] = {"none", "changed", "new", "gap", "gap-levels"};
 
+/* Candidate how's name (vartree-route -v's steps) into what. */
+static void name_of(struct repair_try how, char *what, size_t len)
+{
+	if (how.forced_lids)
+		snprintf(what, len, "forced-lids %u%s", how.forced_lids,
+			 how.prev_turns ? " prev-turns" : "");
+	else if (how.ca_fresh)
+		snprintf(what, len, "ca-fresh%s", how.off_path ? " off-path" : "");
+	else
+		snprintf(what, len, "%s%s %s", how.prev_turns ? "prev-turns" : "fresh-turns",
+			 how.longer ? " longer" : "", reb_name[how.rebalance]);
+	if (how.strict_turns) /* built again without the turn set's turns (vt_route_repair.c) */
+		snprintf(what + strlen(what), len - strlen(what), " strict");
+}
+
 /* A step for candidate how in st (NULL past VT_REPAIR_STEPS): its name, no times yet. */
 static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_try how)
 {
@@ -38,17 +53,7 @@ static struct vt_repair_step *step_of(struct vt_repair_stats *st, struct repair_
 	s = &st->step[st->nsteps++];
 	memset(s, 0, sizeof(*s));
 	s->verdict = ' ';
-	if (how.forced_lids)
-		snprintf(s->what, sizeof(s->what), "forced-lids %u%s", how.forced_lids,
-			 how.prev_turns ? " prev-turns" : "");
-	else if (how.ca_fresh)
-		snprintf(s->what, sizeof(s->what), "ca-fresh%s", how.off_path ? " off-path" : "");
-	else
-		snprintf(s->what, sizeof(s->what), "%s%s %s",
-			 how.prev_turns ? "prev-turns" : "fresh-turns", how.longer ? " longer" : "",
-			 reb_name[how.rebalance]);
-	if (how.strict_turns) /* built again without the turn set's turns (vt_route_repair.c) */
-		snprintf(s->what + strlen(s->what), sizeof(s->what) - strlen(s->what), " strict");
+	name_of(how, s->what, sizeof(s->what));
 	return s;
 }
 
@@ -169,13 +174,91 @@ static const struct repair_try repair_tries[] = {
 	{.prev_turns = 0, .rebalance = REB_GAP_LEVELS},
 };
 
-/* A candidate refused, with what its run met (DIFF_*). */
+/*
+ * A candidate refused, with what its run met (DIFF_*); over: by a shift
+ * stage over the fresh tables' worst that the guard's quick look found.
+ */
 struct refused {
 	struct repair_try how;
 	unsigned differs;
-	int bad;
+	int bad, over;
 	char why[VT_ERR_MAX];
 };
+
+/*
+ * Where REB_NONE's tables (no port chosen again) crowd a link in some shift
+ * stage beyond the fresh tables' worst, REB_CHANGED's with the same settings
+ * were refused too, on every row of tests/bench/churn.sh and the faults of
+ * tests/bench/fault.sh at pruned 36,12, 36,18 and 36,36 (42 faults, guarded
+ * and minimal, every candidate built): where the longer routes were kept the
+ * worst stayed as high after the rebalance (19 against the fresh 3, a
+ * level-1 switch down: the routes down into the old turn leaf and up
+ * again), else it stayed over the fresh worst (4 against 3). So REB_NONE's
+ * tables, which cost no rebalance (their kept part is REB_CHANGED's own),
+ * are looked at first by the guard's quick look alone
+ * (vt_repair_guard_quick), and where it refuses them REB_CHANGED is not
+ * built: pruned 36,12, a level-1 switch down, 15-21 ms of rebalance each
+ * and a 15 ms count; the repair's instructions (callgrind) 8% fewer there,
+ * 6% a top down, 2-3% more where REB_CHANGED stands first (a leaf's
+ * up-link down: the look that cannot tell). Where it cannot tell, both are
+ * tried in their turn, as before. The refusal of REB_NEW and the rank-gap
+ * candidates does not follow so (pruned 36,36, a level-1 switch down: new
+ * stands; 36,18, a top down: gap stands).
+ *
+ * How's REB_NONE twin refused so (its step, its refusal in *done): 1, 0
+ * undecided, -1.
+ */
+static int none_refuses(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			struct repair_try how, struct refused *done, uint64_t *changed,
+			uint64_t *blocks, vt_err *e)
+{
+	uint32_t n0 = st->nsteps;
+	struct vt_repair_step *sp;
+	double t0 = vt_repair_cpu(), t1, fresh_s = g->fresh_s;
+	int bad;
+
+	how.rebalance = REB_NONE;
+	sp = step_of(st, how);
+	r->how = how;
+	g->quick_refused = 0;
+	if (vt_repair_run(r))
+		return vt_err_nomem(e, "out of memory");
+	vt_repair_count_changes(r->f, r->prev, r->t, changed, blocks);
+	t1 = vt_repair_cpu();
+	bad = *changed > st->fresh_changed
+		      ? 0
+		      : vt_repair_guard_quick(g, r->t, st->why, sizeof(st->why), e);
+	st->step[1].guard += g->fresh_s - fresh_s; /* as judge() */
+	if (bad <= 0) {
+		st->nsteps = n0; /* undecided: tried in its turn */
+		return bad;
+	}
+	if (sp) {
+		sp->build = t1 - t0;
+		sp->guard = vt_repair_cpu() - t1 - (g->fresh_ahead ? 0 : g->fresh_s - fresh_s);
+		sp->verdict = 'w';
+		step_why(sp, st->why);
+	}
+	*done = (struct refused){how, r->differs, CAND_WORSE, 1, ""};
+	memcpy(done->why, st->why, sizeof(st->why));
+	return 1;
+}
+
+/* REB_CHANGED refused as its REB_NONE twin none was (none_refuses): its step. */
+static void changed_refused(struct vt_repair_stats *st, struct repair_try how,
+			    const struct refused *none)
+{
+	struct vt_repair_step *sp = step_of(st, how);
+	char name[64], why[sizeof(none->why) + sizeof(name) + 8];
+
+	name_of(none->how, name, sizeof(name));
+	memcpy(st->why, none->why, sizeof(st->why));
+	snprintf(why, sizeof(why), "as %s: %s", name, none->why);
+	if (sp) {
+		sp->verdict = 'w';
+		step_why(sp, why);
+	}
+}
 
 /* A refused candidate whose run is how's, step by step (same_run), or NULL. */
 static const struct refused *twin_of(const struct refused *done, size_t n, struct repair_try how)
@@ -292,6 +375,65 @@ static int fewer_forced(struct repair *r, struct repair_guard *g, struct vt_repa
 }
 
 /*
+ * The refusals so far (try_candidates): done[0 .. nd), and the first one's
+ * candidate, why and quickness (the partial repair tells it).
+ */
+struct refusals {
+	struct refused done[sizeof(repair_tries) / sizeof(repair_tries[0]) + 1];
+	size_t nd;
+	struct repair_try first;
+	int first_quick, have_first;
+	char why[VT_ERR_MAX];
+};
+
+/* A refusal of how (differs, bad, over; st->why) into rs. */
+static void refusal(struct refusals *rs, struct repair_try how, unsigned differs, int bad, int over,
+		    const struct vt_repair_stats *st)
+{
+	rs->done[rs->nd] = (struct refused){how, differs, bad, over, ""};
+	memcpy(rs->done[rs->nd++].why, st->why, sizeof(st->why));
+	if (!rs->have_first) {
+		memcpy(rs->why, st->why, sizeof(rs->why));
+		rs->first = how;
+		rs->first_quick = over;
+		rs->have_first = 1;
+	}
+}
+
+/*
+ * Is candidate how (REB_CHANGED) refused as its REB_NONE twin is
+ * (none_refuses, or a twin of it refused so before)? 1 (its step written,
+ * *none_done: that twin was judged here, its step and refusal written), 0,
+ * -1.
+ */
+static int refused_as_none(struct repair *r, struct repair_guard *g, struct vt_repair_stats *st,
+			   struct repair_try how, struct refusals *rs, int *none_done,
+			   uint64_t *changed, uint64_t *blocks, vt_err *e)
+{
+	struct repair_try none = how;
+	const struct refused *tw;
+	int bad;
+
+	*none_done = 0;
+	if (how.rebalance != REB_CHANGED || r->policy == VT_REPAIR_FEWEST || !g->order ||
+	    g->order->n < 2)
+		return 0;
+	none.rebalance = REB_NONE;
+	if ((tw = twin_of(rs->done, rs->nd, none))) {
+		if (!tw->over)
+			return 0;
+		changed_refused(st, how, tw);
+		return 1;
+	}
+	if ((bad = none_refuses(r, g, st, none, &rs->done[rs->nd], changed, blocks, e)) <= 0)
+		return bad;
+	refusal(rs, none, r->differs, CAND_WORSE, 1, st);
+	changed_refused(st, how, &rs->done[rs->nd - 1]);
+	*none_done = 1;
+	return 1;
+}
+
+/*
  * The first whole repair that passes into r->t; where the audit or the guard
  * refuses them all, the switch LIDs' entries repaired alone (most of what
  * moves with the turn leaf), with the CA LIDs' fresh.
@@ -300,11 +442,8 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			  uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	enum { NTRIES = sizeof(repair_tries) / sizeof(repair_tries[0]) };
-	struct refused done[NTRIES];
-	char why[sizeof(st->why)] = "";
-	int bad, loop = 0, first_quick = 0;
-	size_t nd = 0;
-	struct repair_try first = {0};
+	struct refusals rs = {.nd = 0};
+	int bad, loop = 0, skip_none = 0;
 
 	for (size_t i = 0; i < NTRIES; i++) {
 		const struct repair_try *how = &repair_tries[i];
@@ -314,8 +453,12 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 			continue;
 		if (!how->prev_turns && !loop)
 			break;
+		if (skip_none && how->rebalance == REB_NONE) {
+			skip_none = 0; /* judged before its REB_CHANGED twin (refused_as_none) */
+			continue;
+		}
 		g->quick = 1; /* the first refusal's figures are counted again if told (below) */
-		if ((tw = twin_of(done, nd, *how))) {
+		if ((tw = twin_of(rs.done, rs.nd, *how))) {
 			struct vt_repair_step *sp = step_of(st, *how);
 
 			bad = tw->bad; /* the same tables again: refused alike */
@@ -324,29 +467,30 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 				sp->verdict = '=';
 				step_why(sp, st->why);
 			}
+			refusal(&rs, *how, tw->differs, bad, tw->over, st);
+		} else if ((bad = refused_as_none(r, g, st, *how, &rs, &skip_none, changed, blocks,
+						  e)) < 0) {
+			return -1;
+		} else if (bad) {
+			continue; /* not in rs.done: its own run's differs are not known */
 		} else if ((bad = candidate(r, *how, g, st, changed, blocks, e)) <= 0) {
 			st->why[0] = 0;
 			return bad < 0 ? -1 : fewer_forced(r, g, st, changed, blocks, e);
+		} else {
+			refusal(&rs, *how, r->differs, bad, g->quick_refused, st);
 		}
-		done[nd] = (struct refused){*how, tw ? tw->differs : r->differs, bad, ""};
-		memcpy(done[nd++].why, st->why, sizeof(st->why));
 		/* longer routes add turns of their own: their loops say nothing of fresh turns */
 		loop |= bad == CAND_AUDIT && how->prev_turns && !how->longer;
-		if (!*why) {
-			memcpy(why, st->why, sizeof(why));
-			first = *how;
-			first_quick = g->quick_refused;
-		}
 	}
 	if ((bad = try_forced_lids(r, g, st, changed, blocks, e)) <= 0) {
 		st->why[0] = 0;
 		return bad;
 	}
-	if (first_quick) { /* the partial repair tells the first refusal's figures: counted */
+	if (rs.first_quick) { /* the partial repair tells the first refusal's figures: counted */
 		g->quick = 0;
-		if ((bad = candidate(r, first, g, st, changed, blocks, e)) < 0)
+		if ((bad = candidate(r, rs.first, g, st, changed, blocks, e)) < 0)
 			return -1;
-		memcpy(why, st->why, sizeof(why));
+		memcpy(rs.why, st->why, sizeof(rs.why));
 	}
 	/*
 	 * off the CA paths first; the audit may refuse the previous turns it keeps.
@@ -362,7 +506,7 @@ static int try_candidates(struct repair *r, struct repair_guard *g, struct vt_re
 		bad = candidate(r, (struct repair_try){.ca_fresh = 1, .strict_turns = 1}, g, st,
 				changed, blocks, e);
 	if (bad <= 0) {
-		memcpy(st->why, why, sizeof(why));
+		memcpy(st->why, rs.why, sizeof(st->why));
 		st->mode = VT_REPAIR_PARTIAL;
 	}
 	return bad < 0 ? -1 : bad > 0;
