@@ -300,10 +300,10 @@ static void dest_of(const struct lanes *ln, uint32_t d, uint32_t *b, uint32_t *o
 	*y = lane_line(ln, *b, *o);
 }
 
-/* Rank i's flow to rank d modelled: in a stage sfree keeps, where sfilter is on? */
+/* Rank i's flow to rank d modelled: in a stage sfree keeps, where sfilter is 2? */
 static int stage_free(const struct lanes *ln, uint32_t d, uint32_t i)
 {
-	return !ln->sfilter || ln->sfree[(d + ln->n - i) % ln->n];
+	return ln->sfilter < 2 || ln->sfree[(d + ln->n - i) % ln->n];
 }
 
 /*
@@ -408,6 +408,14 @@ static void tally(struct lanes *ln, uint32_t x)
 		uint32_t k = ln->ks[i];
 		uint16_t fs = !ln->over[k];
 		const uint8_t *u = up_cell(ln, k, x, 0, 0), *v = dn_cell(ln, k, ln->y, 0, 0);
+
+		if (ln->sfilter == 1 && !ln->sfree[k]) { /* two a link anyway: a third costs */
+			for (c = 0; c < nc; c++) {
+				mu[c] = u[c] > mu[c] + 1 ? u[c] - 1 : mu[c];
+				mv[c] = v[c] > mv[c] + 1 ? v[c] - 1 : mv[c];
+			}
+			continue;
+		}
 
 		/* 16 and 8 cells at a time: fixed counts the compiler vectorizes */
 		for (c = 0; c + 16 <= nc; c += 16)
@@ -684,11 +692,14 @@ static void rewrite(struct router *r, struct lanes *ln, uint32_t d)
  * Plans and writes the lanes, seeded with the colouring, and again without
  * where that leaves a stage past one flow a link (the line-by-line choice
  * alone does better on some damaged cores); where lane o's chassis differs
- * between leaves, again coloured instead, for the stages whose leaf links
- * the climbs load with one flow each alone (sfree: the others carry two a
- * link whatever the lines do, and their conflicts cost colours the others
- * need; cores 3,12,6,36,8 2/1.70 -> 2/1.64; the line-by-line pass it replaces
- * decided no figure on 33 such fabrics); keeps the better only where
+ * between leaves, instead coloured again for the stages whose leaf links
+ * the climbs load with one flow each alone (sfree: in the others some leaf
+ * climbs two flows up one link whatever the lines do, and their conflicts
+ * cost colours the others need), planned twice: with the other stages'
+ * loads counted one less (a third flow a link costs there, a second not;
+ * cores 3,8,4,24,10 2/1.86 -> 2/1.77), and without them (cores 3,12,6,36,8
+ * 2/1.70 -> 2/1.64; the line-by-line pass they replace decided no figure
+ * on 33 such fabrics); keeps the better only where
  * its shift figures beat the tables': worst stage, then the stages' sum
  * (the lanes' detours cost switch hops, so a tie keeps the tables).
  */
@@ -699,7 +710,7 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 	uint8_t *old = malloc(size), *best = malloc(size);
 	uint32_t w0, w1;
 	uint64_t s0, s1;
-	int took = 0, coloured = lanes_colour(ln);
+	int took = 0, coloured = lanes_colour(ln), recoloured = 0;
 
 	if (!old || !best || !vt_route_lanes_shift(r, t, &w0, &s0)) {
 		free(old);
@@ -707,14 +718,17 @@ static int lanes_run(struct router *r, struct lanes *ln, uint32_t rounds)
 		return 0;
 	}
 	vt_route_lanes_keep(r, t, old, 1);
-	for (int pass = !coloured; pass < 2 && (w0 > 1 || s0 > ln->n - 1); pass++) {
+	for (int pass = !coloured; pass < 2 + !!ln->sfree && (w0 > 1 || s0 > ln->n - 1); pass++) {
 		int seeded = !pass;
 
-		if (pass && vt_route_lanes_stages(ln)) { /* mixed chassis: see above */
+		if (pass == 1 && vt_route_lanes_stages(ln)) { /* mixed chassis: see above */
 			free(ln->col);
 			ln->col = NULL;
 			ln->sfilter = 1;
-			seeded = lanes_colour(ln);
+			seeded = recoloured = lanes_colour(ln);
+		} else if (pass == 2) {
+			ln->sfilter = 2;
+			seeded = recoloured;
 		}
 		lanes_model_reset(ln);
 		plan(ln, rounds, seeded);

@@ -36,7 +36,8 @@ struct lanes {
 	/*
 	 * Mixed only, in ln->lane's block, once vt_route_lanes_stages ran, else
 	 * NULL: per stage, 1 where the leaves' climbs load no leaf up-link past
-	 * one flow; sfilter: the colouring and the model take those stages alone.
+	 * one flow; sfilter: 1 the colouring takes those stages alone and the
+	 * model counts the others one less, 2 neither takes the others.
 	 */
 	uint8_t *sfree;
 	int sfilter;
