@@ -172,30 +172,6 @@ static uint32_t rank_parent(const struct router *r, uint32_t d)
 }
 
 /*
- * Is rank d's lane (its leaf's up-link in turn) the candidate's, port pnum to
- * parent p? The same parent, or, where d's leaf is not linked to p (another
- * pod), the same port number; a leaf linked to p whose lane goes to another
- * parent is cabled differently, and its port number says nothing.
- */
-static int same_lane(const struct router *r, uint32_t d, uint8_t pnum, uint32_t p)
-{
-	const vt_tree *t = r->t;
-	uint32_t L = t->rank_leaf[d], a = t->up_start[L], nu = t->up_start[L + 1] - a;
-	uint32_t off = d - t->subs[t->sub[L]].first_rank, pp, e;
-
-	if (!nu)
-		return 0;
-	e = lane_of(r, L, off);
-	pp = t->up_peer[e];
-	if (pp == p)
-		return 1;
-	for (uint32_t j = a; j < a + nu; j++)
-		if (t->up_peer[j] == p)
-			return 0;
-	return t->up_port[e] == pnum;
-}
-
-/*
  * Switch c's entry for rank d, routed already (the current batch, latest
  * first, else the tables); VT_LFT_NONE when d has no LID.
  */
@@ -215,46 +191,119 @@ static uint8_t routed_entry(const struct router *r, uint32_t c, uint32_t d)
  */
 static uint32_t window_max(const uint32_t *hit, uint32_t w)
 {
-	uint32_t best = 0;
+	uint32_t sum = 0, best;
 
-	for (uint32_t a = 0; a < w; a++) {
-		uint32_t sum = 0;
-
-		for (uint32_t k = a; k < a + w; k++)
-			sum += hit[k];
+	for (uint32_t k = 0; k < w; k++)
+		sum += hit[k];
+	best = sum;
+	for (uint32_t a = 1; a < w; a++) {
+		sum -= hit[a - 1];
+		sum += hit[a + w - 1];
 		best = sum > best ? sum : best;
 	}
 	return best > 62 ? 62 : best;
 }
 
+/* How a rank of leaf c's shift windows counts on an up-link of c (window_loads). */
+enum window_kind {
+	WINDOW_NONE,   /* on none: the current destination, or no compute node */
+	WINDOW_ENTRY,  /* routed already: c's own entry, port */
+	WINDOW_PARENT, /* leaves spread: its lane goes to parent */
+	WINDOW_LANE,   /* its leaf's lane, port to parent (same_lane) */
+};
+
+struct window_rank {
+	enum window_kind kind;
+	uint32_t leaf, parent;
+	uint8_t port;
+};
+
+/* Rank dd of leaf c's shift windows, read once for all of c's up-links. */
+static struct window_rank window_rank_at(const struct router *r, uint32_t c, uint32_t dd)
+{
+	const vt_tree *t = r->t;
+	uint32_t d = r->main.crank, L, nu, e;
+	uint8_t own = dd < d ? routed_entry(r, c, dd) : VT_LFT_NONE;
+
+	if (dd == d || t->order.port[dd] == VT_NONE)
+		return (struct window_rank){.kind = WINDOW_NONE};
+	if (own != VT_LFT_NONE)
+		return (struct window_rank){.kind = WINDOW_ENTRY, .port = own};
+	if (r->deg.leaf_spread)
+		return (struct window_rank){.kind = WINDOW_PARENT, .parent = rank_parent(r, dd)};
+	L = t->rank_leaf[dd];
+	nu = t->up_start[L + 1] - t->up_start[L];
+	if (!nu)
+		return (struct window_rank){.kind = WINDOW_NONE};
+	e = lane_of(r, L, dd - t->subs[t->sub[L]].first_rank);
+	return (struct window_rank){
+		.kind = WINDOW_LANE, .leaf = L, .parent = t->up_peer[e], .port = t->up_port[e]};
+}
+
+/*
+ * Is lane rank x's (its leaf's up-link in turn) the candidate's, port pnum to
+ * parent p? The same parent, or, where x's leaf is not linked to p (another
+ * pod), the same port number; a leaf linked to p whose lane goes to another
+ * parent is cabled differently, and its port number says nothing.
+ */
+static int same_lane(const vt_tree *t, const struct window_rank *x, uint8_t pnum, uint32_t p)
+{
+	if (x->parent == p)
+		return 1;
+	if (x->port != pnum) /* the cheap test first: the walk below is then moot */
+		return 0;
+	for (uint32_t j = t->up_start[x->leaf]; j < t->up_start[x->leaf + 1]; j++)
+		if (t->up_peer[j] == p)
+			return 0;
+	return 1;
+}
+
+/* Does rank x count on the up-link with port number pnum to parent p? */
+static int window_hit(const vt_tree *t, const struct window_rank *x, uint8_t pnum, uint32_t p)
+{
+	switch (x->kind) {
+	case WINDOW_ENTRY:
+		return x->port == pnum;
+	case WINDOW_PARENT:
+		return x->parent == p;
+	case WINDOW_LANE:
+		return same_lane(t, x, pnum, p);
+	case WINDOW_NONE:
+		break;
+	}
+	return 0;
+}
+
 /*
  * A shift stage sends a leaf's hosts to a window of as many consecutive
- * ranks: the most of the other destinations in any window holding the
- * current one (main.crank) that leaf c sends up port pnum (to parent p):
- * for those routed already in this pass, c's own entry (a destination c
- * missed too went where its policy sent it); for the others, their leaves'
- * lanes (the same port numbers in a regularly cabled tree, same_lane; where
- * leaves spread over their parents, the lanes to parent p). Capped at 62; 0
- * for destinations that are not compute nodes, or leaves wider than 64.
+ * ranks: per up-link of leaf c (port pnum to parent p, into load[] from
+ * index 0), the most of the other destinations in any window holding the
+ * current one (main.crank) that c sends up that link: for those routed
+ * already in this pass, c's own entry (a destination c missed too went
+ * where its policy sent it); for the others, their leaves' lanes (the same
+ * port numbers in a regularly cabled tree, same_lane; where leaves spread
+ * over their parents, the lanes to parent p). Capped at 62; 0 for
+ * destinations that are not compute nodes, or leaves wider than 64. Each
+ * rank is read once for all the up-links: a straggler weighs them all.
  */
-static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, uint32_t p)
+static void window_loads(const struct router *r, uint32_t c, uint32_t *load)
 {
 	const vt_tree *t = r->t;
 	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64];
-	int spread = r->deg.leaf_spread;
+	uint32_t a = t->up_start[c], nu = t->up_start[c + 1] - a;
+	struct window_rank x[2 * 64];
 
-	if (d == VT_NONE || w > 64 || 2 * w > n)
-		return 0;
-	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
-		uint32_t dd = (d + n + k - (w - 1)) % n;
-		uint8_t e = dd < d ? routed_entry(r, c, dd) : VT_LFT_NONE;
-
-		hit[k] = dd != d && t->order.port[dd] != VT_NONE &&
-			 (e != VT_LFT_NONE ? e == pnum
-			  : spread	   ? rank_parent(r, dd) == p
-					   : same_lane(r, dd, pnum, p));
+	if (d == VT_NONE || w > 64 || 2 * w > n) {
+		memset(load, 0, nu * sizeof(*load));
+		return;
 	}
-	return window_max(hit, w);
+	for (uint32_t k = 0; k + 1 < 2 * w; k++)
+		x[k] = window_rank_at(r, c, (d + n + k - (w - 1)) % n);
+	for (uint32_t i = 0; i < nu; i++) {
+		for (uint32_t k = 0; k + 1 < 2 * w; k++)
+			hit[k] = window_hit(t, &x[k], t->up_port[a + i], t->up_peer[a + i]);
+		load[i] = window_max(hit, w);
+	}
 }
 
 /*
@@ -262,7 +311,7 @@ static uint32_t window_load(const struct router *r, uint32_t c, uint8_t pnum, ui
  * up-links: its links to the parents that found it are fewer than its
  * siblings', so taking them in turn no longer keeps a shift window's
  * destinations on different lanes. The window's load on up-link j (as a
- * straggler's, window_load) then ranks them first. Above the leaves, where
+ * straggler's, window_loads) then ranks them first. Above the leaves, where
  * some leaf lost up-links (deg.leaf_dmg) or c lost a lane (deg.clost),
  * vt_route_stage_load; 0 elsewhere. Not only on split cores: such a leaf's
  * destinations leave their lanes, so a switch above no longer gets one key
@@ -285,7 +334,9 @@ uint32_t vt_route_found_window(struct router *r, uint32_t c, uint32_t j, uint32_
 	}
 	if (t->up_start[c + 1] - t->up_start[c] >= t->lv[0].up_links)
 		return 0;
-	return window_load(r, c, t->up_port[j], t->up_peer[j]);
+	if (memo[0] == VT_NONE)
+		window_loads(r, c, memo);
+	return memo[j - t->up_start[c]];
 }
 
 /*
@@ -536,7 +587,7 @@ static uint32_t off_group(const struct router *r, uint32_t c, uint32_t p, const 
  * way down, as the packed integers this replaces did.
  */
 void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
-			     const uint8_t *pn, struct straggler_keys *k)
+			     const uint8_t *pn, uint32_t *memo, struct straggler_keys *k)
 {
 	const vt_tree *t = r->t;
 	uint32_t l = t->level[c], p = t->up_peer[j];
@@ -556,7 +607,9 @@ void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uin
 			k->cap = vt_route_up_capacity(t, p);
 			k->cap_load = vt_route_up_load(r, p) + 1;
 		}
-		k->window_load = window_load(r, c, port, p);
+		if (memo[0] == VT_NONE)
+			window_loads(r, c, memo);
+		k->window_load = memo[j - t->up_start[c]];
 		k->lane_share = lane_expected(r, r->plan.px, port);
 	} else if (is_anc(r, p)) {
 		k->tier = pref >= PREF_SIBLING || column_top(r, c, p, port) ? 2 : 1;

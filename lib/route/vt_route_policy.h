@@ -29,7 +29,7 @@ enum straggler_pref {
 
 /*
  * Compared in this order; the first that differs decides. The values are
- * capped where the routing has always capped them (window_load, lane_share
+ * capped where the routing has always capped them (window_loads, lane_share
  * and down_load at 62), which keeps the tables the golden test checks.
  */
 struct straggler_keys {
@@ -53,10 +53,12 @@ struct straggler_keys {
 /*
  * The keys of straggler c's up-link j (an up_port[] entry, towards a parent
  * one hop closer); sib_parent is the parent straggler_pref names, pn[l] the
- * port number the main route took at level l.
+ * port number the main route took at level l. memo: VT_MAX_PORTS entries,
+ * memo[0] VT_NONE before c's first call for the current destination (a
+ * leaf's window loads of every up-link, kept there).
  */
 void vt_route_straggler_keys(const struct router *r, uint32_t c, uint32_t j, uint32_t sib_parent,
-			     const uint8_t *pn, struct straggler_keys *k);
+			     const uint8_t *pn, uint32_t *memo, struct straggler_keys *k);
 /*
  * Switch c's up-link j to a parent that found it among several (Algorithm
  * 3), lower first: a leaf that lost up-links, the most destinations of a

@@ -68,7 +68,7 @@ static uint32_t straggler_pref(const struct router *r, uint32_t c, uint8_t pn)
 static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8_t *pn)
 {
 	const vt_tree *t = r->t;
-	uint32_t best = VT_NONE, sib_parent, n = 0;
+	uint32_t best = VT_NONE, sib_parent, n = 0, memo[VT_MAX_PORTS];
 	struct straggler_keys bk = {0}, k;
 
 	/*
@@ -86,11 +86,12 @@ static uint32_t straggler_uplink(const struct router *r, uint32_t c, const uint8
 	if (n == 1 || (!t->level[c] && vt_tree_leaf_ca(t, c) == VT_NONE))
 		return best;
 	best = VT_NONE;
+	memo[0] = VT_NONE;
 	sib_parent = straggler_pref(r, c, pn[t->level[c]]);
 	for (uint32_t j = t->up_start[c]; j < t->up_start[c + 1]; j++) {
 		if (r->plan.h[t->up_peer[j]] + 1 != r->plan.h[c])
 			continue;
-		vt_route_straggler_keys(r, c, j, sib_parent, pn, &k);
+		vt_route_straggler_keys(r, c, j, sib_parent, pn, memo, &k);
 		if (best == VT_NONE || vt_route_straggler_better(&k, &bk)) {
 			bk = k;
 			best = j;
