@@ -99,11 +99,13 @@ static int turn_allowed(struct repair *r, uint32_t w, unsigned wport, uint32_t x
  * first level-1 switch down (the turn leaf's up-link) breaks every switch
  * route that turned at the old turn leaf through it: kept, they turn there
  * again over another up-link (pruned 36,12: 18989 -> 16728 entries, 11964
- * forced).
+ * forced). The thinning pass (vt_route_repair_thin.c, r->ca_turn_set) lets
+ * CA LIDs' routes turn so too: its shift guard counts what they load.
  */
 static int turn_in_set(struct repair *r, uint32_t x, uint32_t lid, int in, int out)
 {
-	if (r->ca[lid] || in != HOP_DOWN || out != HOP_UP || !vt_repair_turn_switch(r, x))
+	if ((r->ca[lid] && !r->ca_turn_set) || in != HOP_DOWN || out != HOP_UP ||
+	    !vt_repair_turn_switch(r, x))
 		return 0;
 	r->differs |= DIFF_TURN_SET;
 	return !r->how.strict_turns;

@@ -15,6 +15,7 @@
 #include "repair/vt_route_repair_forced_lids.h"
 #include "repair/vt_route_repair_int.h"
 #include "repair/vt_route_repair_stats.h"
+#include "repair/vt_route_repair_thin.h"
 #include "route/vt_route.h"
 
 double vt_repair_cpu(void)
@@ -516,9 +517,13 @@ int vt_repair_candidates(struct repair *r, struct repair_guard *g, struct vt_rep
 			 uint64_t *changed, uint64_t *blocks, vt_err *e)
 {
 	struct vt_repair_step *fp = &st->step[st->nsteps++]; /* tables, then the fresh count */
+	int bad;
 
 	memset(fp, 0, sizeof(*fp));
 	snprintf(fp->what, sizeof(fp->what), "fresh tables' shift count");
 	fp->verdict = ' ';
-	return try_candidates(r, g, st, changed, blocks, e);
+	bad = try_candidates(r, g, st, changed, blocks, e);
+	if (bad == 0 && st->mode == VT_REPAIR_DONE)
+		bad = vt_repair_thin(r, g, st, changed, blocks, e);
+	return bad;
 }

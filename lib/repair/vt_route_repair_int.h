@@ -171,6 +171,8 @@ struct repair {
 	uint32_t *fl_use;
 	int fl_clean_ok, fl_use_ok;
 	uint8_t *turn_set;
+	/* CA LIDs' routes may turn in the turn set too (the thinning pass, guarded) */
+	int ca_turn_set;
 	uint32_t *sw_lid, nsw_lid;
 	uint32_t *sure_ok, *sure_path, sure_stamp, *sure_at, *sure_sw;
 	size_t sure_cap; /* sure_sw's room */
