@@ -204,40 +204,40 @@ static uint32_t window_max(const uint32_t *hit, uint32_t w)
 	return best > 62 ? 62 : best;
 }
 
-/* How a rank of leaf c's shift windows counts on an up-link of c (window_loads). */
-enum window_kind {
-	WINDOW_NONE,   /* on none: the current destination, or no compute node */
-	WINDOW_ENTRY,  /* routed already: c's own entry, port */
-	WINDOW_PARENT, /* leaves spread: its lane goes to parent */
-	WINDOW_LANE,   /* its leaf's lane, port to parent (same_lane) */
-};
-
+/*
+ * How a rank of leaf c's shift windows counts on an up-link of c
+ * (window_loads): on the links to parent, and on the one with port number
+ * port unless leaf (VT_NONE for c's own entry) is linked to that link's
+ * parent (same_lane). VT_NONE: on none.
+ */
 struct window_rank {
-	enum window_kind kind;
-	uint32_t leaf, parent;
-	uint8_t port;
+	uint32_t parent, port, leaf;
 };
 
 /* Rank dd of leaf c's shift windows, read once for all of c's up-links. */
 static struct window_rank window_rank_at(const struct router *r, uint32_t c, uint32_t dd)
 {
 	const vt_tree *t = r->t;
+	struct window_rank x = {VT_NONE, VT_NONE, VT_NONE};
 	uint32_t d = r->main.crank, L, nu, e;
 	uint8_t own = dd < d ? routed_entry(r, c, dd) : VT_LFT_NONE;
 
 	if (dd == d || t->order.port[dd] == VT_NONE)
-		return (struct window_rank){.kind = WINDOW_NONE};
-	if (own != VT_LFT_NONE)
-		return (struct window_rank){.kind = WINDOW_ENTRY, .port = own};
-	if (r->deg.leaf_spread)
-		return (struct window_rank){.kind = WINDOW_PARENT, .parent = rank_parent(r, dd)};
+		return x;
+	if (own != VT_LFT_NONE) {
+		x.port = own;
+		return x;
+	}
+	if (r->deg.leaf_spread) {
+		x.parent = rank_parent(r, dd);
+		return x;
+	}
 	L = t->rank_leaf[dd];
 	nu = t->up_start[L + 1] - t->up_start[L];
 	if (!nu)
-		return (struct window_rank){.kind = WINDOW_NONE};
+		return x;
 	e = lane_of(r, L, dd - t->subs[t->sub[L]].first_rank);
-	return (struct window_rank){
-		.kind = WINDOW_LANE, .leaf = L, .parent = t->up_peer[e], .port = t->up_port[e]};
+	return (struct window_rank){.parent = t->up_peer[e], .port = t->up_port[e], .leaf = L};
 }
 
 /*
@@ -250,59 +250,82 @@ static int same_lane(const vt_tree *t, const struct window_rank *x, uint8_t pnum
 {
 	if (x->parent == p)
 		return 1;
-	if (x->port != pnum) /* the cheap test first: the walk below is then moot */
-		return 0;
+	if (x->port != pnum || x->leaf == VT_NONE)
+		return x->port == pnum;
 	for (uint32_t j = t->up_start[x->leaf]; j < t->up_start[x->leaf + 1]; j++)
 		if (t->up_peer[j] == p)
 			return 0;
 	return 1;
 }
 
-/* Does rank x count on the up-link with port number pnum to parent p? */
-static int window_hit(const vt_tree *t, const struct window_rank *x, uint8_t pnum, uint32_t p)
+/*
+ * The most of the hits at sorted positions pos[0 .. m - 1] (in 0 .. 2w - 2)
+ * in any w consecutive, as window_max: the window ending at a hit (or
+ * starting at 0, where it cannot) holds every hit of any window whose last
+ * hit that is, so those windows suffice.
+ */
+static uint32_t window_max_of(const uint8_t *pos, uint32_t m, uint32_t w)
 {
-	switch (x->kind) {
-	case WINDOW_ENTRY:
-		return x->port == pnum;
-	case WINDOW_PARENT:
-		return x->parent == p;
-	case WINDOW_LANE:
-		return same_lane(t, x, pnum, p);
-	case WINDOW_NONE:
-		break;
+	uint32_t best = 0;
+
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t e = pos[i] + 1u, a = e > w ? e - w : 0, n = 0;
+
+		for (uint32_t k = 0; k < m; k++)
+			n += pos[k] >= a && pos[k] < a + w;
+		best = n > best ? n : best;
 	}
-	return 0;
+	return best > 62 ? 62 : best;
 }
 
 /*
  * A shift stage sends a leaf's hosts to a window of as many consecutive
- * ranks: per up-link of leaf c (port pnum to parent p, into load[] from
- * index 0), the most of the other destinations in any window holding the
- * current one (main.crank) that c sends up that link: for those routed
- * already in this pass, c's own entry (a destination c missed too went
- * where its policy sent it); for the others, their leaves' lanes (the same
- * port numbers in a regularly cabled tree, same_lane; where leaves spread
- * over their parents, the lanes to parent p). Capped at 62; 0 for
- * destinations that are not compute nodes, or leaves wider than 64. Each
- * rank is read once for all the up-links: a straggler weighs them all.
+ * ranks: per up-link of leaf c (into load[] from index 0), the most of the
+ * other destinations in any window holding the current one (main.crank)
+ * that c sends up that link: for those routed already in this pass, c's
+ * own entry (a destination c missed too went where its policy sent it);
+ * for the others, their leaves' lanes (the same port numbers in a regularly
+ * cabled tree, same_lane; where leaves spread over their parents, the lanes
+ * to the parent). Capped at 62; 0 for destinations that are not compute
+ * nodes, or leaves wider than 64. Each rank is read once and marks the few
+ * up-links it counts on (bit k of hits[2i], hits[2i + 1] for up-link i): a
+ * straggler weighs all its up-links.
  */
 static void window_loads(const struct router *r, uint32_t c, uint32_t *load)
 {
 	const vt_tree *t = r->t;
-	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank, hit[2 * 64];
+	uint32_t w = t->hosts_per_leaf, n = t->order.n, d = r->main.crank;
 	uint32_t a = t->up_start[c], nu = t->up_start[c + 1] - a;
-	struct window_rank x[2 * 64];
+	uint64_t hits[2 * VT_MAX_PORTS];
+	uint8_t at[256], pos[2 * 64]; /* at: up-link of c by port number, 0xFF none */
 
 	if (d == VT_NONE || w > 64 || 2 * w > n) {
 		memset(load, 0, nu * sizeof(*load));
 		return;
 	}
-	for (uint32_t k = 0; k + 1 < 2 * w; k++)
-		x[k] = window_rank_at(r, c, (d + n + k - (w - 1)) % n);
+	assert(nu <= VT_MAX_PORTS);
+	memset(hits, 0, 2 * nu * sizeof(*hits));
+	memset(at, 0xFF, sizeof(at));
+	for (uint32_t i = 0; i < nu; i++)
+		at[t->up_port[a + i]] = (uint8_t)i;
+	for (uint32_t k = 0; k + 1 < 2 * w; k++) {
+		struct window_rank x = window_rank_at(r, c, (d + n + k - (w - 1)) % n);
+		uint64_t bit = 1ull << (k % 64);
+		uint32_t i = x.port < 256 ? at[x.port] : 0xFF;
+
+		for (uint32_t q = 0; x.parent != VT_NONE && q < nu; q++)
+			if (t->up_peer[a + q] == x.parent)
+				hits[2 * q + k / 64] |= bit;
+		if (i != 0xFF && same_lane(t, &x, t->up_port[a + i], t->up_peer[a + i]))
+			hits[2 * i + k / 64] |= bit;
+	}
 	for (uint32_t i = 0; i < nu; i++) {
-		for (uint32_t k = 0; k + 1 < 2 * w; k++)
-			hit[k] = window_hit(t, &x[k], t->up_port[a + i], t->up_peer[a + i]);
-		load[i] = window_max(hit, w);
+		uint32_t m = 0;
+
+		for (uint32_t h = 0; h < 2; h++)
+			for (uint64_t b = hits[2 * i + h]; b; b &= b - 1)
+				pos[m++] = (uint8_t)(64 * h + (uint32_t)__builtin_ctzll(b));
+		load[i] = window_max_of(pos, m, w);
 	}
 }
 
