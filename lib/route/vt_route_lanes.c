@@ -26,7 +26,7 @@
  * chassis' entries stay as routed. Where lane o's chassis differs between
  * leaves (three chassis, ten up-links a leaf: 4-3-3 in turn), a leaf climbs
  * into the destination's lane's chassis over its own lanes there
- * (vt_route_lanes_climb; cores 3,8,4,24,10 5/2.41 -> 2/1.89, cut bound
+ * (vt_route_lanes_climb; cores 3,8,4,24,10 5/2.41 -> 2/1.77, cut bound
  * 2/1.07). Only where leaves' line sets differ (an
  * even deal, cores 2,36,18,84,18, is at the bound already); compute nodes'
  * LIDs of LMC 0 only. A damaged core takes them lane by lane: a leaf that
