@@ -54,7 +54,7 @@ void vtp_keep_start(struct vtp *p)
 }
 
 /* The thread joined, its order freed: the count alone left (or NULL). */
-static vt_guard_kept *keep_join(struct vtp *p)
+vt_guard_kept *vtp_keep_take(struct vtp *p)
 {
 	struct vtp_keep *s = p->keep;
 	vt_guard_kept *k;
@@ -69,12 +69,7 @@ static vt_guard_kept *keep_join(struct vtp *p)
 	return k;
 }
 
-vt_guard_kept *vtp_keep_take(struct vtp *p)
-{
-	return keep_join(p);
-}
-
 void vtp_keep_clear(struct vtp *p)
 {
-	vt_guard_kept_free(keep_join(p));
+	vt_guard_kept_free(vtp_keep_take(p));
 }
